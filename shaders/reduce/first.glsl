@@ -1,0 +1,28 @@
+// First level of a mip-style reduction (Bolz §3.1.3, Krüger & Westermann §44.3.2): one
+// output texel per BLOCK x BLOCK block of input texels. The element-wise work of the
+// operation is fused here, so a dot product reads x and y exactly once:
+//   OP_SUM: x   OP_DOT: x*y   OP_SUMSQ: x*x   OP_MAXABS: |x|
+uniform sampler2D u_x;
+uniform sampler2D u_y;
+#include "reduce/combine.glsl"
+
+void kernel(ivec2 texel) {
+  ivec2 size = textureSize(u_x, 0);
+  ivec2 begin = texel * BLOCK;
+  ivec2 end = min(begin + ivec2(BLOCK), size);
+  vec4 acc = vec4(0.0);
+  for (int j = begin.y; j < end.y; ++j) {
+    for (int i = begin.x; i < end.x; ++i) {
+      vec4 v = texelFetch(u_x, ivec2(i, j), 0);
+#if defined(OP_DOT)
+      v *= texelFetch(u_y, ivec2(i, j), 0);
+#elif defined(OP_SUMSQ)
+      v *= v;
+#elif defined(OP_MAXABS)
+      v = abs(v);
+#endif
+      acc = COMBINE(acc, v);
+    }
+  }
+  o_out0 = finish(acc);
+}

@@ -1,0 +1,78 @@
+#include <texstream/gl/Framebuffer.h>
+
+#include <texstream/gl/Debug.h>
+#include <texstream/gl/Error.h>
+#include <texstream/gl/Texture.h>
+
+#include <glad/gl.h>
+
+#include <utility>
+
+namespace texstream::gl {
+
+std::string framebufferStatusText(unsigned int status) {
+  switch (status) {
+    case GL_FRAMEBUFFER_COMPLETE: return "complete";
+    case GL_FRAMEBUFFER_UNDEFINED: return "undefined (no default framebuffer)";
+    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT: return "incomplete attachment (format not renderable?)";
+    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: return "no attachment";
+    case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER: return "incomplete draw buffer";
+    case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER: return "incomplete read buffer";
+    case GL_FRAMEBUFFER_UNSUPPORTED: return "unsupported combination of formats";
+    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: return "inconsistent multisampling";
+    case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: return "inconsistent layer targets";
+    default: return "unknown status " + std::to_string(status);
+  }
+}
+
+Framebuffer::Framebuffer(std::string name) : m_name(std::move(name)) {
+  glGenFramebuffers(1, &m_id);
+  label(GL_FRAMEBUFFER, m_id, m_name);
+}
+
+Framebuffer::~Framebuffer() {
+  if (m_id) glDeleteFramebuffers(1, &m_id);
+}
+
+Framebuffer::Framebuffer(Framebuffer&& o) noexcept
+    : m_id(std::exchange(o.m_id, 0)), m_attached(o.m_attached), m_name(std::move(o.m_name)) {}
+
+Framebuffer& Framebuffer::operator=(Framebuffer&& o) noexcept {
+  if (this != &o) {
+    if (m_id) glDeleteFramebuffers(1, &m_id);
+    m_id = std::exchange(o.m_id, 0);
+    m_attached = o.m_attached;
+    m_name = std::move(o.m_name);
+  }
+  return *this;
+}
+
+void Framebuffer::bindForDrawing(const std::vector<const Texture*>& colors, int layer) {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_id);
+  GLenum buffers[8];
+  const int n = int(colors.size());
+  if (n > 8) throw Error("Framebuffer(\"" + m_name + "\"): more than 8 colour attachments");
+  for (int i = 0; i < n; ++i) {
+    const Texture* t = colors[std::size_t(i)];
+    if (t->isArray()) {
+      glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + i), t->id(), 0, layer);
+    } else {
+      glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + i), GL_TEXTURE_2D, t->id(), 0);
+    }
+    buffers[i] = GLenum(GL_COLOR_ATTACHMENT0 + i);
+  }
+  for (int i = n; i < m_attached; ++i) {
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GLenum(GL_COLOR_ATTACHMENT0 + i), GL_TEXTURE_2D, 0, 0);
+  }
+  m_attached = n;
+  glDrawBuffers(n, buffers);
+  const GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    std::string what;
+    for (const Texture* t : colors) what += (what.empty() ? "" : ", ") + t->name();
+    throw Error("Framebuffer(\"" + m_name + "\"): incomplete with [" + what + "]: " +
+                framebufferStatusText(status));
+  }
+}
+
+}  // namespace texstream::gl

@@ -1,0 +1,208 @@
+#include <texstream/gl/HeadlessContext.h>
+
+#include <texstream/gl/Debug.h>
+#include <texstream/gl/Error.h>
+
+#include <glad/egl.h>
+#include <glad/gl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace texstream::gl {
+
+namespace {
+
+bool hasExtension(const char* list, const char* name) {
+  if (!list) return false;
+  const std::size_t len = std::strlen(name);
+  for (const char* p = list; (p = std::strstr(p, name)) != nullptr; p += len) {
+    if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+  }
+  return false;
+}
+
+std::string eglErrorText() {
+  const EGLint e = eglGetError();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "EGL error 0x%04x", unsigned(e));
+  return buf;
+}
+
+struct Candidate {
+  EGLDisplay display;
+  std::string description;
+};
+
+// Device platform: hardware devices first (no EGL_MESA_device_software), software last.
+std::vector<Candidate> deviceDisplays(int requested, std::string& notes) {
+  std::vector<Candidate> out;
+  if (!eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
+    notes += "EGL device platform unavailable; ";
+    return out;
+  }
+  EGLint count = 0;
+  if (!eglQueryDevicesEXT(0, nullptr, &count) || count <= 0) {
+    notes += "no EGL devices; ";
+    return out;
+  }
+  std::vector<EGLDeviceEXT> devices(std::size_t(count), nullptr);
+  eglQueryDevicesEXT(count, devices.data(), &count);
+  if (requested >= count) {
+    throw Error("HeadlessContext: TEXSTREAM_EGL_DEVICE=" + std::to_string(requested) + " but only " +
+                std::to_string(count) + " EGL device(s) exist (0.." + std::to_string(count - 1) + ")");
+  }
+  std::vector<int> order;
+  if (requested >= 0) {
+    order.push_back(requested);
+  } else {
+    std::vector<int> software;
+    for (int i = 0; i < count; ++i) {
+      const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[std::size_t(i)], EGL_EXTENSIONS) : nullptr;
+      (hasExtension(ext, "EGL_MESA_device_software") ? software : order).push_back(i);
+    }
+    order.insert(order.end(), software.begin(), software.end());
+  }
+  for (int i : order) {
+    EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[std::size_t(i)], nullptr);
+    if (d != EGL_NO_DISPLAY) {
+      const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[std::size_t(i)], EGL_EXTENSIONS) : nullptr;
+      out.push_back({d, "EGL device " + std::to_string(i) + " of " + std::to_string(count) +
+                            (hasExtension(ext, "EGL_MESA_device_software") ? " (software)" : "")});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
+  if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
+    throw Error("HeadlessContext: cannot load libEGL.so.1 (install libegl1 and a driver: Mesa or NVIDIA)");
+  }
+  int requested = options.device;
+  if (requested < 0) {
+    if (const char* env = std::getenv("TEXSTREAM_EGL_DEVICE"); env && *env) {
+      char* end = nullptr;
+      const long v = std::strtol(env, &end, 10);
+      if (*end != '\0' || v < 0) {
+        throw Error(std::string("HeadlessContext: TEXSTREAM_EGL_DEVICE=\"") + env +
+                    "\" is not a device index (0, 1, ...)");
+      }
+      requested = int(v);
+    }
+  }
+  std::string notes;
+  std::vector<Candidate> candidates = deviceDisplays(requested, notes);
+  if (requested < 0) {
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (eglGetPlatformDisplayEXT && hasExtension(client, "EGL_MESA_platform_surfaceless")) {
+      EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+      if (d != EGL_NO_DISPLAY) candidates.push_back({d, "Mesa surfaceless platform"});
+    }
+    EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    if (d != EGL_NO_DISPLAY) candidates.push_back({d, "default EGL display"});
+  }
+
+  const bool debug = options.debug || debugRequestedByEnvironment();
+  struct Version { int major, minor; };
+  std::vector<Version> versions{{options.major, options.minor}};
+  for (Version v : {Version{4, 5}, Version{4, 3}, Version{3, 3}}) {
+    if (v.major < options.major || (v.major == options.major && v.minor < options.minor)) versions.push_back(v);
+  }
+
+  for (const Candidate& c : candidates) {
+    EGLint maj = 0, min = 0;
+    if (!eglInitialize(c.display, &maj, &min)) {
+      notes += c.description + ": eglInitialize failed (" + eglErrorText() + "); ";
+      continue;
+    }
+    gladLoaderLoadEGL(c.display);  // display extensions (no-config, surfaceless)
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+      notes += c.description + ": no desktop OpenGL; ";
+      eglTerminate(c.display);
+      continue;
+    }
+    const char* ext = eglQueryString(c.display, EGL_EXTENSIONS);
+    EGLConfig config = EGL_NO_CONFIG_KHR;
+    const bool noConfig = hasExtension(ext, "EGL_KHR_no_config_context");
+    const bool surfaceless = hasExtension(ext, "EGL_KHR_surfaceless_context");
+    if (!noConfig || !surfaceless) {
+      const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+      EGLint n = 0;
+      if (!eglChooseConfig(c.display, attribs, &config, 1, &n) || n < 1) {
+        notes += c.description + ": no pbuffer config; ";
+        eglTerminate(c.display);
+        continue;
+      }
+    }
+    EGLContext ctx = EGL_NO_CONTEXT;
+    Version got{0, 0};
+    for (Version v : versions) {
+      const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, v.major, EGL_CONTEXT_MINOR_VERSION, v.minor,
+                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+      ctx = eglCreateContext(c.display, config, EGL_NO_CONTEXT, attribs);
+      if (ctx != EGL_NO_CONTEXT) {
+        got = v;
+        break;
+      }
+    }
+    if (ctx == EGL_NO_CONTEXT) {
+      notes += c.description + ": no OpenGL 3.3+ core context (" + eglErrorText() + "); ";
+      eglTerminate(c.display);
+      continue;
+    }
+    EGLSurface surface = EGL_NO_SURFACE;
+    if (!surfaceless) {
+      const EGLint pb[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+      surface = eglCreatePbufferSurface(c.display, config, pb);
+    }
+    if (!eglMakeCurrent(c.display, surface, surface, ctx)) {
+      notes += c.description + ": eglMakeCurrent failed (" + eglErrorText() + "); ";
+      if (surface != EGL_NO_SURFACE) eglDestroySurface(c.display, surface);
+      eglDestroyContext(c.display, ctx);
+      eglTerminate(c.display);
+      continue;
+    }
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
+      throw Error("HeadlessContext: " + c.description + ": could not load OpenGL entry points");
+    }
+    m_display = c.display;
+    m_context = ctx;
+    m_surface = surface;
+    m_description = c.description + ", OpenGL " + std::to_string(got.major) + "." +
+                    std::to_string(got.minor) + " core" + (debug ? " (debug)" : "");
+    if (debug) enableDebugOutput();
+    return;
+  }
+  throw Error("HeadlessContext: no EGL display gave an OpenGL 3.3+ core context: " +
+              (notes.empty() ? std::string("no candidates") : notes));
+}
+
+void HeadlessContext::makeCurrent() {
+  eglMakeCurrent(static_cast<EGLDisplay>(m_display), static_cast<EGLSurface>(m_surface),
+                 static_cast<EGLSurface>(m_surface), static_cast<EGLContext>(m_context));
+}
+
+namespace {
+void (*g_teardownHook)() = nullptr;
+}
+
+void HeadlessContext::setTeardownHook(void (*hook)()) { g_teardownHook = hook; }
+
+HeadlessContext::~HeadlessContext() {
+  if (!m_display) return;
+  EGLDisplay d = static_cast<EGLDisplay>(m_display);
+  makeCurrent();
+  if (g_teardownHook) g_teardownHook();
+  eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (m_surface) eglDestroySurface(d, static_cast<EGLSurface>(m_surface));
+  eglDestroyContext(d, static_cast<EGLContext>(m_context));
+  eglTerminate(d);
+}
+
+}  // namespace texstream::gl

@@ -1,0 +1,129 @@
+#include <texstream/gl/Program.h>
+
+#include <texstream/gl/Debug.h>
+#include <texstream/gl/Error.h>
+
+#include <glad/gl.h>
+
+#include <regex>
+#include <sstream>
+#include <utility>
+
+namespace texstream::gl {
+
+std::string rewriteShaderLog(const std::string& log, const std::vector<LineOrigin>& origins) {
+  // Mesa: "0:17(5): error: msg"; NVIDIA: "0(17) : error C1008: msg"; AMD/others:
+  // "ERROR: 0:17: msg".
+  static const std::regex mesa(R"(^\s*(\d+):(\d+)\(\d+\):\s*(.*)$)");
+  static const std::regex nvidia(R"(^\s*(\d+)\((\d+)\)\s*:\s*(.*)$)");
+  static const std::regex generic(R"(^\s*(?:ERROR|WARNING):\s*(\d+):(\d+):\s*(.*)$)");
+  std::istringstream in(log);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, mesa) || std::regex_match(line, m, nvidia) ||
+        std::regex_match(line, m, generic)) {
+      const std::size_t line = std::stoul(m[2]);
+      const std::string where = line >= 1 && line <= origins.size()
+                                    ? origins[line - 1].file + ":" + std::to_string(origins[line - 1].line)
+                                    : "<line " + m[2].str() + ">";
+      out += where + ": " + m[3].str() + "\n";
+    } else if (!line.empty()) {
+      out += line + "\n";
+    }
+  }
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+namespace {
+const char* stageName(unsigned int type) {
+  switch (type) {
+    case GL_VERTEX_SHADER: return "vertex";
+    case GL_FRAGMENT_SHADER: return "fragment";
+    case GL_COMPUTE_SHADER: return "compute";
+    default: return "shader";
+  }
+}
+}  // namespace
+
+Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_name(std::move(name)) {
+  m_id = glCreateProgram();
+  std::vector<GLuint> shaders;
+  auto cleanup = [&] {
+    for (GLuint s : shaders) glDeleteShader(s);
+  };
+  for (const ShaderStage& stage : stages) {
+    std::vector<LineOrigin> origins{{"<version>", 1}};
+    std::string text = stage.version + "\n";
+    for (const ShaderPiece& piece : stage.pieces) {
+      std::string body = piece.text;
+      if (body.empty() || body.back() != '\n') body += '\n';
+      int local = piece.firstLine;
+      for (char ch : body) {
+        if (ch == '\n') origins.push_back({piece.file, local++});
+      }
+      text += body;
+    }
+    GLuint s = glCreateShader(stage.type);
+    shaders.push_back(s);
+    const char* src = text.c_str();
+    glShaderSource(s, 1, &src, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+      GLint len = 0;
+      glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
+      std::string log(std::size_t(len > 0 ? len : 1), '\0');
+      glGetShaderInfoLog(s, len, nullptr, log.data());
+      cleanup();
+      glDeleteProgram(m_id);
+      m_id = 0;
+      throw Error("Program(\"" + m_name + "\"): " + stageName(stage.type) + " stage:\n" +
+                  rewriteShaderLog(log.c_str(), origins));
+    }
+    glAttachShader(m_id, s);
+  }
+  glLinkProgram(m_id);
+  cleanup();
+  GLint ok = 0;
+  glGetProgramiv(m_id, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    GLint len = 0;
+    glGetProgramiv(m_id, GL_INFO_LOG_LENGTH, &len);
+    std::string log(std::size_t(len > 0 ? len : 1), '\0');
+    glGetProgramInfoLog(m_id, len, nullptr, log.data());
+    glDeleteProgram(m_id);
+    m_id = 0;
+    throw Error("Program(\"" + m_name + "\"): link failed: " + std::string(log.c_str()));
+  }
+  label(GL_PROGRAM, m_id, m_name);
+}
+
+Program::~Program() {
+  if (m_id) glDeleteProgram(m_id);
+}
+
+Program::Program(Program&& o) noexcept
+    : m_id(std::exchange(o.m_id, 0)), m_name(std::move(o.m_name)), m_locations(std::move(o.m_locations)) {}
+
+Program& Program::operator=(Program&& o) noexcept {
+  if (this != &o) {
+    if (m_id) glDeleteProgram(m_id);
+    m_id = std::exchange(o.m_id, 0);
+    m_name = std::move(o.m_name);
+    m_locations = std::move(o.m_locations);
+  }
+  return *this;
+}
+
+int Program::uniformLocation(const std::string& uniform) const {
+  auto it = m_locations.find(uniform);
+  if (it != m_locations.end()) return it->second;
+  const int loc = glGetUniformLocation(m_id, uniform.c_str());
+  m_locations.emplace(uniform, loc);
+  return loc;
+}
+
+}  // namespace texstream::gl

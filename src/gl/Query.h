@@ -1,0 +1,28 @@
+#pragma once
+// texstream::gl::TimerQuery: move-only GL_TIME_ELAPSED query. Results are read without
+// stalling: resultAvailable() first, then resultNanoseconds().
+#include <cstdint>
+
+namespace texstream::gl {
+
+class TimerQuery {
+ public:
+  TimerQuery();
+  ~TimerQuery();
+  TimerQuery(TimerQuery&& other) noexcept;
+  TimerQuery& operator=(TimerQuery&& other) noexcept;
+  TimerQuery(const TimerQuery&) = delete;
+  TimerQuery& operator=(const TimerQuery&) = delete;
+
+  unsigned int id() const { return m_id; }
+  void begin();
+  void end();
+  bool resultAvailable() const;
+  /// Blocks until the result is there.
+  std::uint64_t resultNanoseconds() const;
+
+ private:
+  unsigned int m_id = 0;
+};
+
+}  // namespace texstream::gl

@@ -1,0 +1,177 @@
+#include <texstream/gl/StateGuard.h>
+
+#include <texstream/gl/Error.h>
+
+#include <glad/gl.h>
+
+namespace texstream::gl {
+
+namespace {
+struct UnitBinding {
+  bool saved = false;
+  GLint tex2D = 0, tex2DArray = 0;
+};
+struct ImageBinding {
+  bool saved = false;
+  GLint name = 0, level = 0, layered = 0, layer = 0, access = 0, format = 0;
+};
+}  // namespace
+
+struct StateGuard::Saved {
+  int depth = 0;
+  GLint drawFbo = 0, readFbo = 0, program = 0, vao = 0, arrayBuffer = 0;
+  GLint packBuffer = 0, unpackBuffer = 0, packAlign = 4, unpackAlign = 4;
+  GLint unpackRowLength = 0, packRowLength = 0;
+  GLint viewport[4] = {0, 0, 0, 0}, scissorBox[4] = {0, 0, 0, 0};
+  GLint activeTexture = GL_TEXTURE0;
+  GLboolean blend = 0, scissor = 0, depthTest = 0, stencilTest = 0, cull = 0, discard = 0,
+            srgb = 0, programPointSize = 0;
+  GLboolean colorMask[4] = {1, 1, 1, 1};
+  GLint blendSrcRgb = 0, blendDstRgb = 0, blendSrcA = 0, blendDstA = 0, blendEqRgb = 0,
+        blendEqA = 0;
+  GLint polygonMode[2] = {GL_FILL, GL_FILL};
+  std::vector<UnitBinding> units;
+  std::vector<ImageBinding> images;
+};
+
+StateGuard::Saved& StateGuard::saved() {
+  thread_local Saved s;
+  return s;
+}
+
+bool StateGuard::active() { return saved().depth > 0; }
+
+StateGuard::StateGuard() {
+  Saved& s = saved();
+  if (s.depth++ > 0) return;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s.drawFbo);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s.readFbo);
+  glGetIntegerv(GL_CURRENT_PROGRAM, &s.program);
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s.vao);
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &s.arrayBuffer);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s.packBuffer);
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s.unpackBuffer);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &s.packAlign);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &s.unpackAlign);
+  glGetIntegerv(GL_PACK_ROW_LENGTH, &s.packRowLength);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &s.unpackRowLength);
+  glGetIntegerv(GL_VIEWPORT, s.viewport);
+  glGetIntegerv(GL_SCISSOR_BOX, s.scissorBox);
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &s.activeTexture);
+  s.blend = glIsEnabled(GL_BLEND);
+  s.scissor = glIsEnabled(GL_SCISSOR_TEST);
+  s.depthTest = glIsEnabled(GL_DEPTH_TEST);
+  s.stencilTest = glIsEnabled(GL_STENCIL_TEST);
+  s.cull = glIsEnabled(GL_CULL_FACE);
+  s.discard = glIsEnabled(GL_RASTERIZER_DISCARD);
+  s.srgb = glIsEnabled(GL_FRAMEBUFFER_SRGB);
+  s.programPointSize = glIsEnabled(GL_PROGRAM_POINT_SIZE);
+  glGetBooleanv(GL_COLOR_WRITEMASK, s.colorMask);
+  glGetIntegerv(GL_BLEND_SRC_RGB, &s.blendSrcRgb);
+  glGetIntegerv(GL_BLEND_DST_RGB, &s.blendDstRgb);
+  glGetIntegerv(GL_BLEND_SRC_ALPHA, &s.blendSrcA);
+  glGetIntegerv(GL_BLEND_DST_ALPHA, &s.blendDstA);
+  glGetIntegerv(GL_BLEND_EQUATION_RGB, &s.blendEqRgb);
+  glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &s.blendEqA);
+  // Core profiles report front and back together; some drivers write only one value.
+  s.polygonMode[0] = s.polygonMode[1] = GL_FILL;
+  glGetIntegerv(GL_POLYGON_MODE, s.polygonMode);
+
+  // The neutral state every texstream pass assumes.
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_RASTERIZER_DISCARD);
+  glDisable(GL_FRAMEBUFFER_SRGB);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+}
+
+StateGuard::~StateGuard() {
+  Saved& s = saved();
+  if (--s.depth > 0) return;
+  for (std::size_t i = 0; i < s.images.size(); ++i) {
+    ImageBinding& b = s.images[i];
+    if (!b.saved) continue;
+    glBindImageTexture(GLuint(i), GLuint(b.name), b.level, GLboolean(b.layered), b.layer,
+                       GLenum(b.access), GLenum(b.format ? b.format : GL_RGBA32F));
+    b.saved = false;
+  }
+  for (std::size_t i = 0; i < s.units.size(); ++i) {
+    UnitBinding& u = s.units[i];
+    if (!u.saved) continue;
+    glActiveTexture(GLenum(GL_TEXTURE0 + i));
+    glBindTexture(GL_TEXTURE_2D, GLuint(u.tex2D));
+    glBindTexture(GL_TEXTURE_2D_ARRAY, GLuint(u.tex2DArray));
+    u.saved = false;
+  }
+  glActiveTexture(GLenum(s.activeTexture));
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(s.drawFbo));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(s.readFbo));
+  glUseProgram(GLuint(s.program));
+  glBindVertexArray(GLuint(s.vao));
+  glBindBuffer(GL_ARRAY_BUFFER, GLuint(s.arrayBuffer));
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(s.packBuffer));
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(s.unpackBuffer));
+  glPixelStorei(GL_PACK_ALIGNMENT, s.packAlign);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, s.unpackAlign);
+  glPixelStorei(GL_PACK_ROW_LENGTH, s.packRowLength);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, s.unpackRowLength);
+  glViewport(s.viewport[0], s.viewport[1], s.viewport[2], s.viewport[3]);
+  glScissor(s.scissorBox[0], s.scissorBox[1], s.scissorBox[2], s.scissorBox[3]);
+  auto setEnabled = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
+  setEnabled(GL_BLEND, s.blend);
+  setEnabled(GL_SCISSOR_TEST, s.scissor);
+  setEnabled(GL_DEPTH_TEST, s.depthTest);
+  setEnabled(GL_STENCIL_TEST, s.stencilTest);
+  setEnabled(GL_CULL_FACE, s.cull);
+  setEnabled(GL_RASTERIZER_DISCARD, s.discard);
+  setEnabled(GL_FRAMEBUFFER_SRGB, s.srgb);
+  setEnabled(GL_PROGRAM_POINT_SIZE, s.programPointSize);
+  glColorMask(s.colorMask[0], s.colorMask[1], s.colorMask[2], s.colorMask[3]);
+  glBlendFuncSeparate(GLenum(s.blendSrcRgb), GLenum(s.blendDstRgb), GLenum(s.blendSrcA),
+                      GLenum(s.blendDstA));
+  glBlendEquationSeparate(GLenum(s.blendEqRgb), GLenum(s.blendEqA));
+  glPolygonMode(GL_FRONT_AND_BACK, GLenum(s.polygonMode[0]));
+}
+
+void StateGuard::bindTexture(int unit, unsigned int target, unsigned int id) {
+  Saved& s = saved();
+  if (s.depth == 0) throw Error("StateGuard::bindTexture: no StateGuard is active (library bug)");
+  if (int(s.units.size()) <= unit) s.units.resize(std::size_t(unit) + 1);
+  UnitBinding& u = s.units[std::size_t(unit)];
+  glActiveTexture(GLenum(GL_TEXTURE0 + unit));
+  if (!u.saved) {
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &u.tex2D);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D_ARRAY, &u.tex2DArray);
+    u.saved = true;
+  }
+  glBindTexture(target, id);
+}
+
+void StateGuard::bindImage(int unit, unsigned int texture, unsigned int access, unsigned int format) {
+  Saved& s = saved();
+  if (s.depth == 0) throw Error("StateGuard::bindImage: no StateGuard is active (library bug)");
+  if (int(s.images.size()) <= unit) s.images.resize(std::size_t(unit) + 1);
+  ImageBinding& b = s.images[std::size_t(unit)];
+  if (!b.saved) {
+    glGetIntegeri_v(GL_IMAGE_BINDING_NAME, GLuint(unit), &b.name);
+    glGetIntegeri_v(GL_IMAGE_BINDING_LEVEL, GLuint(unit), &b.level);
+    glGetIntegeri_v(GL_IMAGE_BINDING_LAYERED, GLuint(unit), &b.layered);
+    glGetIntegeri_v(GL_IMAGE_BINDING_LAYER, GLuint(unit), &b.layer);
+    glGetIntegeri_v(GL_IMAGE_BINDING_ACCESS, GLuint(unit), &b.access);
+    glGetIntegeri_v(GL_IMAGE_BINDING_FORMAT, GLuint(unit), &b.format);
+    b.saved = true;
+  }
+  glBindImageTexture(GLuint(unit), texture, 0, GL_FALSE, 0, access, format);
+}
+
+}  // namespace texstream::gl

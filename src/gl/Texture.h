@@ -1,0 +1,54 @@
+#pragma once
+// texstream::gl::Texture: move-only owner of a 2D (or 2D array) texture.
+#include <string>
+
+namespace texstream::gl {
+
+enum class TextureFormat { RGBA32F, RG32F, R32F, RGBA8 };
+
+/// Bytes per texel, and the GLSL image format qualifier ("rgba32f") for imageStore.
+int bytesPerTexel(TextureFormat format);
+const char* imageFormatQualifier(TextureFormat format);
+int channelCount(TextureFormat format);
+
+class Texture {
+ public:
+  Texture() = default;
+  /// width x height texels; layers > 0 makes a GL_TEXTURE_2D_ARRAY with that many layers.
+  /// Contents start at zero. Nearest filtering, clamp to edge (kernels use texelFetch).
+  Texture(int width, int height, TextureFormat format, std::string name, int layers = 0);
+  ~Texture();
+  Texture(Texture&& other) noexcept;
+  Texture& operator=(Texture&& other) noexcept;
+  Texture(const Texture&) = delete;
+  Texture& operator=(const Texture&) = delete;
+
+  unsigned int id() const { return m_id; }
+  unsigned int target() const;
+  int width() const { return m_width; }
+  int height() const { return m_height; }
+  int layers() const { return m_layers; }
+  bool isArray() const { return m_layers > 0; }
+  TextureFormat format() const { return m_format; }
+  const std::string& name() const { return m_name; }
+  /// Renames (and relabels for debug output).
+  void setName(std::string name);
+
+  /// Whole texture (layer for arrays) from tightly packed floats (width*height*channels).
+  void upload(const float* data, int layer = 0);
+  /// Sub-rectangle upload of float data.
+  void uploadRect(int x, int y, int w, int h, const float* data, int layer = 0);
+  /// Whole texture (layer) into tightly packed floats; blocking (reads through an FBO).
+  void download(float* out, int layer = 0) const;
+  /// Every texel (every layer) set to (v, v, v, v).
+  void fill(float value);
+
+ private:
+  void release();
+  unsigned int m_id = 0;
+  int m_width = 0, m_height = 0, m_layers = 0;
+  TextureFormat m_format = TextureFormat::RGBA32F;
+  std::string m_name;
+};
+
+}  // namespace texstream::gl

@@ -1,0 +1,29 @@
+#pragma once
+// texstream::linalg::LinearOperator: the one interface every matrix offers to solvers.
+#include <cstddef>
+#include <string>
+
+namespace texstream::stream {
+class Vector;
+}
+
+namespace texstream::linalg {
+
+class LinearOperator {
+ public:
+  virtual ~LinearOperator() = default;
+  /// y = A x. x has cols() elements, y rows(); y must not be x. Throws gl::Error naming
+  /// the matrix and the vectors when sizes differ.
+  virtual void apply(const stream::Vector& x, stream::Vector& y) const = 0;
+  /// d = diag(A) (square matrices), in x's layout.
+  virtual void diagonal(stream::Vector& d) const = 0;
+  virtual std::size_t rows() const = 0;
+  virtual std::size_t cols() const = 0;
+  virtual const std::string& name() const = 0;
+  /// Scalars moved through memory by one apply(), for bandwidth figures in benchmarks.
+  virtual double bytesPerApply() const = 0;
+  /// Multiply-adds of one apply() (2 flops each).
+  virtual double flopsPerApply() const = 0;
+};
+
+}  // namespace texstream::linalg

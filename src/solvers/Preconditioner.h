@@ -1,0 +1,31 @@
+#pragma once
+// texstream::solvers::Preconditioner: z = M^-1 r for preconditioned CG. Implementations:
+// IdentityPreconditioner (none), JacobiPreconditioner (diag(A)^-1); the multigrid V-cycle
+// of Bolz §4 is meant to implement this interface too (MGPCG).
+#include <string>
+
+namespace texstream::stream {
+class Vector;
+}
+
+namespace texstream::solvers {
+
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  /// z = M^-1 r; z and r share a layout and are distinct vectors.
+  virtual void apply(const stream::Vector& r, stream::Vector& z) const = 0;
+  virtual std::string name() const = 0;
+  /// Symmetric positive definite M (required by CG); multigrid with symmetric smoothing is.
+  virtual bool isIdentity() const { return false; }
+};
+
+/// M = I: z = r (a copy). cg() recognises it and runs plain CG without the copy.
+class IdentityPreconditioner : public Preconditioner {
+ public:
+  void apply(const stream::Vector& r, stream::Vector& z) const override;
+  std::string name() const override { return "identity"; }
+  bool isIdentity() const override { return true; }
+};
+
+}  // namespace texstream::solvers

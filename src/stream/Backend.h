@@ -1,0 +1,34 @@
+#pragma once
+// The two ways a kernel runs (ARCHITECTURE.md, "The model"):
+//  - Fragment: a rectangle rendered into an FBO, one fragment per output texel
+//    (GL 3.3 core and up; the classic GPGPU path of Bolz et al. and Krüger & Westermann);
+//  - Compute: the same kernel body in a compute shader that imageStores its texel
+//    (GL 4.3 and up; on data-centre GPUs the only path that reaches memory bandwidth).
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace texstream::stream {
+
+enum class Backend { Fragment, Compute };
+
+const char* backendName(Backend b);
+/// "fragment" / "compute" (case-insensitive); throws Error naming the bad value otherwise.
+Backend parseBackend(std::string_view text);
+
+/// Overrides the current thread's backend for its lifetime (per-call selection):
+///   { BackendScope scope(Backend::Compute); cg(A, b, x); }
+class BackendScope {
+ public:
+  explicit BackendScope(Backend b);
+  explicit BackendScope(std::optional<Backend> b);  // nullopt: no change
+  ~BackendScope();
+  BackendScope(const BackendScope&) = delete;
+  BackendScope& operator=(const BackendScope&) = delete;
+
+ private:
+  std::optional<Backend> m_previous;
+  bool m_active = false;
+};
+
+}  // namespace texstream::stream

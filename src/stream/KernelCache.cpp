@@ -1,0 +1,154 @@
+#include <texstream/stream/KernelCache.h>
+
+#include <texstream/gl/Error.h>
+
+#include <glad/gl.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace texstream::stream {
+
+const std::map<std::string, std::string>& embeddedShaders();  // generated at build time
+
+namespace {
+
+std::string readSource(const std::string& path) {
+  // path is "shaders/x.glsl"
+  if (const char* dir = std::getenv("TEXSTREAM_SHADER_DIR"); dir && *dir) {
+    const std::string rel = path.substr(std::string("shaders/").size());
+    std::ifstream in(std::string(dir) + "/" + rel);
+    if (in) {
+      std::stringstream ss;
+      ss << in.rdbuf();
+      return ss.str();
+    }
+  }
+  const auto& table = embeddedShaders();
+  auto it = table.find(path);
+  if (it == table.end()) throw gl::Error("loadShaderPieces: no kernel source \"" + path + "\" (not in shaders/)");
+  return it->second;
+}
+
+void expand(const std::string& path, std::vector<gl::ShaderPiece>& out, int depth) {
+  if (depth > 16) throw gl::Error("loadShaderPieces: #include nesting too deep at \"" + path + "\"");
+  const std::string text = readSource(path);
+  std::istringstream in(text);
+  std::string line, current;
+  int lineNo = 0, pieceStart = 1;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 8, "#include") == 0) {
+      const auto q1 = line.find('"', first);
+      const auto q2 = q1 == std::string::npos ? q1 : line.find('"', q1 + 1);
+      if (q2 == std::string::npos) {
+        throw gl::Error(path + ":" + std::to_string(lineNo) + ": malformed #include (expected #include \"file.glsl\")");
+      }
+      out.push_back({path, current, pieceStart});
+      current.clear();
+      try {
+        expand("shaders/" + line.substr(q1 + 1, q2 - q1 - 1), out, depth + 1);
+      } catch (const gl::Error& e) {
+        throw gl::Error(path + ":" + std::to_string(lineNo) + ": in #include: " + e.what());
+      }
+      pieceStart = lineNo + 1;
+      continue;
+    }
+    current += line;
+    current += '\n';
+  }
+  out.push_back({path, current, pieceStart});
+}
+
+std::string outputDeclarations(const KernelVariant& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.outputs.size(); ++i) {
+    const std::string idx = std::to_string(i);
+    if (v.backend == Backend::Fragment) {
+      s += "layout(location = " + idx + ") out vec4 o_out" + idx + ";\n";
+    } else {
+      s += std::string("layout(") + gl::imageFormatQualifier(v.outputs[i]) + ") writeonly uniform image2D u_image" + idx + ";\n";
+      s += "vec4 o_out" + idx + ";\n";
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path) {
+  std::vector<gl::ShaderPiece> pieces;
+  expand(path, pieces, 0);
+  return pieces;
+}
+
+std::string KernelVariant::key() const {
+  std::string k = kernel + "|" + backendName(backend) + "|";
+  for (const auto& [n, v] : defines) k += n + "=" + v + ";";
+  k += "|";
+  for (gl::TextureFormat f : outputs) k += std::to_string(int(f)) + ",";
+  return k;
+}
+
+std::string KernelVariant::title() const {
+  std::string t = kernel;
+  for (const auto& [n, v] : defines) t += " " + n + (v == "1" ? "" : "=" + v);
+  return t + " [" + backendName(backend) + "]";
+}
+
+
+const gl::Program& KernelCache::get(const KernelVariant& v) {
+  const std::string key = v.key();
+  auto it = m_programs.find(key);
+  if (it != m_programs.end()) return it->second;
+
+  std::string header;
+  for (const auto& [n, val] : v.defines) header += "#define " + n + " " + val + "\n";
+  header += "#define OUTPUTS " + std::to_string(v.outputs.size()) + "\n";
+  header += v.backend == Backend::Fragment ? "#define TEXSTREAM_FRAGMENT 1\n" : "#define TEXSTREAM_COMPUTE 1\n";
+  if (v.backend == Backend::Compute) {
+    header += "layout(local_size_x = " + std::to_string(kWorkgroupSize) + ", local_size_y = " +
+              std::to_string(kWorkgroupSize) + ") in;\n";
+  }
+  header += outputDeclarations(v);
+
+  std::vector<gl::ShaderPiece> pieces{{"<generated header>", header, 1}};
+  for (auto& p : loadShaderPieces("shaders/common/prelude.glsl")) pieces.push_back(std::move(p));
+  for (auto& p : loadShaderPieces("shaders/" + v.kernel + ".glsl")) pieces.push_back(std::move(p));
+
+  std::vector<gl::ShaderStage> stages;
+  if (v.backend == Backend::Fragment) {
+    pieces.push_back({"<generated main>", "void main() { kernel(ivec2(gl_FragCoord.xy)); }\n", 1});
+    const std::string vertex =
+        "uniform vec4 u_rect;        // x, y, w, h in output texels\n"
+        "uniform vec2 u_targetSize;  // output texture size\n"
+        "void main() {\n"
+        "  vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));\n"
+        "  vec2 p = (u_rect.xy + corner * u_rect.zw) / u_targetSize * 2.0 - 1.0;\n"
+        "  gl_Position = vec4(p, 0.0, 1.0);\n"
+        "}\n";
+    stages.push_back({GL_VERTEX_SHADER, "#version 330 core", {{"<generated rectangle vertex shader>", vertex, 1}}});
+    stages.push_back({GL_FRAGMENT_SHADER, "#version 330 core", std::move(pieces)});
+  } else {
+    std::string main =
+        "uniform ivec4 u_rect;  // x, y, w, h in output texels\n"
+        "void main() {\n"
+        "  ivec2 texel = u_rect.xy + ivec2(gl_GlobalInvocationID.xy);\n"
+        "  if (texel.x >= u_rect.x + u_rect.z || texel.y >= u_rect.y + u_rect.w) return;\n";
+    for (std::size_t i = 0; i < v.outputs.size(); ++i) main += "  o_out" + std::to_string(i) + " = vec4(0.0);\n";
+    main += "  kernel(texel);\n";
+    for (std::size_t i = 0; i < v.outputs.size(); ++i) {
+      main += "  imageStore(u_image" + std::to_string(i) + ", texel, o_out" + std::to_string(i) + ");\n";
+    }
+    main += "}\n";
+    pieces.push_back({"<generated main>", main, 1});
+    stages.push_back({GL_COMPUTE_SHADER, "#version 430 core", std::move(pieces)});
+  }
+  auto [pos, inserted] = m_programs.emplace(key, gl::Program(v.title(), stages));
+  return pos->second;
+}
+
+}  // namespace texstream::stream

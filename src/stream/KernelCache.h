@@ -1,0 +1,43 @@
+#pragma once
+// texstream::stream::KernelCache: compiled kernel variants by (kernel, #defines, backend,
+// output formats), and the loading of shader sources: embedded in the library at build
+// time, or read from the folder TEXSTREAM_SHADER_DIR names (live editing). `#include
+// "file.glsl"` inside a kernel pulls in another file of shaders/ with correct line
+// numbers in errors.
+#include <texstream/gl/Program.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/stream/Backend.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace texstream::stream {
+
+struct KernelVariant {
+  std::string kernel;  ///< "axpy"
+  std::vector<std::pair<std::string, std::string>> defines;
+  Backend backend = Backend::Fragment;
+  std::vector<gl::TextureFormat> outputs;
+  std::string key() const;
+  /// "axpy K=7 [compute]"
+  std::string title() const;
+};
+
+class KernelCache {
+ public:
+  const gl::Program& get(const KernelVariant& variant);
+  std::size_t size() const { return m_programs.size(); }
+  void clear() { m_programs.clear(); }
+
+ private:
+  std::map<std::string, gl::Program> m_programs;
+};
+
+/// The source of shaders/<path> (embedded, or from TEXSTREAM_SHADER_DIR), split into pieces
+/// at #include lines. Throws gl::Error naming the file (and the including line) if missing.
+std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path);
+/// Compute-shader workgroup edge (16: 16 x 16 invocations).
+constexpr int kWorkgroupSize = 16;
+
+}  // namespace texstream::stream

@@ -1,0 +1,217 @@
+#include <texstream/stream/Pass.h>
+
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Error.h>
+#include <texstream/gl/Framebuffer.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/stream/KernelCache.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/TexturePool.h>
+#include <texstream/stream/Vector.h>
+
+#include <glad/gl.h>
+
+#include <utility>
+
+namespace texstream::stream {
+
+Pass::Pass(std::string kernel) : m_kernel(std::move(kernel)) {}
+
+Pass& Pass::define(const std::string& name, const std::string& value) {
+  m_defines.emplace_back(name, value);
+  return *this;
+}
+Pass& Pass::define(const std::string& name, long long value) { return define(name, std::to_string(value)); }
+
+Pass& Pass::input(const std::string& sampler, const gl::Texture& texture) {
+  if (texture.id() == 0) throw gl::Error("Pass(\"" + m_kernel + "\"): input " + sampler + " is an empty texture");
+  m_inputs.push_back({sampler, &texture});
+  return *this;
+}
+Pass& Pass::input(const std::string& sampler, const Vector& v) { return input(sampler, v.texture()); }
+Pass& Pass::input(const std::string& sampler, const Scalar& s) { return input(sampler, s.texture()); }
+
+Pass& Pass::uniform(const std::string& name, int v) { return uniform(name, v, 0, 0, 0), m_uniforms.back().count = 1, *this; }
+Pass& Pass::uniform(const std::string& name, int a, int b) { return uniform(name, a, b, 0, 0), m_uniforms.back().count = 2, *this; }
+Pass& Pass::uniform(const std::string& name, int a, int b, int c, int d) {
+  Uniform u{name, Uniform::Int};
+  u.count = 4;
+  u.i[0] = a, u.i[1] = b, u.i[2] = c, u.i[3] = d;
+  m_uniforms.push_back(std::move(u));
+  return *this;
+}
+Pass& Pass::uniform(const std::string& name, float v) { return uniform(name, v, 0.f, 0.f, 0.f), m_uniforms.back().count = 1, *this; }
+Pass& Pass::uniform(const std::string& name, float a, float b) { return uniform(name, a, b, 0.f, 0.f), m_uniforms.back().count = 2, *this; }
+Pass& Pass::uniform(const std::string& name, float a, float b, float c, float d) {
+  Uniform u{name, Uniform::Float};
+  u.count = 4;
+  u.f[0] = a, u.f[1] = b, u.f[2] = c, u.f[3] = d;
+  m_uniforms.push_back(std::move(u));
+  return *this;
+}
+Pass& Pass::uniformArray(const std::string& name, const std::vector<int>& values) {
+  Uniform u{name, Uniform::IntArray};
+  u.ia = values;
+  m_uniforms.push_back(std::move(u));
+  return *this;
+}
+Pass& Pass::uniformArray(const std::string& name, const std::vector<float>& values) {
+  Uniform u{name, Uniform::FloatArray};
+  u.fa = values;
+  m_uniforms.push_back(std::move(u));
+  return *this;
+}
+
+Pass& Pass::coefficient(const std::string& name, const Coefficient& c) {
+  uniform(name + ".factor", c.factor);
+  uniform(name + ".mode", c.scalar ? (c.reciprocal ? 2 : 1) : 0);
+  // Constant coefficients still bind a real 1x1 texture: an unbound sampler would share
+  // unit 0 with whatever sampler type sits there, which GL rejects at draw time.
+  return input(name + ".scalar", c.scalar ? c.scalar->texture() : Runtime::current().unitScalar());
+}
+
+Pass& Pass::output(Vector& v) { return output(v.mutableTexture()); }
+Pass& Pass::output(Scalar& s) { return output(s.mutableTexture()); }
+Pass& Pass::output(gl::Texture& t) {
+  if (t.id() == 0) throw gl::Error("Pass(\"" + m_kernel + "\"): output is an empty texture");
+  if (t.isArray()) throw gl::Error("Pass(\"" + m_kernel + "\"): output \"" + t.name() + "\" is an array texture");
+  m_outputs.push_back(&t);
+  return *this;
+}
+
+Pass& Pass::backend(Backend b) {
+  m_backend = b;
+  return *this;
+}
+
+Pass& Pass::label(std::string text) {
+  m_label = std::move(text);
+  return *this;
+}
+
+void Pass::run() {
+  if (m_outputs.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
+  run({Rect{0, 0, m_outputs[0]->width(), m_outputs[0]->height()}});
+}
+
+void Pass::run(const std::vector<Rect>& rects) {
+  if (m_outputs.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
+  Runtime& rt = Runtime::current();
+  const Backend backend = m_backend ? *m_backend : rt.backend();
+  rt.requireBackend(backend);
+  const int width = m_outputs[0]->width(), height = m_outputs[0]->height();
+  for (const gl::Texture* o : m_outputs) {
+    if (o->width() != width || o->height() != height) {
+      throw gl::Error("Pass(\"" + m_kernel + "\"): outputs differ in size (\"" + m_outputs[0]->name() + "\" " +
+                      std::to_string(width) + "x" + std::to_string(height) + ", \"" + o->name() + "\" " +
+                      std::to_string(o->width()) + "x" + std::to_string(o->height()) + ")");
+    }
+  }
+  for (const Rect& r : rects) {
+    if (r.x < 0 || r.y < 0 || r.x + r.w > width || r.y + r.h > height) {
+      throw gl::Error("Pass(\"" + m_kernel + "\"): rectangle outside the output \"" + m_outputs[0]->name() + "\"");
+    }
+  }
+
+  KernelVariant variant{m_kernel, m_defines, backend, {}};
+  for (const gl::Texture* o : m_outputs) variant.outputs.push_back(o->format());
+  const gl::Program& program = rt.kernels().get(variant);
+
+  gl::StateGuard guard;
+
+  // Outputs that are also inputs get a fresh pooled target; it replaces them afterwards.
+  std::vector<gl::Texture> replacements(m_outputs.size());
+  std::vector<gl::Texture*> targets(m_outputs.begin(), m_outputs.end());
+  for (std::size_t i = 0; i < m_outputs.size(); ++i) {
+    for (const Input& in : m_inputs) {
+      if (in.texture->id() == m_outputs[i]->id()) {
+        const bool whole = rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 &&
+                           rects[0].w == width && rects[0].h == height;
+        if (!whole) {
+          throw gl::Error("Pass(\"" + m_kernel + "\"): output \"" + m_outputs[i]->name() +
+                          "\" is also an input, which needs a pass over the whole output");
+        }
+        replacements[i] = rt.pool().acquire(width, height, m_outputs[i]->format(), m_outputs[i]->name());
+        targets[i] = &replacements[i];
+        break;
+      }
+    }
+  }
+
+  const std::string& title = m_label.empty() ? m_kernel : m_label;
+  rt.profiler().begin(title);
+  glUseProgram(program.id());
+  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+    gl::StateGuard::bindTexture(int(i), m_inputs[i].texture->target(), m_inputs[i].texture->id());
+    const int loc = program.uniformLocation(m_inputs[i].sampler);
+    if (loc >= 0) glUniform1i(loc, GLint(i));
+  }
+  for (const Uniform& u : m_uniforms) {
+    const int loc = program.uniformLocation(u.name);
+    if (loc < 0) continue;  // optimised away by the compiler: nothing to set
+    switch (u.kind) {
+      case Uniform::Int:
+        if (u.count == 1) glUniform1i(loc, u.i[0]);
+        else if (u.count == 2) glUniform2i(loc, u.i[0], u.i[1]);
+        else glUniform4i(loc, u.i[0], u.i[1], u.i[2], u.i[3]);
+        break;
+      case Uniform::Float:
+        if (u.count == 1) glUniform1f(loc, u.f[0]);
+        else if (u.count == 2) glUniform2f(loc, u.f[0], u.f[1]);
+        else glUniform4f(loc, u.f[0], u.f[1], u.f[2], u.f[3]);
+        break;
+      case Uniform::IntArray: glUniform1iv(loc, GLsizei(u.ia.size()), u.ia.data()); break;
+      case Uniform::FloatArray: glUniform1fv(loc, GLsizei(u.fa.size()), u.fa.data()); break;
+    }
+  }
+
+  if (backend == Backend::Fragment) {
+    std::vector<const gl::Texture*> colors(targets.begin(), targets.end());
+    rt.framebuffer().bindForDrawing(colors);
+    glViewport(0, 0, width, height);
+    glBindVertexArray(rt.emptyVertexArray().id());
+    const int rectLoc = program.uniformLocation("u_rect");
+    const int sizeLoc = program.uniformLocation("u_targetSize");
+    glUniform2f(sizeLoc, float(width), float(height));
+    for (const Rect& r : rects) {
+      if (r.w <= 0 || r.h <= 0) continue;
+      glUniform4f(rectLoc, float(r.x), float(r.y), float(r.w), float(r.h));
+      glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+  } else {
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      GLenum format = GL_RGBA32F;
+      switch (targets[i]->format()) {
+        case gl::TextureFormat::RGBA32F: format = GL_RGBA32F; break;
+        case gl::TextureFormat::RG32F: format = GL_RG32F; break;
+        case gl::TextureFormat::R32F: format = GL_R32F; break;
+        case gl::TextureFormat::RGBA8: format = GL_RGBA8; break;
+      }
+      gl::StateGuard::bindImage(int(i), targets[i]->id(), GL_WRITE_ONLY, format);
+      const int loc = program.uniformLocation("u_image" + std::to_string(i));
+      if (loc >= 0) glUniform1i(loc, GLint(i));
+    }
+    const int rectLoc = program.uniformLocation("u_rect");
+    for (const Rect& r : rects) {
+      if (r.w <= 0 || r.h <= 0) continue;
+      glUniform4i(rectLoc, r.x, r.y, r.w, r.h);
+      glDispatchCompute(GLuint((r.w + kWorkgroupSize - 1) / kWorkgroupSize),
+                        GLuint((r.h + kWorkgroupSize - 1) / kWorkgroupSize), 1);
+    }
+    // Later passes read these texels by texelFetch, render targets, pixel transfers.
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                    GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+  }
+  rt.profiler().end();
+
+  for (std::size_t i = 0; i < m_outputs.size(); ++i) {
+    if (replacements[i].id() == 0) continue;
+    std::swap(*m_outputs[i], replacements[i]);
+    rt.pool().release(std::move(replacements[i]));
+  }
+}
+
+}  // namespace texstream::stream

@@ -1,0 +1,74 @@
+#include <texstream/stream/Runtime.h>
+
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Debug.h>
+#include <texstream/gl/Error.h>
+#include <texstream/gl/Framebuffer.h>
+#include <texstream/gl/HeadlessContext.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/stream/KernelCache.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/TexturePool.h>
+
+#include <cstdlib>
+
+namespace texstream::stream {
+
+namespace {
+// A plain pointer, not a unique_ptr: its GL objects can only be freed while their context
+// is current, which thread exit does not guarantee; shutdown() (called by HeadlessContext,
+// or by the host before destroying its context) frees it.
+thread_local Runtime* t_runtime = nullptr;
+}
+
+Runtime& Runtime::current() {
+  if (!t_runtime) {
+    t_runtime = new Runtime();
+    gl::HeadlessContext::setTeardownHook(&Runtime::shutdown);
+  }
+  return *t_runtime;
+}
+
+void Runtime::shutdown() {
+  delete t_runtime;
+  t_runtime = nullptr;
+}
+
+bool Runtime::exists() { return t_runtime != nullptr; }
+
+Runtime::Runtime() : m_caps(gl::queryCapabilities()) {
+  if (gl::debugRequestedByEnvironment() && !gl::debugOutputEnabled()) gl::enableDebugOutput();
+  gl::StateGuard guard;
+  m_kernels = std::make_unique<KernelCache>();
+  m_pool = std::make_unique<TexturePool>();
+  m_profiler = std::make_unique<Profiler>();
+  m_framebuffer = std::make_unique<gl::Framebuffer>("texstream.passes");
+  m_vao = std::make_unique<gl::VertexArray>("texstream.empty");
+  m_unitScalar = std::make_unique<gl::Texture>(1, 1, gl::TextureFormat::RGBA32F, "texstream.one");
+  m_unitScalar->fill(1.0f);
+  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) setDefaultBackend(parseBackend(env));
+}
+
+Runtime::~Runtime() = default;
+
+Backend Runtime::backend() const { return m_override ? *m_override : m_defaultBackend; }
+
+void Runtime::requireBackend(Backend b) const {
+  if (b == Backend::Compute && !m_caps.compute) {
+    throw gl::Error("the compute backend needs OpenGL 4.3 (compute shaders); this context is OpenGL " +
+                    m_caps.version + " on " + m_caps.renderer + ": use the fragment backend");
+  }
+}
+
+void Runtime::setDefaultBackend(Backend b) {
+  requireBackend(b);
+  m_defaultBackend = b;
+}
+
+void Runtime::setReductionBlock(Backend b, int k) {
+  if (k < 2 || k > 64) throw gl::Error("Runtime::setReductionBlock: block edge must be in 2..64 (got " + std::to_string(k) + ")");
+  (b == Backend::Fragment ? m_blockFragment : m_blockCompute) = k;
+}
+
+}  // namespace texstream::stream

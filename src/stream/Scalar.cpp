@@ -1,0 +1,77 @@
+#include <texstream/stream/Scalar.h>
+
+#include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+
+#include <utility>
+
+namespace texstream::stream {
+
+Scalar::Scalar(std::string name, float value) : m_texture(1, 1, gl::TextureFormat::RGBA32F, std::move(name)) {
+  if (value != 0.0f) write(value);
+}
+
+float Scalar::read() const { return read4()[0]; }
+
+std::array<float, 4> Scalar::read4() const {
+  std::array<float, 4> v{};
+  m_texture.download(v.data());
+  return v;
+}
+
+void Scalar::write(float value) { write4({value, 0.0f, 0.0f, 0.0f}); }
+
+void Scalar::write4(const std::array<float, 4>& values) { m_texture.upload(values.data()); }
+
+ScalarReadback::ScalarReadback() {
+  Runtime::current();  // a context must be current
+  gl::StateGuard guard;
+  glGenBuffers(1, &m_buffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
+  glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), nullptr, GL_STREAM_READ);
+}
+
+ScalarReadback::~ScalarReadback() {
+  if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
+  if (m_buffer) glDeleteBuffers(1, &m_buffer);
+}
+
+void ScalarReadback::start(const Scalar& s) {
+  gl::StateGuard guard;
+  if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
+  GLuint fbo = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s.texture().id(), 0);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
+  // With a pack buffer bound, glReadPixels only enqueues the copy (offset 0 in the PBO).
+  glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, nullptr);
+  m_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fbo);
+  // Without a flush the fence may never reach the GPU and ready() would stay false.
+  glFlush();
+}
+
+bool ScalarReadback::ready() {
+  if (!m_fence) return false;
+  const GLenum r = glClientWaitSync(static_cast<GLsync>(m_fence), 0, 0);
+  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+std::array<float, 4> ScalarReadback::value() {
+  std::array<float, 4> v{};
+  if (!m_fence) return v;
+  glClientWaitSync(static_cast<GLsync>(m_fence), GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(10'000'000'000ULL));
+  glDeleteSync(static_cast<GLsync>(m_fence));
+  m_fence = nullptr;
+  gl::StateGuard guard;
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
+  glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, sizeof v, v.data());
+  return v;
+}
+
+}  // namespace texstream::stream

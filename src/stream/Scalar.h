@@ -1,0 +1,57 @@
+#pragma once
+// texstream::stream::Scalar: one float on the GPU, in a 1x1 RGBA32F texture (Krüger &
+// Westermann keep CG's alpha, beta, rho this way), read by later kernels with texelFetch.
+// The value is in .x; kernels may keep bookkeeping in .yzw (the CG status does).
+// Reading back to the CPU is explicit: read() blocks; ScalarReadback does not.
+#include <texstream/gl/Texture.h>
+
+#include <array>
+#include <string>
+
+namespace texstream::stream {
+
+class Scalar {
+ public:
+  Scalar() = default;
+  explicit Scalar(std::string name, float value = 0.0f);
+  Scalar(Scalar&&) noexcept = default;
+  Scalar& operator=(Scalar&&) noexcept = default;
+
+  const gl::Texture& texture() const { return m_texture; }
+  gl::Texture& mutableTexture() { return m_texture; }
+  const std::string& name() const { return m_texture.name(); }
+
+  /// Blocking read of .x (waits for the GPU to finish everything before it).
+  float read() const;
+  /// Blocking read of all four channels.
+  std::array<float, 4> read4() const;
+  void write(float value);
+  void write4(const std::array<float, 4>& values);
+
+ private:
+  gl::Texture m_texture;
+};
+
+/// Non-blocking read-back of a Scalar through a pixel buffer object and a fence:
+///   readback.start(rho);  ... enqueue more work ...  if (readback.ready()) use(readback.value());
+class ScalarReadback {
+ public:
+  ScalarReadback();
+  ~ScalarReadback();
+  ScalarReadback(const ScalarReadback&) = delete;
+  ScalarReadback& operator=(const ScalarReadback&) = delete;
+
+  /// Copies the scalar's texel into the PBO and inserts a fence; replaces any pending copy.
+  void start(const Scalar& s);
+  bool pending() const { return m_fence != nullptr; }
+  /// True once the copy has landed (never blocks).
+  bool ready();
+  /// The four channels; blocks if the copy has not landed yet. Ends the pending copy.
+  std::array<float, 4> value();
+
+ private:
+  unsigned int m_buffer = 0;
+  void* m_fence = nullptr;
+};
+
+}  // namespace texstream::stream

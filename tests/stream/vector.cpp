@@ -1,0 +1,73 @@
+// Tests src/stream/Vector.* and Layout.*: round trips, layouts, size errors.
+#include <catch2/catch.hpp>
+
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/gl/Error.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Vector.h>
+
+using namespace texstream;
+using stream::Layout;
+using stream::Vector;
+
+TEST_CASE("Layout covers n with zero padding, near square", "[gl][stream]") {
+  test::context();
+  for (std::size_t n : test::awkwardSizes()) {
+    const Layout l = Layout::forSize(n);
+    INFO("n = " << n);
+    REQUIRE(l.size() == n);
+    REQUIRE(l.paddedSize() >= n);
+    REQUIRE(l.usedTexels() == (n + 3) / 4);
+    REQUIRE(std::size_t(l.width()) * std::size_t(l.height()) >= l.usedTexels());
+    // No empty texel row: the layout is as small as it can be for its width.
+    REQUIRE(std::size_t(l.width()) * std::size_t(l.height() - 1) < l.usedTexels());
+    REQUIRE(l.width() - l.height() <= l.height() + 1);
+  }
+  REQUIRE(Layout::withWidth(10, 1).height() == 3);
+}
+
+TEST_CASE("Layout rejects n = 0 and sizes beyond the maximum texture", "[gl][stream]") {
+  test::context();
+  REQUIRE_THROWS_WITH(Layout::forSize(0), Catch::Contains("n >= 1"));
+  const std::size_t maxTex = std::size_t(stream::Runtime::current().caps().maxTextureSize);
+  REQUIRE_THROWS_WITH(Layout::forSize(4 * maxTex * maxTex + 1), Catch::Contains("maximum texture size"));
+  REQUIRE_THROWS_WITH(Layout::withWidth(4 * (maxTex + 1), int(maxTex + 1)), Catch::Contains("maximum texture size"));
+  REQUIRE_THROWS_WITH(Layout::withWidth(5, 0), Catch::Contains("at least one texel"));
+}
+
+TEST_CASE("Vector upload/download round-trips exactly at awkward sizes", "[gl][stream]") {
+  test::context();
+  for (std::size_t n : test::awkwardSizes()) {
+    INFO("n = " << n);
+    const auto data = test::randomFloats(n, n);
+    Vector v(n, "roundtrip");
+    v.upload(data);
+    REQUIRE(v.download() == data);
+    v.setZero();
+    REQUIRE(v.download() == std::vector<float>(n, 0.0f));
+  }
+}
+
+TEST_CASE("Vector size mismatches give errors naming the vector", "[gl][stream]") {
+  test::context();
+  Vector v(10, "cg.x");
+  std::vector<float> nine(9, 1.0f);
+  REQUIRE_THROWS_WITH(v.upload(nine), Catch::Contains("cg.x") && Catch::Contains("n = 10") && Catch::Contains("9"));
+  std::vector<float> out(11);
+  REQUIRE_THROWS_WITH(v.download(out), Catch::Contains("cg.x"));
+  Vector w(11, "other");
+  REQUIRE_THROWS_WITH(stream::requireSameLayout("axpy", v, w), Catch::Contains("cg.x") && Catch::Contains("other"));
+}
+
+TEST_CASE("Vectors move; moved-from vectors are empty", "[gl][stream]") {
+  test::context();
+  Vector a(5, "a");
+  const unsigned id = a.texture().id();
+  Vector b(std::move(a));
+  REQUIRE(b.texture().id() == id);
+  REQUIRE(a.empty());  // NOLINT(bugprone-use-after-move): checking the moved-from state
+  REQUIRE_THROWS_AS(a.download(), gl::Error);
+}
