@@ -1,0 +1,16 @@
+# ctest "consumer": install texstream into a scratch prefix, configure and build
+# tests/consumer against it with find_package(texstream), run the result.
+set(prefix ${BUILD_DIR}/consumer-test/prefix)
+set(cbuild ${BUILD_DIR}/consumer-test/build)
+file(REMOVE_RECURSE ${BUILD_DIR}/consumer-test)
+function(run_step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE r OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(NOT r EQUAL 0)
+    message(FATAL_ERROR "consumer test step failed (${r}): ${ARGN}")
+  endif()
+endfunction()
+run_step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --component Unspecified)
+run_step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${cbuild} -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+run_step(${CMAKE_COMMAND} --build ${cbuild})
+run_step(${cbuild}/consumer)
