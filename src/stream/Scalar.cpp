@@ -31,6 +31,7 @@ ScalarReadback::ScalarReadback() {
   glGenBuffers(1, &m_buffer);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
   glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), nullptr, GL_STREAM_READ);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
 }
 
 ScalarReadback::~ScalarReadback() {
@@ -50,6 +51,9 @@ void ScalarReadback::start(const Scalar& s) {
   // With a pack buffer bound, glReadPixels only enqueues the copy (offset 0 in the PBO).
   glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, nullptr);
   m_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  // Back to the neutral state a (possibly enclosing) guard set: a pack buffer left bound
+  // would turn the next Texture::download inside that guard into a copy into this PBO.
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo);
   // Without a flush the fence may never reach the GPU and ready() would stay false.
@@ -71,6 +75,7 @@ std::array<float, 4> ScalarReadback::value() {
   gl::StateGuard guard;
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
   glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, sizeof v, v.data());
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   return v;
 }
 
