@@ -20,7 +20,7 @@ class LinearOperator {
   virtual std::size_t rows() const = 0;
   virtual std::size_t cols() const = 0;
   virtual const std::string& name() const = 0;
-  /// Scalars moved through memory by one apply(), for bandwidth figures in benchmarks.
+  /// Bytes moved through memory by one apply(), for bandwidth figures in benchmarks.
   virtual double bytesPerApply() const = 0;
   /// Multiply-adds of one apply() (2 flops each).
   virtual double flopsPerApply() const = 0;

@@ -1,0 +1,151 @@
+// Krüger & Westermann 2005, §44.2.2 (fig. 44-3) and §44.3.3: banded matrices as diagonal
+// vectors; the product multiplies each diagonal with a shifted x, here all diagonals in
+// one pass over a texture array instead of one pass each.
+#include <texstream/linalg/BandedMatrix.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace texstream::linalg {
+
+BandedMatrix::BandedMatrix(std::size_t n, std::vector<int> offsets, const std::vector<std::vector<float>>& diagonals,
+                           std::string name)
+    : m_n(n), m_name(std::move(name)), m_offsets(std::move(offsets)) {
+  const std::string title = operatorTitle("BandedMatrix", m_name);
+  if (n == 0) throw std::invalid_argument(title + ": n must be at least 1");
+  if (n > std::size_t(INT32_MAX) / 2) throw std::invalid_argument(title + ": n = " + std::to_string(n) + " is too large");
+  if (m_offsets.empty()) throw std::invalid_argument(title + ": needs at least one diagonal");
+  if (m_offsets.size() != diagonals.size()) {
+    throw std::invalid_argument(title + ": " + std::to_string(m_offsets.size()) + " offsets but " +
+                                std::to_string(diagonals.size()) + " diagonals");
+  }
+  if (m_offsets.size() > std::size_t(kMaxDiagonals)) {
+    throw std::invalid_argument(title + ": " + std::to_string(m_offsets.size()) + " diagonals, at most " +
+                                std::to_string(kMaxDiagonals) + " are supported");
+  }
+  std::set<int> seen;
+  for (std::size_t k = 0; k < m_offsets.size(); ++k) {
+    const long long off = m_offsets[k];
+    if (off <= -(long long)n || off >= (long long)n) {
+      throw std::invalid_argument(title + ": offset " + std::to_string(off) + " outside (-n, n) for n = " +
+                                  std::to_string(n));
+    }
+    if (!seen.insert(int(off)).second) {
+      throw std::invalid_argument(title + ": offset " + std::to_string(off) + " given twice");
+    }
+    if (diagonals[k].size() != n) {
+      throw std::invalid_argument(title + ": diagonal " + std::to_string(k) + " (offset " + std::to_string(off) +
+                                  ") has " + std::to_string(diagonals[k].size()) + " values, expected n = " +
+                                  std::to_string(n));
+    }
+  }
+
+  gl::StateGuard guard;
+  const int layers = int(m_offsets.size());
+  const stream::Runtime& rt = stream::Runtime::current();
+  if (layers > rt.caps().maxArrayLayers) {
+    throw gl::Error(title + ": " + std::to_string(layers) + " diagonals, but this GPU's array textures hold at most " +
+                    std::to_string(rt.caps().maxArrayLayers) + " layers");
+  }
+  m_layout = stream::Layout::forSize(n);
+  m_diagonals = gl::Texture(m_layout.width(), m_layout.height(), gl::TextureFormat::RGBA32F, m_name + ".diagonals", layers);
+  std::vector<float> main(n, 0.0f);
+  for (int k = 0; k < layers; ++k) {
+    const long long off = m_offsets[std::size_t(k)];
+    std::vector<float> layer = paddedTexels(m_layout, diagonals[std::size_t(k)]);
+    // Entries whose column i + off leaves [0, n) are not part of A: zero them, so that a
+    // stencil's coefficient across the boundary cannot reach a neighbouring row.
+    for (long long i = 0; i < (long long)n; ++i) {
+      if (i + off < 0 || i + off >= (long long)n) layer[std::size_t(i)] = 0.0f;
+    }
+    if (off == 0) std::copy_n(layer.begin(), n, main.begin());
+    m_diagonals.upload(layer.data(), k);
+  }
+  m_diagonal = stream::Vector(m_layout, m_name + ".diagonal");
+  m_diagonal.upload(main);
+}
+
+BandedMatrix BandedMatrix::fromCsr(const Csr& csr, std::string name, int maxDiagonals) {
+  const std::string title = "BandedMatrix::fromCsr(\"" + name + "\")";
+  csr.validate(title);
+  if (csr.rows != csr.cols) {
+    throw std::invalid_argument(title + ": the matrix is " + std::to_string(csr.rows) + "x" +
+                                std::to_string(csr.cols) + ", a banded matrix must be square");
+  }
+  const std::size_t n = csr.rows;
+  std::map<int, std::vector<float>> byOffset;
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::int64_t k = csr.rowPtr[r]; k < csr.rowPtr[r + 1]; ++k) {
+      const int off = int(csr.colIdx[std::size_t(k)] - std::int64_t(r));
+      auto it = byOffset.find(off);
+      if (it == byOffset.end()) {
+        if (int(byOffset.size()) >= maxDiagonals) {
+          std::set<int> all;
+          for (std::size_t rr = 0; rr < n; ++rr) {
+            for (std::int64_t kk = csr.rowPtr[rr]; kk < csr.rowPtr[rr + 1]; ++kk) {
+              all.insert(int(csr.colIdx[std::size_t(kk)] - std::int64_t(rr)));
+            }
+          }
+          throw std::invalid_argument(title + ": the matrix has " + std::to_string(all.size()) +
+                                      " distinct diagonals, more than maxDiagonals = " + std::to_string(maxDiagonals) +
+                                      " (use a PointMatrix for scattered non-zeros)");
+        }
+        it = byOffset.emplace(off, std::vector<float>(n, 0.0f)).first;
+      }
+      it->second[r] += float(csr.values[std::size_t(k)]);
+    }
+  }
+  if (byOffset.empty()) byOffset.emplace(0, std::vector<float>(n, 0.0f));  // the zero matrix
+  std::vector<int> offsets;
+  std::vector<std::vector<float>> diagonals;
+  for (auto& [off, values] : byOffset) {
+    offsets.push_back(off);
+    diagonals.push_back(std::move(values));
+  }
+  return BandedMatrix(n, std::move(offsets), diagonals, std::move(name));
+}
+
+void BandedMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
+  applyAs(operatorTitle("BandedMatrix", m_name), x, y);
+}
+
+void BandedMatrix::applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const {
+  gl::StateGuard guard;
+  requireApplyShapes(title, m_layout, m_n, x, y);
+  stream::Pass("linalg/spmv_banded")
+      .label(title + ".apply")
+      .define("DIAGONALS", (long long)m_offsets.size())
+      .input("u_diagonals", m_diagonals)
+      .input("u_x", x)
+      .uniformArray("u_offsets", m_offsets)
+      .uniform("u_width", m_layout.width())
+      .output(y)
+      .run();
+}
+
+void BandedMatrix::diagonal(stream::Vector& d) const { diagonalAs(operatorTitle("BandedMatrix", m_name), d); }
+
+void BandedMatrix::diagonalAs(const std::string& title, stream::Vector& d) const {
+  gl::StateGuard guard;
+  requireDiagonalShape(title, m_layout, m_n, d);
+  copy(m_diagonal, d);
+}
+
+double BandedMatrix::bytesPerApply() const {
+  return double(m_layout.texels()) * 16.0 * double(m_offsets.size() + 2);
+}
+
+double BandedMatrix::flopsPerApply() const { return 2.0 * double(m_n) * double(m_offsets.size()); }
+
+}  // namespace texstream::linalg

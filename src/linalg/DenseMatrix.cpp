@@ -1,0 +1,113 @@
+// Krüger & Westermann 2005, §44.2.2 and §44.3.3: a dense matrix as a stack of column
+// vectors; the product is a sum of vector-scaled columns, a batch of columns per pass.
+#include <texstream/linalg/DenseMatrix.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace texstream::linalg {
+
+DenseMatrix::DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<float>& rowMajor, std::string name)
+    : m_rows(rows), m_cols(cols), m_columnSlots((cols + 3) / 4 * 4), m_name(std::move(name)) {
+  const std::string title = operatorTitle("DenseMatrix", m_name);
+  if (rows == 0 || cols == 0) {
+    throw std::invalid_argument(title + ": empty shape " + std::to_string(rows) + "x" + std::to_string(cols));
+  }
+  if (rowMajor.size() != rows * cols) {
+    throw std::invalid_argument(title + ": got " + std::to_string(rowMajor.size()) + " values for a " +
+                                std::to_string(rows) + "x" + std::to_string(cols) + " matrix (expected " +
+                                std::to_string(rows * cols) + ")");
+  }
+  gl::StateGuard guard;
+  m_rowLayout = stream::Layout::forSize(rows);
+  const long long tileW = m_rowLayout.width(), tileH = m_rowLayout.height();
+  const long long slots = (long long)m_columnSlots;
+  const long long maxSize = stream::Runtime::current().caps().maxTextureSize;
+  // Tiles arranged near-square in texels, within the texture size limit.
+  long long tilesX = (long long)std::ceil(std::sqrt(double(slots) * double(tileH) / double(tileW)));
+  tilesX = std::clamp(tilesX, 1LL, std::min(slots, std::max(1LL, maxSize / tileW)));
+  const long long tilesY = (slots + tilesX - 1) / tilesX;
+  if (tilesX * tileW > maxSize || tilesY * tileH > maxSize) {
+    throw gl::Error(title + ": " + std::to_string(rows) + "x" + std::to_string(cols) + " needs " +
+                    std::to_string(slots) + " column tiles of " + std::to_string(tileW) + "x" +
+                    std::to_string(tileH) + " texels, more than a " + std::to_string(maxSize) + "^2 texture holds");
+  }
+  m_tilesX = int(tilesX);
+  const int texW = int(tilesX * tileW), texH = int(tilesY * tileH);
+  std::vector<float> texels(std::size_t(texW) * std::size_t(texH) * 4, 0.0f);
+  for (std::size_t j = 0; j < cols; ++j) {
+    const long long ox = (long long)(j % std::size_t(tilesX)) * tileW, oy = (long long)(j / std::size_t(tilesX)) * tileH;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const long long t = (long long)(i / 4);
+      const long long px = ox + t % tileW, py = oy + t / tileW;
+      texels[std::size_t((py * texW + px) * 4) + i % 4] = rowMajor[i * cols + j];
+    }
+  }
+  m_columns = gl::Texture(texW, texH, gl::TextureFormat::RGBA32F, m_name + ".columns");
+  m_columns.upload(texels.data());
+  if (rows == cols) {
+    std::vector<float> d(rows);
+    for (std::size_t i = 0; i < rows; ++i) d[i] = rowMajor[i * cols + i];
+    m_diagonal = stream::Vector(m_rowLayout, m_name + ".diagonal");
+    m_diagonal.upload(d);
+  }
+}
+
+DenseMatrix DenseMatrix::fromCsr(const Csr& csr, std::string name) {
+  csr.validate("DenseMatrix::fromCsr(\"" + name + "\")");
+  std::vector<float> dense(csr.rows * csr.cols, 0.0f);
+  for (std::size_t r = 0; r < csr.rows; ++r) {
+    for (std::int64_t k = csr.rowPtr[r]; k < csr.rowPtr[r + 1]; ++k) {
+      dense[r * csr.cols + std::size_t(csr.colIdx[std::size_t(k)])] += float(csr.values[std::size_t(k)]);
+    }
+  }
+  return DenseMatrix(csr.rows, csr.cols, dense, std::move(name));
+}
+
+int DenseMatrix::passesPerApply() const {
+  return int((m_columnSlots + kColumnsPerPass - 1) / kColumnsPerPass);
+}
+
+void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
+  gl::StateGuard guard;
+  requireApplyShapes(operatorTitle("DenseMatrix", m_name), m_rowLayout, m_cols, x, y);
+  for (std::size_t first = 0; first < m_columnSlots; first += kColumnsPerPass) {
+    const std::size_t count = std::min<std::size_t>(kColumnsPerPass, m_columnSlots - first);
+    stream::Pass pass("linalg/spmv_dense");
+    pass.label("DenseMatrix::apply")
+        .define("COLUMNS_PER_PASS", (long long)count)
+        .input("u_columns", m_columns)
+        .input("u_x", x)
+        .uniform("u_firstColumn", int(first))
+        .uniform("u_tileSize", m_rowLayout.width(), m_rowLayout.height())
+        .uniform("u_tilesX", m_tilesX);
+    // Later batches add to what y holds (Pass renders into a pooled texture then swaps).
+    if (first > 0) pass.define("ACCUMULATE").input("u_accumulator", y);
+    pass.output(y).run();
+  }
+}
+
+void DenseMatrix::diagonal(stream::Vector& d) const {
+  gl::StateGuard guard;
+  requireDiagonalShape(operatorTitle("DenseMatrix", m_name), m_rowLayout, m_cols, d);
+  copy(m_diagonal, d);
+}
+
+double DenseMatrix::bytesPerApply() const {
+  const double tile = double(m_rowLayout.texels()) * 16.0;
+  const int passes = passesPerApply();
+  return tile * double(m_columnSlots) + double(m_cols) * 4.0 + tile * passes + tile * (passes - 1);
+}
+
+double DenseMatrix::flopsPerApply() const { return 2.0 * double(m_rows) * double(m_cols); }
+
+}  // namespace texstream::linalg

@@ -1,0 +1,64 @@
+#pragma once
+// texstream::linalg::DenseMatrix: a full rows x cols matrix stored as its column vectors
+// (Krüger & Westermann §44.2.2, fig. 44-2). Column j is a vector of `rows` elements laid
+// out exactly like y (Layout::forSize(rows)); the columns sit as tiles of one big 2D
+// texture (column j in tile (j % tilesX, j / tilesX)), the column count rounded up to a
+// multiple of 4 with zero tiles so that one texel of x serves four columns.
+//
+// apply() (K&W §44.3.3) runs ceil(cols / COLUMNS_PER_PASS) passes, each adding a batch of
+// columns to y: y += sum_j A_j x_j, with x_j read from x's texture.
+#include <texstream/gl/Texture.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Vector.h>
+
+#include <string>
+#include <vector>
+
+namespace texstream::linalg {
+
+struct Csr;
+
+class DenseMatrix : public LinearOperator {
+ public:
+  /// Columns accumulated by one pass (the #define COLUMNS_PER_PASS of spmv_dense.glsl).
+  static constexpr int kColumnsPerPass = 64;
+
+  /// A from `rowMajor` (rows * cols floats, A(i, j) = rowMajor[i * cols + j]). Throws
+  /// std::invalid_argument for a wrong element count or an empty shape, gl::Error when
+  /// the tiles do not fit the GPU's maximum texture size.
+  DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<float>& rowMajor, std::string name);
+  /// A from a CSR matrix (validated), zeros filled in.
+  static DenseMatrix fromCsr(const Csr& csr, std::string name);
+
+  DenseMatrix(DenseMatrix&&) noexcept = default;
+  DenseMatrix& operator=(DenseMatrix&&) noexcept = default;
+  DenseMatrix(const DenseMatrix&) = delete;
+  DenseMatrix& operator=(const DenseMatrix&) = delete;
+
+  /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
+  void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// d = diag(A) (square A only; gl::Error otherwise).
+  void diagonal(stream::Vector& d) const override;
+  std::size_t rows() const override { return m_rows; }
+  std::size_t cols() const override { return m_cols; }
+  const std::string& name() const override { return m_name; }
+  /// Bytes: the column tiles once, x once, y written per pass and read back by the next.
+  double bytesPerApply() const override;
+  /// 2 rows cols (padding excluded).
+  double flopsPerApply() const override;
+
+  int passesPerApply() const;
+  /// The texture holding the column tiles.
+  const gl::Texture& columns() const { return m_columns; }
+
+ private:
+  std::size_t m_rows = 0, m_cols = 0, m_columnSlots = 0;  // slots: cols rounded up to 4
+  std::string m_name;
+  stream::Layout m_rowLayout;
+  int m_tilesX = 1;
+  gl::Texture m_columns;
+  stream::Vector m_diagonal;  // empty unless square
+};
+
+}  // namespace texstream::linalg

@@ -1,0 +1,58 @@
+#include <texstream/linalg/OperatorShapes.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/stream/Vector.h>
+
+#include <algorithm>
+
+namespace texstream::linalg {
+
+std::string operatorTitle(const char* kind, const std::string& name) {
+  return std::string(kind) + "(\"" + name + "\")";
+}
+
+namespace {
+void requireVector(const std::string& where, const char* role, const stream::Vector& v, std::size_t expected) {
+  if (v.empty()) throw gl::Error(where + ": " + role + " is an empty vector (default-constructed or moved from)");
+  if (v.size() != expected) {
+    throw gl::Error(where + ": " + role + " has n=" + std::to_string(v.size()) + ", expected " +
+                    std::to_string(expected) + " (vector \"" + v.name() + "\")");
+  }
+}
+void requireLayout(const std::string& where, const char* role, const stream::Vector& v, const stream::Layout& l) {
+  if (v.layout() != l) {
+    throw gl::Error(where + ": " + role + " (vector \"" + v.name() + "\") has " + v.layout().describe() +
+                    ", the matrix stores its rows as " + l.describe() + " (Layout::forSize)");
+  }
+}
+}  // namespace
+
+void requireApplyShapes(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                        const stream::Vector& x, const stream::Vector& y) {
+  const std::string where = title + ".apply";
+  requireVector(where, "x", x, cols);
+  requireVector(where, "y", y, rowLayout.size());
+  requireLayout(where, "y", y, rowLayout);
+  if (&x == &y || x.texture().id() == y.texture().id()) {
+    throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
+  }
+}
+
+void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                          const stream::Vector& d) {
+  const std::string where = title + ".diagonal";
+  if (rowLayout.size() != cols) {
+    throw gl::Error(where + ": the matrix is " + std::to_string(rowLayout.size()) + "x" + std::to_string(cols) +
+                    ", not square");
+  }
+  requireVector(where, "d", d, cols);
+  requireLayout(where, "d", d, rowLayout);
+}
+
+std::vector<float> paddedTexels(const stream::Layout& layout, const std::vector<float>& values) {
+  std::vector<float> padded(layout.paddedSize(), 0.0f);
+  std::copy_n(values.begin(), std::min(values.size(), padded.size()), padded.begin());
+  return padded;
+}
+
+}  // namespace texstream::linalg

@@ -1,0 +1,34 @@
+#pragma once
+// Shape checks shared by the matrix classes of linalg/: every apply() and diagonal() names
+// the matrix and the offending vector, e.g.
+//   DenseMatrix("A").apply: x has n=5, expected 7
+#include <texstream/stream/Layout.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace texstream::stream {
+class Vector;
+}
+
+namespace texstream::linalg {
+
+/// "DenseMatrix(\"A\")"
+std::string operatorTitle(const char* kind, const std::string& name);
+
+/// y = A x with A rows x cols: x must hold cols elements (any layout: kernels read it by
+/// element index), y rows elements in `rowLayout` (the layout the matrix data is stored
+/// in), and y must not be x. Throws gl::Error naming the matrix and the vector.
+void requireApplyShapes(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                        const stream::Vector& x, const stream::Vector& y);
+
+/// d = diag(A): A square, d of rowLayout. Throws gl::Error otherwise.
+void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                          const stream::Vector& d);
+
+/// The CPU values of one vector in `layout` order, padded with zeros to 4 W H floats: the
+/// tightly packed upload of an RGBA32F texture holding that vector.
+std::vector<float> paddedTexels(const stream::Layout& layout, const std::vector<float>& values);
+
+}  // namespace texstream::linalg

@@ -1,0 +1,133 @@
+// Krüger & Westermann 2005, §44.2.3 and §44.3.3: the vertex representation of a random
+// sparse matrix and its product as points rendered with additive blending.
+#include <texstream/linalg/PointMatrix.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/Framebuffer.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/KernelCache.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+
+namespace texstream::linalg {
+
+namespace {
+static_assert(sizeof(PointMatrix::Entry) == 12, "Entry is the vertex format: ivec2 + float");
+}
+
+PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<Entry>& entries, std::string name)
+    : m_rows(rows), m_cols(cols), m_nonZeros(entries.size()), m_name(std::move(name)) {
+  const std::string title = operatorTitle("PointMatrix", m_name);
+  if (rows == 0 || cols == 0) {
+    throw std::invalid_argument(title + ": empty shape " + std::to_string(rows) + "x" + std::to_string(cols));
+  }
+  if (rows > std::size_t(INT32_MAX) || cols > std::size_t(INT32_MAX)) {
+    throw std::invalid_argument(title + ": shape " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                " does not fit 32-bit indices");
+  }
+  std::vector<float> diag(rows == cols ? rows : 0, 0.0f);
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
+    if (e.row < 0 || std::size_t(e.row) >= rows || e.col < 0 || std::size_t(e.col) >= cols) {
+      throw std::invalid_argument(title + ": entry " + std::to_string(k) + " at (" + std::to_string(e.row) + ", " +
+                                  std::to_string(e.col) + ") outside the " + std::to_string(rows) + "x" +
+                                  std::to_string(cols) + " matrix");
+    }
+    if (!std::isfinite(e.value)) {
+      throw std::invalid_argument(title + ": entry " + std::to_string(k) + " at (" + std::to_string(e.row) + ", " +
+                                  std::to_string(e.col) + ") is not finite");
+    }
+    if (rows == cols && e.row == e.col) diag[std::size_t(e.row)] += e.value;
+  }
+
+  gl::StateGuard guard;
+  m_rowLayout = stream::Layout::forSize(rows);
+  m_program = gl::Program(
+      "point_scatter", {{GL_VERTEX_SHADER, "#version 330 core", stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl")},
+                        {GL_FRAGMENT_SHADER, "#version 330 core",
+                         stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl")}});
+  m_vertices = gl::Buffer(m_name + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
+                          GL_STATIC_DRAW);
+  m_vao = gl::VertexArray(m_name + ".points");
+  glBindVertexArray(m_vao.id());
+  glBindBuffer(GL_ARRAY_BUFFER, m_vertices.id());
+  glEnableVertexAttribArray(0);
+  glVertexAttribIPointer(0, 2, GL_INT, GLsizei(sizeof(Entry)), reinterpret_cast<const void*>(offsetof(Entry, row)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, GLsizei(sizeof(Entry)),
+                        reinterpret_cast<const void*>(offsetof(Entry, value)));
+  if (rows == cols) {
+    m_diagonal = stream::Vector(m_rowLayout, m_name + ".diagonal");
+    m_diagonal.upload(diag);
+  }
+}
+
+PointMatrix PointMatrix::fromCsr(const Csr& csr, std::string name) {
+  csr.validate("PointMatrix::fromCsr(\"" + name + "\")");
+  std::vector<Entry> entries;
+  entries.reserve(csr.nonZeros());
+  for (std::size_t r = 0; r < csr.rows; ++r) {
+    for (std::int64_t k = csr.rowPtr[r]; k < csr.rowPtr[r + 1]; ++k) {
+      entries.push_back({std::int32_t(r), csr.colIdx[std::size_t(k)], float(csr.values[std::size_t(k)])});
+    }
+  }
+  return PointMatrix(csr.rows, csr.cols, entries, std::move(name));
+}
+
+void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
+  gl::StateGuard guard;
+  const std::string title = operatorTitle("PointMatrix", m_name);
+  requireApplyShapes(title, m_rowLayout, m_cols, x, y);
+  stream::Runtime& rt = stream::Runtime::current();
+  if (!rt.caps().floatBlending) {
+    throw gl::Error(title + ".apply: this context cannot blend into RGBA32F targets (" + rt.caps().renderer +
+                    "); use a BandedMatrix or DenseMatrix");
+  }
+  // x may just have been written by a compute pass's imageStore.
+  if (rt.caps().atLeast(4, 2)) glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+
+  rt.profiler().begin(title + ".apply");
+  rt.framebuffer().bindForDrawing({&y.texture()});
+  glViewport(0, 0, y.layout().width(), y.layout().height());
+  const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  glClearBufferfv(GL_COLOR, 0, zero);
+  if (m_nonZeros > 0) {
+    glUseProgram(m_program.id());
+    gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, x.texture().id());
+    glUniform1i(m_program.uniformLocation("u_x"), 0);
+    glUniform2i(m_program.uniformLocation("u_targetSize"), y.layout().width(), y.layout().height());
+    glBindVertexArray(m_vao.id());
+    glEnable(GL_PROGRAM_POINT_SIZE);  // gl_PointSize = 1 whatever the host's glPointSize
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glDrawArrays(GL_POINTS, 0, GLsizei(m_nonZeros));
+    // Passes inside one guard assume blending off; the outermost guard restores the host's.
+    glDisable(GL_BLEND);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+  }
+  rt.profiler().end();
+}
+
+void PointMatrix::diagonal(stream::Vector& d) const {
+  gl::StateGuard guard;
+  requireDiagonalShape(operatorTitle("PointMatrix", m_name), m_rowLayout, m_cols, d);
+  copy(m_diagonal, d);
+}
+
+double PointMatrix::bytesPerApply() const {
+  return double(m_nonZeros) * (12.0 + 4.0 + 32.0) + double(m_rowLayout.texels()) * 16.0;
+}
+
+double PointMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }
+
+}  // namespace texstream::linalg

@@ -1,0 +1,70 @@
+#pragma once
+// texstream::linalg::PointMatrix: a "random sparse matrix" as vertices (Krüger & Westermann
+// §44.2.3, fig. 44-4, and §44.3.3): each non-zero a_ij is one GL_POINTS vertex placed at the
+// texel of row i; its vertex shader fetches x_j from x's texture, and the fragment writes
+// a_ij x_j into channel i % 4 of an RGBA32F target cleared to zero, where additive blending
+// (glBlendFunc(GL_ONE, GL_ONE)) sums the products of a row. (K&W pack four non-zeros of a
+// row texel into one vertex; one vertex per non-zero keeps any pattern exact.)
+//
+// This is a raster scatter: on the Compute backend too it runs the same vertex + fragment
+// path, since core OpenGL has no float atomics to scatter-add from a compute shader.
+// Summation order within a row is the blender's (not deterministic across GPUs).
+// Needs float blending (Capabilities::floatBlending); apply() throws gl::Error without it.
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Program.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Vector.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace texstream::linalg {
+
+struct Csr;
+
+class PointMatrix : public LinearOperator {
+ public:
+  /// One non-zero: the vertex of K&W fig. 44-4. Duplicates (same row and column) add up.
+  struct Entry {
+    std::int32_t row = 0, col = 0;
+    float value = 0.0f;
+  };
+
+  /// A rows x cols from its non-zeros; throws std::invalid_argument naming the first entry
+  /// outside the matrix or a non-finite value.
+  PointMatrix(std::size_t rows, std::size_t cols, const std::vector<Entry>& entries, std::string name);
+  /// A from a CSR matrix (validated).
+  static PointMatrix fromCsr(const Csr& csr, std::string name);
+
+  PointMatrix(PointMatrix&&) noexcept = default;
+  PointMatrix& operator=(PointMatrix&&) noexcept = default;
+  PointMatrix(const PointMatrix&) = delete;
+  PointMatrix& operator=(const PointMatrix&) = delete;
+
+  /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
+  void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// d = diag(A) (square A only; gl::Error otherwise).
+  void diagonal(stream::Vector& d) const override;
+  std::size_t rows() const override { return m_rows; }
+  std::size_t cols() const override { return m_cols; }
+  const std::string& name() const override { return m_name; }
+  /// Bytes: 12 per vertex, 4 per fetched x_j, the clear of y, and a read-modify-write of
+  /// one RGBA32F texel per blended fragment.
+  double bytesPerApply() const override;
+  /// 2 per stored non-zero.
+  double flopsPerApply() const override;
+  std::size_t nonZeros() const { return m_nonZeros; }
+
+ private:
+  std::size_t m_rows = 0, m_cols = 0, m_nonZeros = 0;
+  std::string m_name;
+  stream::Layout m_rowLayout;
+  gl::Program m_program;
+  gl::Buffer m_vertices;
+  gl::VertexArray m_vao;
+  stream::Vector m_diagonal;  // empty unless square
+};
+
+}  // namespace texstream::linalg
