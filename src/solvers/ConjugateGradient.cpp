@@ -1,0 +1,271 @@
+// Conjugate gradients with all scalars on the GPU (Bolz et al. 2003, §3.1; Krüger &
+// Westermann 2005, Listing 44-1: rho and newrho swap roles each iteration).
+#include <texstream/solvers/ConjugateGradient.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <glad/gl.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+namespace texstream::solvers {
+
+namespace {
+
+using stream::Coefficient;
+using stream::Pass;
+using stream::Scalar;
+using stream::Vector;
+
+// Mirrors shaders/solvers/cg_status.glsl.
+enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4 };
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string formatNumber(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+
+void validate(const linalg::LinearOperator& A, const Vector& b, const Vector& x, const CgOptions& opts) {
+  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance)) {
+    throw std::invalid_argument("cg: tolerance must be finite and >= 0, got " + formatNumber(opts.tolerance));
+  }
+  if (opts.maxIterations < 0) {
+    throw std::invalid_argument("cg: maxIterations must be >= 0, got " + std::to_string(opts.maxIterations));
+  }
+  if (opts.checkEvery < 1) {
+    throw std::invalid_argument("cg: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
+  }
+  const std::string where = "cg(" + quoted(A.name()) + ")";
+  if (A.rows() != A.cols()) {
+    throw gl::Error(where + ": the matrix is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) +
+                    ", CG needs a square one");
+  }
+  if (b.empty() || x.empty()) throw gl::Error(where + ": b or x is an empty vector");
+  if (b.size() != A.rows()) {
+    throw gl::Error(where + ": b " + quoted(b.name()) + " has n=" + std::to_string(b.size()) + ", the matrix has " +
+                    std::to_string(A.rows()) + " rows");
+  }
+  stream::requireSameLayout(where.c_str(), b, x);
+}
+
+}  // namespace
+
+SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, const CgOptions& opts,
+                const Preconditioner* M) {
+  validate(A, b, x, opts);
+  const auto start = std::chrono::steady_clock::now();
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+  stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
+
+  const std::string where = "cg(" + quoted(A.name()) + ")";
+  const bool preconditioned = M != nullptr && !M->isIdentity();
+  const auto* jacobi = preconditioned ? dynamic_cast<const JacobiPreconditioner*>(M) : nullptr;
+  if (jacobi) stream::requireSameLayout(where.c_str(), b, jacobi->inverseDiagonal());
+
+  const stream::Layout& layout = b.layout();
+  Vector r = Vector::temporary(layout, "cg.r");
+  Vector p = Vector::temporary(layout, "cg.p");
+  Vector q = Vector::temporary(layout, "cg.q");
+  Vector z;
+  if (preconditioned) z = Vector::temporary(layout, "cg.z");
+  Vector& zr = preconditioned ? z : r;  // z = M^-1 r; without M it is r itself
+  Scalar bb("cg.bb"), rho("cg.rho"), rhoNew("cg.rhoNew"), pq("cg.pq"), alpha("cg.alpha"), beta("cg.beta");
+  Scalar rr("cg.rr"), status("cg.status"), check("cg.check");
+
+  SolverStatus result;
+  auto finish = [&](Outcome outcome, int iterations, std::string message) {
+    glFinish();
+    result.outcome = outcome;
+    result.iterations = iterations;
+    result.message = where + ": " + std::move(message);
+    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+  auto record = [&](int iteration, double relres) {
+    result.residualHistory.push_back(relres);
+    result.checkedAt.push_back(iteration);
+    result.relativeResidual = relres;
+    if (opts.onCheck) opts.onCheck(iteration, relres);
+  };
+
+  // Set-up: r = b - A x, and one blocking read of ||b||^2 and ||r||^2.
+  stream::dot(b, b, bb);
+  A.apply(x, q);
+  linalg::linearCombination(1.0f, b, -1.0f, q, r);
+  stream::dot(r, r, rr);
+  const double bb0 = bb.read();
+  const double rr0 = rr.read();
+  if (!std::isfinite(bb0)) {
+    result.relativeResidual = NAN;
+    return finish(Outcome::NonFinite, 0,
+                  "||b||^2 = " + formatNumber(bb0) + ": b " + quoted(b.name()) + " holds NaN or Inf (or overflows)");
+  }
+  if (bb0 == 0.0) {
+    x.setZero();
+    record(0, 0.0);
+    return finish(Outcome::Converged, 0, "b " + quoted(b.name()) + " is zero, so x = 0");
+  }
+  if (!std::isfinite(rr0)) {
+    result.relativeResidual = NAN;
+    return finish(Outcome::NonFinite, 0,
+                  "the initial residual b - A x is not finite: NaN or Inf in x " + quoted(x.name()) + " or in A");
+  }
+  const double bnorm2 = bb0;
+  const double tol = opts.tolerance;
+  record(0, std::sqrt(rr0 / bnorm2));
+  if (result.relativeResidual <= tol) {
+    return finish(Outcome::Converged, 0, "the initial guess already meets the tolerance (||r||/||b|| = " +
+                                              formatNumber(result.relativeResidual) + ")");
+  }
+  if (opts.maxIterations == 0) return finish(Outcome::MaxIterations, 0, "maxIterations = 0");
+
+  if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
+  else if (preconditioned) M->apply(r, z);
+  stream::dot(r, zr, rho);
+  linalg::copy(zr, p);
+  status.write4({0.0f, 0.0f, 0.0f, 0.0f});
+
+  // The packed check texel: (||r||^2, status code, iteration, value). Without a
+  // preconditioner rho = r.r already; with one, r.r is one extra reduction per check.
+  auto enqueueCheck = [&]() {
+    if (preconditioned) stream::dot(r, r, rr);
+    Pass("solvers/cg_check").label("cg check").input("u_rr", preconditioned ? rr : rho).input("u_status", status)
+        .output(check).run();
+  };
+  // Turns a check texel into a verdict, or nullopt to go on.
+  struct Verdict {
+    Outcome outcome;
+    int iteration;  // where the failure happened; -1: the current one
+    std::string message;
+  };
+  auto evaluate = [&](int at, const std::array<float, 4>& v) -> std::optional<Verdict> {
+    const int code = int(std::lround(v[1]));
+    const int when = int(std::lround(v[2]));
+    const double value = v[3];
+    const double relres = std::sqrt(double(v[0]) / bnorm2);
+    if (std::isfinite(relres) && code != kNonFinite) record(at, relres);
+    switch (code) {
+      case kPqNotPositive:
+        return Verdict{Outcome::Breakdown, when,
+                       "breakdown at iteration " + std::to_string(when) + ": p^T A p = " + formatNumber(value) +
+                           " <= 0, the matrix is not symmetric positive definite"};
+      case kRhoNegative:
+        return Verdict{Outcome::Breakdown, when,
+                       "breakdown at iteration " + std::to_string(when) + ": r^T M^-1 r = " + formatNumber(value) +
+                           " < 0, the preconditioner " + quoted(M ? M->name() : "") + " is not positive definite"};
+      case kNonFinite:
+        result.relativeResidual = NAN;
+        return Verdict{Outcome::NonFinite, when,
+                       "a non-finite value (" + formatNumber(value) + ") appeared at iteration " +
+                           std::to_string(when) + " (overflow, or NaN/Inf in the matrix)"};
+      default: break;
+    }
+    if (!std::isfinite(relres)) {
+      result.relativeResidual = NAN;
+      return Verdict{Outcome::NonFinite, at,
+                     "||r||^2 = " + formatNumber(v[0]) + " at iteration " + std::to_string(at) +
+                         " (overflow, or NaN/Inf in the matrix)"};
+    }
+    if (relres <= tol) {
+      // rho = 0 at iteration `when` means iteration when - 1 left r exactly 0, and x has
+      // not moved since (alpha = 0): that is where the solve really ended.
+      return Verdict{Outcome::Converged, code == kRhoZero ? when - 1 : -1,
+                     "converged: ||r||/||b|| = " + formatNumber(relres) + " <= " + formatNumber(tol) +
+                         " at iteration " + std::to_string(at)};
+    }
+    if (code == kRhoZero) {
+      return Verdict{Outcome::Breakdown, when,
+                     "breakdown at iteration " + std::to_string(when) + ": r^T M^-1 r = 0 while ||r||/||b|| = " +
+                         formatNumber(relres) + ", the preconditioner " + quoted(M ? M->name() : "") +
+                         " is singular"};
+    }
+    return std::nullopt;
+  };
+
+  std::unique_ptr<stream::ScalarReadback> readback;
+  if (opts.asynchronousCheck) readback = std::make_unique<stream::ScalarReadback>();
+  int pendingAt = 0, lastChecked = 0;
+
+  for (int k = 1; k <= opts.maxIterations; ++k) {
+    A.apply(p, q);
+    stream::dot(p, q, pq);
+    Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
+        .uniform("u_iteration", k).output(alpha).output(status).run();
+    Pass update("solvers/cg_update");
+    update.label(jacobi ? "cg update x r z" : "cg update x r").input("u_x", x).input("u_p", p).input("u_r", r)
+        .input("u_q", q).coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
+    if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
+    update.run();
+    if (preconditioned && !jacobi) M->apply(r, z);
+    stream::dot(r, zr, rhoNew);
+    if (k < opts.maxIterations) {  // the last iteration needs no new direction
+      Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
+      linalg::xpay(zr, Coefficient(beta), p);
+    }
+    std::swap(rho, rhoNew);
+
+    const bool due = k % opts.checkEvery == 0;
+    std::optional<Verdict> verdict;
+    if (!readback) {
+      if (due) {
+        enqueueCheck();
+        verdict = evaluate(k, check.read4());
+        lastChecked = k;
+      }
+    } else {
+      if (due && !readback->pending()) {
+        enqueueCheck();
+        readback->start(check);
+        pendingAt = k;
+      }
+      if (readback->pending() && readback->ready()) {
+        verdict = evaluate(pendingAt, readback->value());
+        lastChecked = pendingAt;
+      }
+    }
+    if (verdict) return finish(verdict->outcome, verdict->iteration < 0 ? k : verdict->iteration, verdict->message);
+  }
+
+  // The cap: take a read-back still in flight, then check the final iterate itself.
+  if (readback && readback->pending()) {
+    const int at = pendingAt;
+    if (auto verdict = evaluate(at, readback->value())) {
+      return finish(verdict->outcome, verdict->iteration < 0 ? opts.maxIterations : verdict->iteration,
+                    verdict->message);
+    }
+    lastChecked = at;
+  }
+  if (lastChecked != opts.maxIterations) {
+    enqueueCheck();
+    if (auto verdict = evaluate(opts.maxIterations, check.read4())) {
+      return finish(verdict->outcome, verdict->iteration < 0 ? opts.maxIterations : verdict->iteration,
+                    verdict->message);
+    }
+  }
+  return finish(Outcome::MaxIterations, opts.maxIterations,
+                "not converged after " + std::to_string(opts.maxIterations) +
+                    " iterations: ||r||/||b|| = " + formatNumber(result.relativeResidual) + " > " + formatNumber(tol));
+}
+
+}  // namespace texstream::solvers

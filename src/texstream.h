@@ -1,0 +1,56 @@
+#pragma once
+// texstream: everything a host application needs, with the common names lifted into the
+// texstream namespace:
+//   texstream::Vector x(n, "x");  texstream::cg(A, b, x, {.tolerance = 1e-6f});
+#include <texstream/gl/Capabilities.h>
+#include <texstream/gl/Error.h>
+#include <texstream/gl/HeadlessContext.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/PointMatrix.h>
+#include <texstream/linalg/StencilMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/Jacobi.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/Preconditioner.h>
+#include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/Backend.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+namespace texstream {
+
+using gl::Error;
+using gl::HeadlessContext;
+using stream::Backend;
+using stream::BackendScope;
+using stream::Layout;
+using stream::Scalar;
+using stream::ScalarReadback;
+using stream::Vector;
+
+using linalg::BandedMatrix;
+using linalg::Csr;
+using linalg::DenseMatrix;
+using linalg::LinearOperator;
+using linalg::PointMatrix;
+using linalg::StencilMatrix;
+
+using solvers::CgOptions;
+using solvers::cg;
+using solvers::JacobiPreconditioner;
+using solvers::SolverStatus;
+
+/// Frees texstream's GL objects for the current thread's context; call before destroying it.
+inline void shutdown() { stream::Runtime::shutdown(); }
+
+}  // namespace texstream

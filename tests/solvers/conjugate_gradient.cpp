@@ -1,0 +1,369 @@
+// Tests src/solvers/ConjugateGradient.*: CG and PCG against a double-precision CPU CG, on
+// both backends; failure outcomes (breakdown, NaN, the cap) and the check machinery.
+#include <catch2/catch.hpp>
+
+#include "solvers/Reference.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/gl/Error.h>
+#include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/StencilMatrix.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Vector.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace texstream;
+using solvers::CgOptions;
+using solvers::Outcome;
+using solvers::SolverStatus;
+
+namespace {
+
+stream::Vector makeVector(const std::vector<float>& values, const char* name) {
+  stream::Vector v(values.size(), name);
+  v.upload(values);
+  return v;
+}
+
+bool allFinite(const std::vector<float>& v) {
+  for (float f : v) {
+    if (!std::isfinite(f)) return false;
+  }
+  return true;
+}
+
+/// Solves A x = b (random b and initial guess) on the GPU and checks the result against
+/// the CPU reference: converged, recurrence and true residuals small, x close to A^-1 b.
+SolverStatus solveAndCompare(const linalg::LinearOperator& A, const linalg::Csr& csr, std::uint64_t seed,
+                             const CgOptions& opts = {}, const solvers::Preconditioner* M = nullptr,
+                             double solutionTolerance = 2e-4) {
+  const std::size_t n = csr.rows;
+  const std::vector<float> bHost = test::randomFloats(n, seed);
+  stream::Vector b = makeVector(bHost, "b");
+  stream::Vector x = makeVector(test::randomFloats(n, seed + 1, -0.1f, 0.1f), "x");
+  const SolverStatus s = solvers::cg(A, b, x, opts, M);
+  INFO(s.message);
+  REQUIRE(s.outcome == Outcome::Converged);
+  REQUIRE(s.relativeResidual <= opts.tolerance);
+  REQUIRE(s.iterations >= 1);
+  REQUIRE(s.milliseconds > 0.0);
+  const std::vector<float> xHost = x.download();
+  const std::vector<double> reference = test::solveReference(csr, test::toDouble(bHost));
+  // The recurrence residual drifts from the true one in float arithmetic; 10x covers it.
+  CHECK(test::trueRelativeResidual(csr, xHost, test::toDouble(bHost)) <= 10.0 * opts.tolerance);
+  CHECK(test::maxRelativeError(xHost, reference) <= solutionTolerance);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("cg solves 2D Poisson problems (StencilMatrix)", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto [nx, ny] = GENERATE(std::pair<std::size_t, std::size_t>{1, 1}, std::pair<std::size_t, std::size_t>{7, 5},
+                                 std::pair<std::size_t, std::size_t>{48, 37});
+  INFO("grid " << nx << "x" << ny);
+  const auto A = linalg::StencilMatrix::poisson2D(nx, ny, "poisson2D");
+  const SolverStatus s = solveAndCompare(A, linalg::Csr::poisson2D(nx, ny), 11 + nx);
+  // CG is exact in n steps in exact arithmetic; a float solve this small gets there too,
+  // and stops at the exact step (r = 0 makes rho = 0), not at the next check.
+  if (nx * ny <= 35) CHECK(std::size_t(s.iterations) <= nx * ny);
+}
+
+TEST_CASE("cg solves a 3D Poisson problem (StencilMatrix)", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson3D(13, 11, 9, "poisson3D");
+  solveAndCompare(A, linalg::Csr::poisson3D(13, 11, 9), 23);
+}
+
+TEST_CASE("cg solves random SPD dense and banded systems", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  SECTION("dense B^T B / n + I") {
+    const std::size_t n = GENERATE(1, 5, 61);
+    INFO("n = " << n);
+    const std::vector<double> dense = test::randomSpdDense(n, 31 + n);
+    const linalg::Csr csr = test::denseToCsr(dense, n);
+    const auto A = linalg::DenseMatrix::fromCsr(csr, "dense SPD");
+    solveAndCompare(A, csr, 37 + n, {}, nullptr, 1e-4);
+  }
+  SECTION("banded, symmetric, diagonally dominant") {
+    const std::size_t n = GENERATE(97, 1000);
+    INFO("n = " << n);
+    std::vector<std::int64_t> r, c;
+    std::vector<double> v;
+    std::vector<double> rowSum(n, 0.0);
+    const std::vector<float> off = test::randomFloats(3 * n, 41 + n);
+    const int offsets[3] = {1, 4, 29};
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t j = i + std::size_t(offsets[k]);
+        if (j >= n) continue;
+        const double a = off[3 * i + std::size_t(k)];
+        r.insert(r.end(), {std::int64_t(i), std::int64_t(j)});
+        c.insert(c.end(), {std::int64_t(j), std::int64_t(i)});
+        v.insert(v.end(), {a, a});
+        rowSum[i] += std::abs(a);
+        rowSum[j] += std::abs(a);
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      r.push_back(std::int64_t(i));
+      c.push_back(std::int64_t(i));
+      v.push_back(rowSum[i] + 0.05);
+    }
+    const linalg::Csr csr = linalg::Csr::fromTriplets(n, n, r, c, v);
+    const auto A = linalg::BandedMatrix::fromCsr(csr, "banded SPD");
+    solveAndCompare(A, csr, 43 + n, {}, nullptr, 1e-4);
+  }
+}
+
+TEST_CASE("cg residual history: falls to the tolerance, one entry per check", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(32, 32, "poisson2D");
+  const linalg::Csr csr = linalg::Csr::poisson2D(32, 32);
+  const int checkEvery = GENERATE(1, 8);
+  INFO("checkEvery = " << checkEvery);
+  CgOptions opts;
+  opts.checkEvery = checkEvery;
+  std::vector<std::pair<int, double>> seen;
+  opts.onCheck = [&](int it, double relres) { seen.emplace_back(it, relres); };
+  const SolverStatus s = solveAndCompare(A, csr, 53, opts);
+  REQUIRE(s.residualHistory.size() == s.checkedAt.size());
+  REQUIRE(seen.size() == s.checkedAt.size());
+  REQUIRE(s.checkedAt.front() == 0);
+  REQUIRE(s.checkedAt.back() == s.iterations);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i].first == s.checkedAt[i]);
+    CHECK(seen[i].second == s.residualHistory[i]);
+    if (i > 0) CHECK(s.checkedAt[i] - s.checkedAt[i - 1] == checkEvery);
+  }
+  if (checkEvery == 1) CHECK(s.residualHistory.size() == std::size_t(s.iterations) + 1);
+  // Iteration 0: the random initial guess is far from the solution.
+  CHECK(s.residualHistory.front() > 0.5);
+  CHECK(s.residualHistory.back() == s.relativeResidual);
+  // CG's residual norm need not fall monotonically, but on a Poisson problem it falls
+  // overall: every value is far below the one checkEvery * 8 iterations earlier... and
+  // the last one (converged) is below all earlier ones.
+  const std::size_t stride = checkEvery == 1 ? 16 : 2;
+  for (std::size_t i = stride; i < s.residualHistory.size(); ++i) {
+    CHECK(s.residualHistory[i] < s.residualHistory[i - stride]);
+  }
+  for (std::size_t i = 0; i + 1 < s.residualHistory.size(); ++i) {
+    CHECK(s.residualHistory.back() < s.residualHistory[i]);
+  }
+}
+
+TEST_CASE("cg: checkEvery = 1 and 8 run the same iterations", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(20, 17, "poisson2D");
+  const std::vector<float> bHost = test::randomFloats(A.rows(), 59);
+  stream::Vector b = makeVector(bHost, "b");
+  stream::Vector x1(A.rows(), "x1"), x8(A.rows(), "x8");
+  CgOptions every1, every8;
+  every1.checkEvery = 1;
+  every8.checkEvery = 8;
+  const SolverStatus s1 = solvers::cg(A, b, x1, every1);
+  const SolverStatus s8 = solvers::cg(A, b, x8, every8);
+  REQUIRE(s1.converged());
+  REQUIRE(s8.converged());
+  // The sparser check stops at the first multiple of 8 at or after the exact count.
+  CHECK(s8.iterations >= s1.iterations);
+  CHECK(s8.iterations < s1.iterations + 8);
+  CHECK(s8.iterations % 8 == 0);
+}
+
+TEST_CASE("pcg with the Jacobi preconditioner beats cg on a badly scaled SPD system", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  // A = S L S, L the 2D Laplacian, S = diag(10^u), u uniform in [-1, 1]: diagonal
+  // scaling ruins CG's conditioning, and Jacobi undoes exactly that scaling.
+  const std::size_t nx = 24, ny = 19, n = nx * ny;
+  const std::vector<float> u = test::randomFloats(n, 61);
+  std::vector<double> scale(n);
+  for (std::size_t i = 0; i < n; ++i) scale[i] = std::pow(10.0, double(u[i]));
+  const linalg::Csr csr = test::scaledSymmetric(linalg::Csr::poisson2D(nx, ny), scale);
+  const auto A = linalg::BandedMatrix::fromCsr(csr, "scaled Laplacian");
+  CgOptions opts;
+  opts.checkEvery = 1;
+  opts.maxIterations = 4000;
+  opts.tolerance = 1e-5f;
+  const SolverStatus plain = solveAndCompare(A, csr, 67, opts, nullptr, 1e-3);
+  const solvers::JacobiPreconditioner M(A);
+  const SolverStatus pcg = solveAndCompare(A, csr, 67, opts, &M, 1e-3);
+  INFO("cg " << plain.iterations << " iterations, pcg-jacobi " << pcg.iterations);
+  CHECK(pcg.iterations * 2 < plain.iterations);
+}
+
+TEST_CASE("cg reports breakdown for an indefinite matrix and keeps x finite", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool async = GENERATE(false, true);
+  INFO("asynchronous check: " << async);
+  // -L: negative definite, so p^T A p < 0 at the very first iteration.
+  const linalg::Csr csr = test::scaled(linalg::Csr::poisson2D(9, 8), -1.0);
+  const auto A = linalg::BandedMatrix::fromCsr(csr, "minus Laplacian");
+  const std::vector<float> x0 = test::randomFloats(csr.rows, 71);
+  stream::Vector b = makeVector(test::randomFloats(csr.rows, 73), "b");
+  stream::Vector x = makeVector(x0, "x");
+  CgOptions opts;
+  opts.asynchronousCheck = async;
+  const SolverStatus s = solvers::cg(A, b, x, opts);
+  INFO(s.message);
+  REQUIRE(s.outcome == Outcome::Breakdown);
+  CHECK(s.iterations == 1);
+  CHECK(s.message.find("iteration 1") != std::string::npos);
+  CHECK(s.message.find("not symmetric positive definite") != std::string::npos);
+  CHECK(s.message.find("minus Laplacian") != std::string::npos);
+  // alpha was 0 from the breakdown on: x is the initial guess, untouched.
+  CHECK(x.download() == x0);
+}
+
+TEST_CASE("cg reports NonFinite for NaN in b or in the initial guess", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(6, 7, "poisson2D");
+  std::vector<float> bHost = test::randomFloats(A.rows(), 79);
+  std::vector<float> x0 = test::randomFloats(A.rows(), 83);
+  SECTION("NaN in b") { bHost[17] = NAN; }
+  SECTION("Inf in x") { x0[3] = INFINITY; }
+  stream::Vector b = makeVector(bHost, "b");
+  stream::Vector x = makeVector(x0, "x");
+  const SolverStatus s = solvers::cg(A, b, x);
+  INFO(s.message);
+  CHECK(s.outcome == Outcome::NonFinite);
+  CHECK(s.iterations == 0);
+  CHECK_FALSE(s.converged());
+}
+
+TEST_CASE("cg reports MaxIterations when capped, with a final check", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool async = GENERATE(false, true);
+  const auto A = linalg::StencilMatrix::poisson2D(30, 30, "poisson2D");
+  stream::Vector b = makeVector(test::randomFloats(A.rows(), 89), "b");
+  stream::Vector x(A.rows(), "x");
+  CgOptions opts;
+  opts.maxIterations = 13;
+  opts.checkEvery = 5;
+  opts.asynchronousCheck = async;
+  const SolverStatus s = solvers::cg(A, b, x, opts);
+  INFO(s.message);
+  REQUIRE(s.outcome == Outcome::MaxIterations);
+  CHECK(s.iterations == 13);
+  CHECK(s.checkedAt.back() == 13);
+  CHECK(s.relativeResidual > opts.tolerance);
+  CHECK(s.relativeResidual < s.residualHistory.front());
+  CHECK(allFinite(x.download()));
+
+  opts.maxIterations = 0;
+  stream::Vector x0(A.rows(), "x0");
+  const SolverStatus none = solvers::cg(A, b, x0, opts);
+  CHECK(none.outcome == Outcome::MaxIterations);
+  CHECK(none.iterations == 0);
+  CHECK(none.residualHistory.size() == 1);
+}
+
+TEST_CASE("cg solves a 1x1 system in one iteration", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::DenseMatrix(1, 1, {2.5f}, "a");
+  stream::Vector b = makeVector({-3.0f}, "b");
+  stream::Vector x = makeVector({0.75f}, "x");
+  CgOptions opts;
+  opts.checkEvery = 1;
+  const SolverStatus s = solvers::cg(A, b, x, opts);
+  INFO(s.message);
+  REQUIRE(s.converged());
+  CHECK(s.iterations == 1);
+  CHECK(x.download()[0] == Approx(-1.2f).epsilon(1e-6));
+}
+
+TEST_CASE("cg with asynchronous checks converges without stalling", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(40, 33, "poisson2D");
+  const linalg::Csr csr = linalg::Csr::poisson2D(40, 33);
+  CgOptions opts;
+  opts.asynchronousCheck = true;
+  opts.checkEvery = 4;
+  const SolverStatus s = solveAndCompare(A, csr, 97, opts);
+  // The verdict comes from a read-back started at a check; the solve may have gone on
+  // a few iterations while it was in flight, never fewer.
+  CHECK(s.checkedAt.back() <= s.iterations);
+  CHECK(s.checkedAt.back() % 4 == 0);
+  CHECK(s.residualHistory.back() <= opts.tolerance);
+}
+
+TEST_CASE("cg: b = 0 gives x = 0 at iteration 0", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(5, 9, "poisson2D");
+  stream::Vector b(A.rows(), "b");
+  stream::Vector x = makeVector(test::randomFloats(A.rows(), 101), "x");
+  const SolverStatus s = solvers::cg(A, b, x);
+  REQUIRE(s.converged());
+  CHECK(s.iterations == 0);
+  CHECK(s.relativeResidual == 0.0);
+  for (float v : x.download()) CHECK(v == 0.0f);
+}
+
+TEST_CASE("cg: an exact initial guess converges at iteration 0 and is kept", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(8, 8, "poisson2D");
+  const linalg::Csr csr = linalg::Csr::poisson2D(8, 8);
+  // b = A x* with x* small integers: A x* is exact in float, so r0 = 0.
+  std::vector<float> xStar(csr.rows);
+  for (std::size_t i = 0; i < xStar.size(); ++i) xStar[i] = float(int(i % 7) - 3);
+  const std::vector<double> bd = csr.multiply(test::toDouble(xStar));
+  stream::Vector b(csr.rows, "b");
+  b.upload(bd);
+  stream::Vector x = makeVector(xStar, "x");
+  const SolverStatus s = solvers::cg(A, b, x);
+  REQUIRE(s.converged());
+  CHECK(s.iterations == 0);
+  CHECK(x.download() == xStar);
+}
+
+TEST_CASE("cg: the backend option overrides the thread's backend", "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(12, 11, "poisson2D");
+  stream::Vector b = makeVector(test::randomFloats(A.rows(), 103), "b");
+  stream::Vector x1(A.rows(), "x1"), x2(A.rows(), "x2");
+  CgOptions opts;
+  opts.checkEvery = 1;
+  const SolverStatus s1 = solvers::cg(A, b, x1, opts);
+  opts.backend = backend == stream::Backend::Fragment ? stream::Backend::Compute : stream::Backend::Fragment;
+  const SolverStatus s2 = solvers::cg(A, b, x2, opts);
+  REQUIRE(s1.converged());
+  REQUIRE(s2.converged());
+  // Both backends run the same kernels: the same iteration count and nearly equal x.
+  CHECK(std::abs(s1.iterations - s2.iterations) <= 1);
+  CHECK(test::maxRelativeError(x2.download(), test::toDouble(x1.download())) < 1e-4);
+  CHECK(stream::Runtime::current().backend() == backend);
+}
+
+TEST_CASE("cg rejects mismatched sizes and bad options", "[gl][solvers][cg]") {
+  test::context();
+  const auto A = linalg::StencilMatrix::poisson2D(4, 4, "poisson2D");
+  stream::Vector b(16, "b"), x(16, "x"), shortB(15, "shortB"), longX(17, "longX");
+  CHECK_THROWS_AS(solvers::cg(A, shortB, x), gl::Error);
+  CHECK_THROWS_WITH(solvers::cg(A, shortB, x), Catch::Contains("shortB") && Catch::Contains("poisson2D"));
+  CHECK_THROWS_AS(solvers::cg(A, b, longX), gl::Error);
+  const auto rect = linalg::DenseMatrix(2, 3, {1, 2, 3, 4, 5, 6}, "rect");
+  stream::Vector b2(2, "b2"), x2(2, "x2");
+  CHECK_THROWS_WITH(solvers::cg(rect, b2, x2), Catch::Contains("rect") && Catch::Contains("square"));
+  CgOptions bad;
+  bad.checkEvery = 0;
+  CHECK_THROWS_AS(solvers::cg(A, b, x, bad), std::invalid_argument);
+  bad = {};
+  bad.tolerance = -1.0f;
+  CHECK_THROWS_AS(solvers::cg(A, b, x, bad), std::invalid_argument);
+  bad = {};
+  bad.maxIterations = -3;
+  CHECK_THROWS_AS(solvers::cg(A, b, x, bad), std::invalid_argument);
+}
+
+TEST_CASE("outcomeName names every outcome", "[solvers]") {
+  CHECK(std::string(solvers::outcomeName(Outcome::Converged)) == "converged");
+  CHECK(std::string(solvers::outcomeName(Outcome::MaxIterations)) == "max-iterations");
+  CHECK(std::string(solvers::outcomeName(Outcome::Breakdown)) == "breakdown");
+  CHECK(std::string(solvers::outcomeName(Outcome::NonFinite)) == "non-finite");
+}
