@@ -37,7 +37,9 @@ Pass& Pass::input(const std::string& sampler, const Scalar& s) { return input(sa
 Pass& Pass::uniform(const std::string& name, int v) { return uniform(name, v, 0, 0, 0), m_uniforms.back().count = 1, *this; }
 Pass& Pass::uniform(const std::string& name, int a, int b) { return uniform(name, a, b, 0, 0), m_uniforms.back().count = 2, *this; }
 Pass& Pass::uniform(const std::string& name, int a, int b, int c, int d) {
-  Uniform u{name, Uniform::Int};
+  Uniform u;
+  u.name = name;
+  u.kind = Uniform::Int;
   u.count = 4;
   u.i[0] = a, u.i[1] = b, u.i[2] = c, u.i[3] = d;
   m_uniforms.push_back(std::move(u));
@@ -46,20 +48,26 @@ Pass& Pass::uniform(const std::string& name, int a, int b, int c, int d) {
 Pass& Pass::uniform(const std::string& name, float v) { return uniform(name, v, 0.f, 0.f, 0.f), m_uniforms.back().count = 1, *this; }
 Pass& Pass::uniform(const std::string& name, float a, float b) { return uniform(name, a, b, 0.f, 0.f), m_uniforms.back().count = 2, *this; }
 Pass& Pass::uniform(const std::string& name, float a, float b, float c, float d) {
-  Uniform u{name, Uniform::Float};
+  Uniform u;
+  u.name = name;
+  u.kind = Uniform::Float;
   u.count = 4;
   u.f[0] = a, u.f[1] = b, u.f[2] = c, u.f[3] = d;
   m_uniforms.push_back(std::move(u));
   return *this;
 }
 Pass& Pass::uniformArray(const std::string& name, const std::vector<int>& values) {
-  Uniform u{name, Uniform::IntArray};
+  Uniform u;
+  u.name = name;
+  u.kind = Uniform::IntArray;
   u.ia = values;
   m_uniforms.push_back(std::move(u));
   return *this;
 }
 Pass& Pass::uniformArray(const std::string& name, const std::vector<float>& values) {
-  Uniform u{name, Uniform::FloatArray};
+  Uniform u;
+  u.name = name;
+  u.kind = Uniform::FloatArray;
   u.fa = values;
   m_uniforms.push_back(std::move(u));
   return *this;

@@ -76,7 +76,7 @@ class Pass {
  private:
   struct Uniform {
     std::string name;
-    enum Kind { Int, Float, IntArray, FloatArray } kind;
+    enum Kind { Int, Float, IntArray, FloatArray } kind = Int;
     int count = 1;
     int i[4] = {0, 0, 0, 0};
     float f[4] = {0, 0, 0, 0};

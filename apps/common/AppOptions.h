@@ -1,0 +1,79 @@
+#pragma once
+// The command line every texstream demo shares (CLI11):
+//   --headless  --backend fragment|compute  --size N|WxH  --steps N
+//   --screenshot PATH.png  --json PATH  --profile  --help
+// Apps add their own options to cli() before parse(). Every bad value is reported as
+//   texstream-wave: --size: invalid value "0x3": width must be in [2, 16384]
+// and the program exits with kUsageExitCode (2).
+#include <texstream/stream/Backend.h>
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace texstream::app {
+
+/// Exit code of a program given a bad command line (or a value the machine cannot run).
+inline constexpr int kUsageExitCode = 2;
+
+/// A bad command-line value. The message names the option and the value.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct GridSize {
+  int width = 0, height = 0;
+  bool operator==(const GridSize&) const = default;
+};
+
+/// "256" -> 256 x 256, "320x200" -> 320 x 200; each side in [minSide, maxSide].
+/// Throws UsageError naming `option` and `text`.
+GridSize parseGridSize(std::string_view option, std::string_view text, int minSide, int maxSide);
+/// A whole number in [min, max]; throws UsageError naming `option` and `text`.
+long long parseInteger(std::string_view option, std::string_view text, long long min, long long max);
+/// A finite number in (min, max] (or [min, max] when minInclusive); throws UsageError.
+double parseReal(std::string_view option, std::string_view text, double min, double max, bool minInclusive);
+/// One of `choices` (case-insensitive), returned in lower case; throws UsageError listing them.
+std::string parseChoice(std::string_view option, std::string_view text, std::initializer_list<const char*> choices);
+
+/// The shared options, after validation.
+struct AppOptions {
+  bool headless = false;
+  bool profile = false;     ///< per-pass GPU timers from the start (GUI table, JSON "gpu_passes")
+  stream::Backend backend = stream::Backend::Fragment;
+  GridSize size{256, 256};
+  int steps = -1;           ///< -1: not given (windowed: run until closed; headless: defaultSteps)
+  std::string screenshot;   ///< PNG to write after the run ("" = none)
+  std::string json;         ///< JSON report to write after the run ("" = none)
+  int defaultSteps = 100;   ///< headless runs without --steps
+  int maxSide = 16384;      ///< upper bound of --size before a context exists (then the GL limit)
+};
+
+/// Wraps a CLI::App holding the shared options; apps add theirs through cli().
+class CommandLine {
+ public:
+  CommandLine(std::string program, std::string description, AppOptions defaults);
+
+  CLI::App& cli() { return m_cli; }
+  const std::string& program() const { return m_program; }
+
+  /// Parses and validates. Returns an exit code when the program should stop now (0 after
+  /// --help, kUsageExitCode after a bad value, with the message on stderr), else nullopt.
+  /// `validateExtra` validates the app's own options and throws UsageError.
+  std::optional<int> parse(int argc, char** argv, const std::function<void()>& validateExtra = {});
+
+  const AppOptions& options() const { return m_options; }
+
+ private:
+  std::string m_program;
+  AppOptions m_options;
+  CLI::App m_cli;
+  std::string m_backendText = "fragment", m_sizeText, m_stepsText;
+};
+
+}  // namespace texstream::app

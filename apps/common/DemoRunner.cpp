@@ -1,0 +1,244 @@
+#include "DemoRunner.h"
+
+#include "Screenshot.h"
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/HeadlessContext.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+namespace texstream::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool haveDisplay() {
+  const char* x = std::getenv("DISPLAY");
+  const char* w = std::getenv("WAYLAND_DISPLAY");
+  return (x && *x) || (w && *w);
+}
+
+/// Backend and size checks that need the context; throws UsageError.
+RunContext prepareContext(const AppOptions& options, bool headless) {
+  stream::Runtime& rt = stream::Runtime::current();
+  const gl::Capabilities& caps = rt.caps();
+  if (options.backend == stream::Backend::Compute && !caps.compute)
+    throw UsageError(std::string("--backend: invalid value \"compute\": this context (") + caps.summary() +
+                     ") has no compute shaders (OpenGL 4.3 needed); use --backend fragment");
+  rt.setDefaultBackend(options.backend);
+  const int maxSide = caps.maxTextureSize;
+  if (options.size.width > maxSide || options.size.height > maxSide)
+    throw UsageError("--size: invalid value \"" + std::to_string(options.size.width) + "x" +
+                     std::to_string(options.size.height) + "\": each side must be in [2, " + std::to_string(maxSide) +
+                     "] (the maximum texture size of " + caps.renderer + ")");
+  return RunContext{options, headless, caps.summary(), maxSide};
+}
+
+nlohmann::json commonReport(const AppInfo& info, const AppOptions& options, const RunContext& ctx, long long steps,
+                            double stepMs) {
+  const gl::Capabilities& caps = stream::Runtime::current().caps();
+  nlohmann::json j;
+  j["app"] = info.name;
+  j["backend"] = stream::backendName(stream::Runtime::current().defaultBackend());
+  j["size"] = {options.size.width, options.size.height};
+  j["steps"] = steps;
+  j["renderer"] = caps.renderer;
+  j["gl_version"] = caps.version;
+  j["headless"] = ctx.headless;
+  j["ms_per_step"] = steps > 0 ? stepMs / double(steps) : 0.0;
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  if (profiler.enabled()) {
+    glFinish();
+    profiler.newFrame();  // collects every finished query
+    nlohmann::json passes = nlohmann::json::object();
+    for (const auto& [label, s] : profiler.stats())
+      passes[label] = {{"passes", s.passes}, {"total_ms", s.totalMs}, {"mean_ms", s.passes ? s.totalMs / double(s.passes) : 0.0}};
+    j["gpu_passes"] = passes;
+  }
+  return j;
+}
+
+/// step() plus its GPU work, in milliseconds.
+double timedStep(Demo& demo) {
+  const auto t0 = Clock::now();
+  demo.step();
+  glFinish();
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void finish(const AppInfo& info, const AppOptions& options, const RunContext& ctx, const Demo& demo, long long steps,
+            double stepMs) {
+  if (options.json.empty()) return;
+  nlohmann::json j = commonReport(info, options, ctx, steps, stepMs);
+  demo.report(j);
+  writeJsonFile(options.json, j);
+  std::cerr << "texstream-" << info.name << ": wrote " << options.json << "\n";
+}
+
+int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
+  gl::HeadlessContext context;
+  RunContext ctx = prepareContext(options, true);
+  std::cerr << "texstream-" << info.name << ": headless, " << ctx.renderer << " (" << context.description() << ")\n";
+
+  std::unique_ptr<Demo> demo = make(ctx);
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.setEnabled(options.profile);
+  const long long steps = options.steps >= 0 ? options.steps : options.defaultSteps;
+  double stepMs = 0;
+  for (long long s = 0; s < steps; ++s) {
+    stepMs += timedStep(*demo);
+    if (profiler.enabled()) profiler.newFrame();
+  }
+
+  if (!options.screenshot.empty()) {
+    OffscreenTarget target(info.windowWidth, info.windowHeight);
+    target.bind();
+    demo->render(target.width(), target.height());
+    writePng(options.screenshot, readFramebuffer(target.framebuffer(), target.width(), target.height()));
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    std::cerr << "texstream-" << info.name << ": wrote " << options.screenshot << "\n";
+  }
+  finish(info, options, ctx, *demo, steps, stepMs);
+  demo.reset();  // GL objects go while the context is current
+  return 0;
+}
+
+std::string nextScreenshotPath(const AppInfo& info, const AppOptions& options, int& counter) {
+  if (!options.screenshot.empty() && counter == 0) {
+    ++counter;
+    return options.screenshot;
+  }
+  return "texstream-" + info.name + "-" + std::to_string(++counter) + ".png";
+}
+
+int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
+  Window window(info.title, info.windowWidth, info.windowHeight);
+  RunContext ctx = prepareContext(options, false);
+  std::cerr << "texstream-" << info.name << ": " << ctx.renderer << " (" << window.description() << ")\n";
+
+  std::unique_ptr<Demo> demo = make(ctx);
+  ShellControls controls;
+  double stepMs = 0;
+  int screenshots = 0;
+  long long frames = 0;
+  const long long target = options.steps;  // -1: until closed
+  auto lastFrame = Clock::now();
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.setEnabled(options.profile);
+
+  while (!window.shouldClose()) {
+    window.beginFrame();
+    if (profiler.enabled()) profiler.newFrame();
+    if (!window.guiWantsMouse()) demo->mouse(window.mouse());
+
+    const bool done = target >= 0 && controls.steps >= target;
+    if (!controls.paused && !done) {
+      stepMs += timedStep(*demo);
+      ++controls.steps;
+      controls.msPerStep = stepMs / double(controls.steps);
+    }
+
+    const int w = window.framebufferWidth(), h = window.framebufferHeight();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, w, h);
+    if (w > 0 && h > 0) demo->render(w, h);
+    demo->gui(controls);
+    window.renderGui();
+    ++frames;
+
+    // A scripted run (--steps) ends once its steps are done and Dear ImGui has laid out
+    // its windows (a few frames), with the last frame as the screenshot.
+    const bool finished = target >= 0 && controls.steps >= target && frames >= 3;
+    if (controls.screenshotRequested || (finished && !options.screenshot.empty())) {
+      const std::string path = finished && !options.screenshot.empty() ? options.screenshot
+                                                                        : nextScreenshotPath(info, options, screenshots);
+      writePng(path, readFramebuffer(0, w, h));
+      controls.lastScreenshot = path;
+      controls.screenshotRequested = false;
+      std::cerr << "texstream-" << info.name << ": wrote " << path << "\n";
+    }
+    window.swapBuffers();
+    const auto now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - lastFrame).count();
+    lastFrame = now;
+    if (dt > 0) controls.fps = controls.fps == 0 ? 1.0 / dt : 0.9 * controls.fps + 0.1 / dt;
+    if (finished) break;
+  }
+  finish(info, options, ctx, *demo, controls.steps, stepMs);
+  demo.reset();
+  return 0;
+}
+
+}  // namespace
+
+int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
+  const std::string program = "texstream-" + info.name;
+  try {
+    bool headless = options.headless;
+    if (!headless && !haveDisplay()) {
+      std::cerr << program << ": no DISPLAY, running headless\n";
+      headless = true;
+    }
+    return headless ? runHeadless(info, options, make) : runWindowed(info, options, make);
+  } catch (const UsageError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return kUsageExitCode;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+void writeJsonFile(const std::string& path, const nlohmann::json& report) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("writeJsonFile(\"" + path + "\"): cannot open the file for writing");
+  out << report.dump(2) << "\n";
+  if (!out) throw std::runtime_error("writeJsonFile(\"" + path + "\"): write failed");
+}
+
+void profilerPanel() {
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  bool on = profiler.enabled();
+  if (ImGui::Checkbox("GPU timers", &on)) {
+    profiler.setEnabled(on);
+    profiler.reset();
+  }
+  if (!on) return;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("reset")) profiler.reset();
+  if (ImGui::BeginTable("passes", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("frame ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("mean ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("passes", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    // Most expensive first.
+    std::vector<std::pair<std::string, stream::Profiler::Stat>> rows(profiler.stats().begin(), profiler.stats().end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.totalMs > b.second.totalMs; });
+    for (const auto& [label, s] : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", s.lastMs);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4f", s.passes > 0 ? s.totalMs / double(s.passes) : 0.0);
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", s.passes);
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace texstream::app

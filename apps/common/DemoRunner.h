@@ -1,0 +1,76 @@
+#pragma once
+// The shell every demo runs in. A demo is a Demo (step, render, GUI, mouse, report); the
+// runner makes the context and drives it:
+//  - windowed (a GLFW window + Dear ImGui): steps once per frame until the window closes,
+//    or, with --steps N, until N steps are done; then writes --screenshot and --json;
+//  - headless (--headless, or no DISPLAY): an EGL context (texstream::gl::HeadlessContext),
+//    --steps steps, then one frame rendered into an offscreen framebuffer for --screenshot,
+//    and the --json report.
+// The JSON report always holds app, backend, size, steps, renderer, gl_version, headless
+// and ms_per_step (wall time of step() including its GPU work), with --profile also
+// gpu_passes {label: {passes, total_ms, mean_ms}}; the demo adds the rest.
+#include "AppOptions.h"
+#include "Window.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace texstream::app {
+
+/// What the demo learns about the run when it is created (its context is current).
+struct RunContext {
+  const AppOptions& options;
+  bool headless = false;
+  std::string renderer;  ///< texstream's capability summary of the context
+  int maxTextureSize = 0;
+};
+
+/// Shell state a demo's GUI may show and change.
+struct ShellControls {
+  bool paused = false;
+  bool screenshotRequested = false;  ///< set by a button; the shell writes the next frame
+  std::string lastScreenshot;        ///< path of the last screenshot written ("" = none)
+  long long steps = 0;               ///< steps done so far
+  double msPerStep = 0;              ///< running average of step() wall time
+  double fps = 0;
+};
+
+class Demo {
+ public:
+  virtual ~Demo() = default;
+  /// Advances the simulation by one step.
+  virtual void step() = 0;
+  /// Draws the scene into the bound framebuffer; the viewport is (0, 0, width, height).
+  virtual void render(int width, int height) = 0;
+  /// Dear ImGui widgets (windowed runs, once per frame).
+  virtual void gui(ShellControls& /*controls*/) {}
+  /// Mouse input Dear ImGui did not take (windowed runs, once per frame).
+  virtual void mouse(const MouseInput& /*input*/) {}
+  /// Adds the demo's fields to the JSON report (may replace the common ones, e.g. "size").
+  virtual void report(nlohmann::json& /*out*/) const {}
+};
+
+struct AppInfo {
+  std::string name;   ///< "wave": the JSON "app" field and screenshot file names
+  std::string title;  ///< window title
+  int windowWidth = 1280, windowHeight = 800;  ///< also the offscreen size of headless runs
+};
+
+using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;
+
+/// Runs the demo; returns the process exit code: 0, kUsageExitCode for a bad value found
+/// only once the context exists (a size beyond its texture limit, an unsupported backend),
+/// 1 for any other failure (message on stderr).
+int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make);
+
+/// Writes `report` to `path` (pretty-printed); throws std::runtime_error naming the path.
+void writeJsonFile(const std::string& path, const nlohmann::json& report);
+
+/// A table of per-pass GPU times from texstream's profiler, with an on/off checkbox
+/// (Dear ImGui; call inside a window).
+void profilerPanel();
+
+}  // namespace texstream::app

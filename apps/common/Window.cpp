@@ -1,0 +1,154 @@
+#include "Window.h"
+
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <stdexcept>
+
+namespace texstream::app {
+
+namespace {
+
+std::string g_lastGlfwError;
+
+void glfwErrorCallback(int code, const char* text) {
+  g_lastGlfwError = std::string(text ? text : "unknown") + " (GLFW error " + std::to_string(code) + ")";
+}
+
+int g_windows = 0;
+
+}  // namespace
+
+Window::Window(const std::string& title, int width, int height) {
+  glfwSetErrorCallback(glfwErrorCallback);
+  if (g_windows == 0 && !glfwInit())
+    throw std::runtime_error("Window(\"" + title + "\"): glfwInit failed: " + g_lastGlfwError);
+  ++g_windows;
+
+  // Core profiles newest first; macOS stops at 4.1 (the fragment backend still runs there).
+  const int versions[][2] = {{4, 5}, {4, 3}, {4, 1}, {3, 3}};
+  std::string tried;
+  for (const auto& v : versions) {
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, v[0]);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, v[1]);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_DEPTH_BITS, 24);
+    m_window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+    if (m_window) break;
+    tried += (tried.empty() ? "" : "; ") + std::to_string(v[0]) + "." + std::to_string(v[1]) + ": " + g_lastGlfwError;
+  }
+  if (!m_window) {
+    if (--g_windows == 0) glfwTerminate();
+    throw std::runtime_error("Window(\"" + title + "\"): no OpenGL 3.3+ core context (" + tried + ")");
+  }
+  glfwMakeContextCurrent(m_window);
+  glfwSwapInterval(1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    glfwDestroyWindow(m_window);
+    if (--g_windows == 0) glfwTerminate();
+    throw std::runtime_error("Window(\"" + title + "\"): glad could not load the OpenGL entry points");
+  }
+  m_description = std::string("OpenGL ") + reinterpret_cast<const char*>(glGetString(GL_VERSION)) + " through GLFW " +
+                  glfwGetVersionString();
+
+  glfwSetWindowUserPointer(m_window, this);
+  // Installed before Dear ImGui, which chains to it.
+  glfwSetScrollCallback(m_window, scrollCallback);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(m_window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  m_imguiReady = true;
+}
+
+Window::~Window() {
+  if (!m_window) return;
+  glfwMakeContextCurrent(m_window);
+  if (m_imguiReady) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  // texstream's per-context objects must go while their context is current.
+  stream::Runtime::shutdown();
+  glfwDestroyWindow(m_window);
+  if (--g_windows == 0) glfwTerminate();
+}
+
+void Window::scrollCallback(GLFWwindow* w, double /*dx*/, double dy) {
+  if (auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w))) self->m_scrollAccum += dy;
+}
+
+bool Window::shouldClose() const { return glfwWindowShouldClose(m_window); }
+void Window::requestClose() { glfwSetWindowShouldClose(m_window, GLFW_TRUE); }
+
+void Window::beginFrame() {
+  m_scrollAccum = 0;
+  glfwPollEvents();
+
+  int ww = 0, wh = 0, fw = 0, fh = 0;
+  glfwGetWindowSize(m_window, &ww, &wh);
+  glfwGetFramebufferSize(m_window, &fw, &fh);
+  const double sx = ww > 0 ? double(fw) / ww : 1.0, sy = wh > 0 ? double(fh) / wh : 1.0;
+  double cx = 0, cy = 0;
+  glfwGetCursorPos(m_window, &cx, &cy);
+  cx *= sx;
+  cy *= sy;
+  MouseInput m;
+  m.x = float(cx);
+  m.y = float(cy);
+  m.dx = m_havePosition ? float(cx - m_lastX) : 0.0f;
+  m.dy = m_havePosition ? float(cy - m_lastY) : 0.0f;
+  m.scroll = float(m_scrollAccum);
+  m.leftDown = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  m.rightDown = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+  m.middleDown = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+  m.leftPressed = m.leftDown && !m_lastLeft;
+  m.width = fw;
+  m.height = fh;
+  m_mouse = m;
+  m_lastX = cx;
+  m_lastY = cy;
+  m_lastLeft = m.leftDown;
+  m_havePosition = true;
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Window::renderGui() {
+  ImGui::Render();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, framebufferWidth(), framebufferHeight());
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Window::swapBuffers() { glfwSwapBuffers(m_window); }
+
+int Window::framebufferWidth() const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(m_window, &w, &h);
+  return w;
+}
+
+int Window::framebufferHeight() const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(m_window, &w, &h);
+  return h;
+}
+
+bool Window::guiWantsMouse() const { return m_imguiReady && ImGui::GetIO().WantCaptureMouse; }
+
+}  // namespace texstream::app

@@ -1,0 +1,53 @@
+#pragma once
+// The texstream-wave demo: Krüger & Westermann's implicit water surface (GPU Gems 2,
+// §44.4) as a lit height field, with a Dear ImGui panel for the scheme and its parameters.
+#include "DemoRunner.h"
+#include "HeightFieldRenderer.h"
+#include "OrbitCamera.h"
+
+#include <texstream/wave/WaveEquation.h>
+
+#include <optional>
+#include <vector>
+
+namespace texstream::app {
+
+struct WaveSettings {
+  wave::WaveParameters params;
+  bool autoDt = true;  ///< dt = 0.5 h / c (CFL 0.5) for the grid, unless --dt was given
+};
+
+class WaveDemo : public Demo {
+ public:
+  WaveDemo(const RunContext& ctx, const WaveSettings& settings);
+
+  void step() override;
+  void render(int width, int height) override;
+  void gui(ShellControls& controls) override;
+  void mouse(const MouseInput& input) override;
+  void report(nlohmann::json& out) const override;
+
+ private:
+  /// (Re)creates the simulation at this size and drops the starting ripples.
+  void rebuild(int width, int height);
+  void dropStartingRipples();
+  void frameCamera();
+
+  WaveSettings m_settings;
+  int m_maxTextureSize = 0;
+  bool m_computeAvailable = false;
+  std::optional<wave::WaveEquation> m_wave;
+  HeightFieldRenderer m_renderer;
+  OrbitCamera m_camera;
+  float m_heightScale = 2.0f;
+  float m_rippleRadius = 0.03f, m_rippleAmplitude = 0.04f;
+  int m_lastWidth = 0, m_lastHeight = 0;  ///< viewport of the last render (for picking)
+
+  // Per-step records (the JSON report and the plots).
+  std::vector<double> m_energy;
+  std::vector<int> m_cgIterations;  ///< 0 for explicit steps
+  std::vector<std::string> m_cgOutcomes;
+  bool m_anyImplicit = false;
+};
+
+}  // namespace texstream::app
