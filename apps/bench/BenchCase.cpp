@@ -1,0 +1,151 @@
+#include "BenchCase.h"
+
+#include "CudaPeers.h"
+
+#include <texstream/gl/Capabilities.h>
+#include <texstream/gl/HeadlessContext.h>
+#include <texstream/stream/Runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace texstream::bench {
+
+void BenchContext::progress(const std::string& line) const {
+  static const auto start = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char stamp[32];
+  std::snprintf(stamp, sizeof stamp, "[bench %6.1fs] ", s);
+  std::cerr << stamp << line << std::endl;
+}
+
+void BenchContext::add(Row row) {
+  progress(formatRow(row));
+  if (!row.ok())
+    progress(row.op + " [" + row.backend + "]: max_rel_err " + std::to_string(row.maxRelErr) +
+             " above tolerance " + std::to_string(row.tolerance));
+  report.rows.push_back(std::move(row));
+}
+
+const std::vector<BenchCase>& benchCases() {
+  static const std::vector<BenchCase> cases = {
+      {"limits", "fragment write-only fill and compute copy in RGBA32F: the two ceilings", runLimits},
+      {"copy", "y = x", runCopy},
+      {"axpy", "y = a x + y (2 reads + 1 write)", runAxpy},
+      {"dot", "x . y to a GPU scalar", runDot},
+      {"norm", "||x||_2 to a GPU scalar", runNorm},
+      {"stencil2d", "SpMV, 2D 5-point Poisson stencil", runStencil2D},
+      {"stencil3d", "SpMV, 3D 7-point Poisson stencil", runStencil3D},
+      {"banded", "SpMV, banded matrix (diagonals as vectors)", runBanded},
+      {"dense", "dense matrix-vector product", runDense},
+      {"point", "SpMV, point matrix (Krüger's vertex scatter)", runPoint},
+      {"cg", "one CG iteration, 3D 7-point Poisson", runCg},
+  };
+  return cases;
+}
+
+std::vector<const BenchCase*> selectCases(const std::string& ops) {
+  std::vector<std::string> wanted;
+  std::stringstream in(ops);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) continue;
+    item = item.substr(b, e - b + 1);
+    bool known = false;
+    for (const BenchCase& c : benchCases()) known = known || item == c.name;
+    if (!known) {
+      std::string names;
+      for (const BenchCase& c : benchCases()) names += std::string(names.empty() ? "" : ", ") + c.name;
+      throw std::invalid_argument("--ops: unknown case \"" + item + "\" (cases: " + names + ")");
+    }
+    wanted.push_back(item);
+  }
+  std::vector<const BenchCase*> selected;
+  for (const BenchCase& c : benchCases()) {
+    bool on = wanted.empty() || std::string(c.name) == "limits";
+    for (const std::string& w : wanted) on = on || w == c.name;
+    if (on) selected.push_back(&c);
+  }
+  return selected;
+}
+
+int runBenchmark(const BenchOptions& options) {
+  const std::vector<const BenchCase*> cases = selectCases(options.ops);
+
+  gl::HeadlessContext context;
+  stream::Runtime& runtime = stream::Runtime::current();
+
+  Report report;
+  report.renderer = runtime.caps().summary();
+  report.context = context.description();
+  report.date = isoDateNow();
+  report.preset = presetName(options.preset);
+
+  BenchContext ctx{.options = options,
+                   .sizes = sizesFor(options.preset),
+                   .timing = timingFor(options.preset),
+                   .backends = {},
+                   .cudaPeers = false,
+                   .cpuPeers = options.peers,
+                   .report = report};
+  if (options.batches) ctx.timing.batches = *options.batches;
+  if (options.minBatchMs) ctx.timing.minBatchMs = *options.minBatchMs;
+
+  if (options.backends != "compute") ctx.backends.push_back(stream::Backend::Fragment);
+  if (options.backends != "fragment") {
+    if (runtime.caps().compute) {
+      ctx.backends.push_back(stream::Backend::Compute);
+    } else {
+      ctx.progress("compute backend unavailable (OpenGL " + runtime.caps().version +
+                   " < 4.3): measuring the fragment backend only");
+      if (options.backends == "compute") throw std::runtime_error("--backend compute: " + runtime.caps().summary() + " has no compute shaders");
+    }
+  }
+  std::string whyNoCuda;
+  if (options.peers) {
+    ctx.cudaPeers = cuda::available(&whyNoCuda);
+    if (ctx.cudaPeers) report.cudaDevice = cuda::deviceName();
+    else ctx.progress("CUDA peers off: " + whyNoCuda);
+  }
+
+  std::cout << "renderer: " << report.renderer << "\n"
+            << "context:  " << report.context << "\n";
+  if (ctx.cudaPeers) std::cout << "cuda:     " << report.cudaDevice << "\n";
+  std::cout << "preset:   " << report.preset << ", " << ctx.timing.batches << " batches of >= "
+            << ctx.timing.minBatchMs << " ms, median" << std::endl;
+
+  bool failedCase = false;
+  for (const BenchCase* c : cases) {
+    ctx.progress(std::string(c->name) + ": " + c->summary);
+    try {
+      c->run(ctx);
+    } catch (const std::exception& e) {
+      failedCase = true;
+      ctx.progress(std::string(c->name) + " FAILED: " + e.what());
+    }
+  }
+
+  report.finalize();
+  std::cout << "\n" << formatHeader() << "\n";
+  for (const Row& r : report.rows) std::cout << formatRow(r) << "\n";
+  std::cout.flush();
+
+  if (options.jsonPath) {
+    std::ofstream out(*options.jsonPath);
+    if (!out) throw std::runtime_error("--json: cannot write " + *options.jsonPath);
+    out << report.toJson().dump(2) << "\n";
+    if (!out) throw std::runtime_error("--json: error writing " + *options.jsonPath);
+    ctx.progress("wrote " + *options.jsonPath);
+  }
+  if (failedCase || !report.allOk()) {
+    ctx.progress("some rows failed their correctness check or a case failed (see above)");
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace texstream::bench

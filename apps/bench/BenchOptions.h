@@ -1,0 +1,48 @@
+#pragma once
+// Command line of texstream-bench and the problem sizes of each preset.
+//   --quick: CI sizes, under a minute on llvmpipe (2 cores)
+//   (none):  mid sizes, for a desktop GPU
+//   --full:  data-centre GPU sizes, vectors of 4096^2 texels, CG on 100^3 unknowns
+#include "Timing.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace texstream::bench {
+
+enum class Preset { Quick, Default, Full };
+const char* presetName(Preset p);
+
+struct Sizes {
+  std::size_t vector = 0;       ///< copy, axpy, dot, norm: elements
+  std::size_t grid2d = 0;       ///< 5-point stencil: grid2d x grid2d unknowns
+  std::size_t grid3d = 0;       ///< 7-point stencil: grid3d^3 unknowns
+  std::size_t banded = 0;       ///< banded matrix rows
+  std::size_t dense = 0;        ///< dense matrix: dense x dense
+  std::size_t point = 0;        ///< point matrix rows (and columns)
+  int pointPerRow = 0;          ///< non-zeros per row of the point matrix
+  std::size_t cgGrid = 0;       ///< CG on the 3D Poisson problem, cgGrid^3 unknowns
+  int cgIterations = 0;         ///< k iterations timed together (tolerance 0), then divided
+};
+Sizes sizesFor(Preset p);
+TimingSpec timingFor(Preset p);
+
+struct BenchOptions {
+  Preset preset = Preset::Default;
+  std::optional<std::string> jsonPath;
+  std::optional<std::string> markdownPath;  ///< read this results JSON, print markdown, exit
+  std::string backends = "both";            ///< fragment | compute | both
+  std::string ops;                          ///< comma-separated case names; empty: all
+  bool peers = true;                        ///< cuBLAS/cuSPARSE (when built) and Eigen rows
+  std::optional<int> batches;
+  std::optional<double> minBatchMs;
+  bool list = false;                        ///< print the cases and exit
+};
+
+/// Parses argv with CLI11. Returns the process exit code when the program should stop now
+/// (--help, a bad option), nullopt to go on.
+std::optional<int> parseOptions(int argc, char** argv, BenchOptions& options);
+
+}  // namespace texstream::bench

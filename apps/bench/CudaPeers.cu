@@ -1,0 +1,385 @@
+// The CUDA peers (CudaPeers.h): what a CUDA programmer would write with the vendor
+// libraries, on the same data as texstream's rows, timed the same way (median of batches,
+// cudaEvents around each batch).
+#include "CudaPeers.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace texstream::bench::cuda {
+
+namespace {
+
+[[noreturn]] void fail(const char* call, const std::string& what, const char* file, int line) {
+  throw std::runtime_error(std::string("CUDA peer: ") + call + " failed: " + what + " (" + file + ":" +
+                           std::to_string(line) + ")");
+}
+#define TS_CUDA(call)                                                                   \
+  do {                                                                                  \
+    cudaError_t e_ = (call);                                                            \
+    if (e_ != cudaSuccess) fail(#call, cudaGetErrorString(e_), __FILE__, __LINE__);     \
+  } while (0)
+#define TS_CUBLAS(call)                                                                 \
+  do {                                                                                  \
+    cublasStatus_t s_ = (call);                                                         \
+    if (s_ != CUBLAS_STATUS_SUCCESS) fail(#call, cublasGetStatusString(s_), __FILE__, __LINE__); \
+  } while (0)
+#define TS_CUSPARSE(call)                                                               \
+  do {                                                                                  \
+    cusparseStatus_t s_ = (call);                                                       \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) fail(#call, cusparseGetErrorString(s_), __FILE__, __LINE__); \
+  } while (0)
+
+// Device memory of `count` T's, freed on scope exit.
+template <typename T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) : m_count(count) {
+    TS_CUDA(cudaMalloc(reinterpret_cast<void**>(&m_ptr), std::max<std::size_t>(count, 1) * sizeof(T)));
+  }
+  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host); }
+  /// One value (a device-pointer-mode coefficient).
+  static DeviceArray scalar(T value) {
+    DeviceArray a(1);
+    a.upload(std::vector<T>{value});
+    return a;
+  }
+  ~DeviceArray() { cudaFree(m_ptr); }
+  DeviceArray(DeviceArray&& o) noexcept : m_ptr(o.m_ptr), m_count(o.m_count) { o.m_ptr = nullptr; }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  DeviceArray& operator=(DeviceArray&&) = delete;
+  T* get() const { return m_ptr; }
+  std::size_t size() const { return m_count; }
+  void upload(const std::vector<T>& host) {
+    TS_CUDA(cudaMemcpy(m_ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const {
+    std::vector<T> out(m_count);
+    TS_CUDA(cudaMemcpy(out.data(), m_ptr, m_count * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  /// All bytes 0xFF: NaN as floats. Written before a correctness run.
+  void poison() { TS_CUDA(cudaMemset(m_ptr, 0xFF, m_count * sizeof(T))); }
+
+ private:
+  T* m_ptr = nullptr;
+  std::size_t m_count = 0;
+};
+
+struct Blas {
+  cublasHandle_t handle = nullptr;
+  Blas() {
+    TS_CUBLAS(cublasCreate(&handle));
+    TS_CUBLAS(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE));
+  }
+  ~Blas() { cublasDestroy(handle); }
+  Blas(const Blas&) = delete;
+  Blas& operator=(const Blas&) = delete;
+};
+
+struct Sparse {
+  cusparseHandle_t handle = nullptr;
+  Sparse() { TS_CUSPARSE(cusparseCreate(&handle)); }
+  ~Sparse() { cusparseDestroy(handle); }
+  Sparse(const Sparse&) = delete;
+  Sparse& operator=(const Sparse&) = delete;
+};
+
+// The same protocol as timeGl: warm up, calibrate the repetitions, median of batches.
+Timing timeCuda(const std::function<void()>& body, const TimingSpec& spec) {
+  cudaEvent_t start, stop;
+  TS_CUDA(cudaEventCreate(&start));
+  TS_CUDA(cudaEventCreate(&stop));
+  for (int i = 0; i < spec.warmup; ++i) body();
+  TS_CUDA(cudaDeviceSynchronize());
+  float single = 0;
+  TS_CUDA(cudaEventRecord(start));
+  body();
+  TS_CUDA(cudaEventRecord(stop));
+  TS_CUDA(cudaEventSynchronize(stop));
+  TS_CUDA(cudaEventElapsedTime(&single, start, stop));
+  const int reps = repetitionsFor(single, spec);
+  std::vector<double> gpu, wall;
+  for (int b = 0; b < spec.batches; ++b) {
+    TS_CUDA(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    TS_CUDA(cudaEventRecord(start));
+    for (int r = 0; r < reps; ++r) body();
+    TS_CUDA(cudaEventRecord(stop));
+    TS_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    TS_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    gpu.push_back(double(ms) / reps);
+    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps);
+  }
+  TS_CUDA(cudaGetLastError());
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  Timing t;
+  t.ms = median(gpu);
+  t.wallMs = median(wall);
+  t.reps = reps;
+  t.batches = spec.batches;
+  t.method = "cudaEvent";
+  return t;
+}
+
+// A CSR matrix on the device in cuSPARSE's generic API (32-bit indices, float values).
+class DeviceCsr {
+ public:
+  explicit DeviceCsr(const linalg::Csr& A)
+      : m_rowPtr(A.rows + 1), m_colIdx(A.nonZeros()), m_values(A.nonZeros()) {
+    if (A.nonZeros() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+      throw std::runtime_error("CUDA peer: " + std::to_string(A.nonZeros()) +
+                               " non-zeros do not fit cuSPARSE's 32-bit indices");
+    std::vector<std::int32_t> rowPtr(A.rowPtr.begin(), A.rowPtr.end());
+    std::vector<float> values(A.values.begin(), A.values.end());
+    m_rowPtr.upload(rowPtr);
+    m_colIdx.upload(A.colIdx);
+    m_values.upload(values);
+    TS_CUSPARSE(cusparseCreateCsr(&m_descr, std::int64_t(A.rows), std::int64_t(A.cols), std::int64_t(A.nonZeros()),
+                                  m_rowPtr.get(), m_colIdx.get(), m_values.get(), CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  }
+  ~DeviceCsr() { cusparseDestroySpMat(m_descr); }
+  DeviceCsr(const DeviceCsr&) = delete;
+  DeviceCsr& operator=(const DeviceCsr&) = delete;
+  cusparseSpMatDescr_t descr() const { return m_descr; }
+
+ private:
+  DeviceArray<std::int32_t> m_rowPtr, m_colIdx;
+  DeviceArray<float> m_values;
+  cusparseSpMatDescr_t m_descr = nullptr;
+};
+
+class DenseVec {
+ public:
+  DenseVec(float* data, std::size_t n) { TS_CUSPARSE(cusparseCreateDnVec(&m_descr, std::int64_t(n), data, CUDA_R_32F)); }
+  ~DenseVec() { cusparseDestroyDnVec(m_descr); }
+  DenseVec(const DenseVec&) = delete;
+  DenseVec& operator=(const DenseVec&) = delete;
+  cusparseDnVecDescr_t descr() const { return m_descr; }
+
+ private:
+  cusparseDnVecDescr_t m_descr = nullptr;
+};
+
+// y = alpha A x + beta y with its work buffer allocated once (and preprocessed: what a
+// solver that applies one matrix many times does).
+class SpMV {
+ public:
+  SpMV(cusparseHandle_t h, const DeviceCsr& A, const DenseVec& x, const DenseVec& y, float alpha, float beta)
+      : m_handle(h), m_A(A.descr()), m_x(x.descr()), m_y(y.descr()), m_alpha(alpha), m_beta(beta) {
+    std::size_t bytes = 0;
+    TS_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
+                                        CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    TS_CUDA(cudaMalloc(&m_buffer, std::max<std::size_t>(bytes, 1)));
+    TS_CUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
+                                        CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
+  }
+  ~SpMV() { cudaFree(m_buffer); }
+  SpMV(const SpMV&) = delete;
+  SpMV& operator=(const SpMV&) = delete;
+  void run() const {
+    TS_CUSPARSE(cusparseSpMV(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
+                             CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
+  }
+
+ private:
+  cusparseHandle_t m_handle;
+  cusparseSpMatDescr_t m_A;
+  cusparseDnVecDescr_t m_x, m_y;
+  float m_alpha, m_beta;
+  void* m_buffer = nullptr;
+};
+
+// CG's scalar updates on the device (one thread): alpha = rho / pq, and -alpha.
+__global__ void cgAlpha(const float* rho, const float* pq, float* alpha, float* negAlpha) {
+  const float a = *rho / *pq;
+  *alpha = a;
+  *negAlpha = -a;
+}
+// beta = rhoNew / rho; rho = rhoNew.
+__global__ void cgBeta(float* rho, const float* rhoNew, float* beta) {
+  *beta = *rhoNew / *rho;
+  *rho = *rhoNew;
+}
+// p = r + beta p (cuBLAS has no xpay; a CUDA CG writes this one-liner).
+__global__ void xpay(const float* r, const float* beta, float* p, std::int64_t n) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = r[i] + *beta * p[i];
+}
+
+int cublasLength(std::size_t n) {
+  if (n > std::size_t(std::numeric_limits<int>::max()))
+    throw std::runtime_error("CUDA peer: n = " + std::to_string(n) + " exceeds cuBLAS's 32-bit lengths");
+  return int(n);
+}
+
+}  // namespace
+
+bool available(std::string* whyNot) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (whyNot) *whyNot = e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e) : "no CUDA device";
+    return false;
+  }
+  return true;
+}
+
+std::string deviceName() {
+  cudaDeviceProp p{};
+  TS_CUDA(cudaGetDeviceProperties(&p, 0));
+  int runtime = 0;
+  TS_CUDA(cudaRuntimeGetVersion(&runtime));
+  return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " +
+         std::to_string(p.totalGlobalMem >> 30) + " GiB), CUDA runtime " + std::to_string(runtime / 1000) + "." +
+         std::to_string(runtime % 1000 / 10);
+}
+
+Timing copy(const std::vector<float>& x, std::vector<float>& y, const TimingSpec& spec) {
+  DeviceArray<float> dx(x), dy(x.size());
+  const Timing t = timeCuda(
+      [&] { TS_CUDA(cudaMemcpyAsync(dy.get(), dx.get(), x.size() * sizeof(float), cudaMemcpyDeviceToDevice)); },
+      spec);
+  dy.poison();
+  TS_CUDA(cudaMemcpy(dy.get(), dx.get(), x.size() * sizeof(float), cudaMemcpyDeviceToDevice));
+  y = dy.download();
+  return t;
+}
+
+Timing scopy(const std::vector<float>& x, std::vector<float>& y, const TimingSpec& spec) {
+  Blas blas;
+  const int n = cublasLength(x.size());
+  DeviceArray<float> dx(x), dy(x.size());
+  const Timing t = timeCuda([&] { TS_CUBLAS(cublasScopy(blas.handle, n, dx.get(), 1, dy.get(), 1)); }, spec);
+  dy.poison();
+  TS_CUBLAS(cublasScopy(blas.handle, n, dx.get(), 1, dy.get(), 1));
+  y = dy.download();
+  return t;
+}
+
+Timing saxpy(float a, const std::vector<float>& x, const std::vector<float>& y, std::vector<float>& result,
+             const TimingSpec& spec) {
+  Blas blas;
+  const int n = cublasLength(x.size());
+  DeviceArray<float> dx(x), dy(y);
+  const DeviceArray<float> da = DeviceArray<float>::scalar(a);
+  const Timing t = timeCuda([&] { TS_CUBLAS(cublasSaxpy(blas.handle, n, da.get(), dx.get(), 1, dy.get(), 1)); }, spec);
+  dy.upload(y);
+  TS_CUBLAS(cublasSaxpy(blas.handle, n, da.get(), dx.get(), 1, dy.get(), 1));
+  result = dy.download();
+  return t;
+}
+
+Timing sdot(const std::vector<float>& x, const std::vector<float>& y, double& result, const TimingSpec& spec) {
+  Blas blas;
+  const int n = cublasLength(x.size());
+  DeviceArray<float> dx(x), dy(y), out(1);
+  const Timing t = timeCuda([&] { TS_CUBLAS(cublasSdot(blas.handle, n, dx.get(), 1, dy.get(), 1, out.get())); }, spec);
+  out.poison();
+  TS_CUBLAS(cublasSdot(blas.handle, n, dx.get(), 1, dy.get(), 1, out.get()));
+  result = out.download()[0];
+  return t;
+}
+
+Timing snrm2(const std::vector<float>& x, double& result, const TimingSpec& spec) {
+  Blas blas;
+  const int n = cublasLength(x.size());
+  DeviceArray<float> dx(x), out(1);
+  const Timing t = timeCuda([&] { TS_CUBLAS(cublasSnrm2(blas.handle, n, dx.get(), 1, out.get())); }, spec);
+  out.poison();
+  TS_CUBLAS(cublasSnrm2(blas.handle, n, dx.get(), 1, out.get()));
+  result = out.download()[0];
+  return t;
+}
+
+Timing spmv(const linalg::Csr& A, const std::vector<float>& x, std::vector<float>& y, const TimingSpec& spec) {
+  Sparse sparse;
+  DeviceCsr dA(A);
+  DeviceArray<float> dx(x), dy(A.rows);
+  DenseVec vx(dx.get(), x.size()), vy(dy.get(), A.rows);
+  SpMV product(sparse.handle, dA, vx, vy, 1.0f, 0.0f);
+  const Timing t = timeCuda([&] { product.run(); }, spec);
+  dy.poison();
+  product.run();
+  y = dy.download();
+  return t;
+}
+
+Timing sgemv(std::size_t rows, std::size_t cols, const std::vector<float>& rowMajor, const std::vector<float>& x,
+             std::vector<float>& y, const TimingSpec& spec) {
+  Blas blas;
+  DeviceArray<float> dA(rowMajor), dx(x), dy(rows);
+  const DeviceArray<float> dOne = DeviceArray<float>::scalar(1.0f), dZero = DeviceArray<float>::scalar(0.0f);
+  const int m = cublasLength(rows), n = cublasLength(cols);
+  auto run = [&] {
+    // Row-major rows x cols is column-major cols x rows: y = (that)^T x.
+    TS_CUBLAS(cublasSgemv(blas.handle, CUBLAS_OP_T, n, m, dOne.get(), dA.get(), n, dx.get(), 1, dZero.get(), dy.get(), 1));
+  };
+  const Timing t = timeCuda(run, spec);
+  dy.poison();
+  run();
+  y = dy.download();
+  return t;
+}
+
+Timing cg(const linalg::Csr& A, const std::vector<float>& b, int iterations, std::vector<float>& x,
+          const TimingSpec& spec) {
+  if (iterations < 1) throw std::invalid_argument("CUDA peer cg: iterations must be >= 1");
+  Blas blas;
+  Sparse sparse;
+  const std::size_t n = A.rows;
+  const int len = cublasLength(n);
+  DeviceCsr dA(A);
+  DeviceArray<float> db(b), dx(n), dr(n), dp(n), dq(n), scalars(6);
+  float* rho = scalars.get();
+  float* rhoNew = rho + 1;
+  float* pq = rho + 2;
+  float* alpha = rho + 3;
+  float* negAlpha = rho + 4;
+  float* beta = rho + 5;
+  DenseVec vx(dx.get(), n), vr(dr.get(), n), vp(dp.get(), n), vq(dq.get(), n);
+  SpMV residual(sparse.handle, dA, vx, vr, -1.0f, 1.0f);  // r = b - A x (r holds b)
+  SpMV product(sparse.handle, dA, vp, vq, 1.0f, 0.0f);    // q = A p
+  const unsigned blocks = unsigned((n + 255) / 256);
+
+  auto solve = [&] {
+    TS_CUDA(cudaMemsetAsync(dx.get(), 0, n * sizeof(float)));
+    TS_CUDA(cudaMemcpyAsync(dr.get(), db.get(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    residual.run();
+    TS_CUDA(cudaMemcpyAsync(dp.get(), dr.get(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    TS_CUBLAS(cublasSdot(blas.handle, len, dr.get(), 1, dr.get(), 1, rho));
+    for (int k = 0; k < iterations; ++k) {
+      product.run();
+      TS_CUBLAS(cublasSdot(blas.handle, len, dp.get(), 1, dq.get(), 1, pq));
+      cgAlpha<<<1, 1>>>(rho, pq, alpha, negAlpha);
+      TS_CUBLAS(cublasSaxpy(blas.handle, len, alpha, dp.get(), 1, dx.get(), 1));
+      TS_CUBLAS(cublasSaxpy(blas.handle, len, negAlpha, dq.get(), 1, dr.get(), 1));
+      TS_CUBLAS(cublasSdot(blas.handle, len, dr.get(), 1, dr.get(), 1, rhoNew));
+      cgBeta<<<1, 1>>>(rho, rhoNew, beta);
+      xpay<<<blocks, 256>>>(dr.get(), beta, dp.get(), std::int64_t(n));
+    }
+  };
+  Timing t = timeCuda(solve, spec);
+  t.ms /= iterations;
+  t.wallMs /= iterations;
+  dx.poison();
+  solve();
+  x = dx.download();
+  return t;
+}
+
+}  // namespace texstream::bench::cuda

@@ -1,0 +1,176 @@
+// The two ceilings of GPU.md, measured in the same run as everything else and printed
+// always: a fragment pass that only writes a constant into an RGBA32F render target (the
+// raster back end's write rate, which bounds the fragment path), and a compute pass that
+// copies one RGBA32F texture into another (the memory system, which bounds the compute
+// path). Raw GL programs, so that no library overhead lowers the ceilings; the CUDA copy
+// and memcpy ceilings of the peers come along.
+#include "BenchCase.h"
+#include "CudaPeers.h"
+#include "EigenPeers.h"
+#include "Reference.h"
+
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Framebuffer.h>
+#include <texstream/gl/Program.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/stream/KernelCache.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace texstream::bench {
+
+namespace {
+
+constexpr float kFillValue = 0.7f;
+
+const char* kRectangleVertex =
+    "void main() {\n"
+    "  vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));\n"
+    "  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);\n"
+    "}\n";
+const char* kFillFragment =
+    "uniform vec4 u_value;\n"
+    "out vec4 o_fill;\n"
+    "void main() { o_fill = u_value; }\n";
+// texelFetch -> imageStore: how texstream's compute kernels read and write.
+const char* kCopyFetch =
+    "layout(local_size_x = 16, local_size_y = 16) in;\n"
+    "uniform sampler2D u_x;\n"
+    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "uniform ivec2 u_size;\n"
+    "void main() {\n"
+    "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
+    "  if (t.x >= u_size.x || t.y >= u_size.y) return;\n"
+    "  imageStore(u_out, t, texelFetch(u_x, t, 0));\n"
+    "}\n";
+// imageLoad -> imageStore: what GPU.md's 4280 GB/s compute axpy used.
+const char* kCopyImage =
+    "layout(local_size_x = 16, local_size_y = 16) in;\n"
+    "layout(rgba32f) readonly uniform image2D u_in;\n"
+    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "uniform ivec2 u_size;\n"
+    "void main() {\n"
+    "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
+    "  if (t.x >= u_size.x || t.y >= u_size.y) return;\n"
+    "  imageStore(u_out, t, imageLoad(u_in, t));\n"
+    "}\n";
+
+double errorAgainst(const gl::Texture& t, const std::vector<double>& reference) {
+  std::vector<float> got(reference.size());
+  t.download(got.data());
+  return maxRelativeError(got, reference);
+}
+
+void fragmentFill(BenchContext& ctx, const stream::Layout& layout) {
+  stream::Runtime& rt = stream::Runtime::current();
+  gl::Program program("bench limits.fragment_fill",
+                      {{GL_VERTEX_SHADER, "#version 330 core", {{"<bench fill vertex>", kRectangleVertex, 1}}},
+                       {GL_FRAGMENT_SHADER, "#version 330 core", {{"<bench fill fragment>", kFillFragment, 1}}}});
+  gl::Texture target(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, "bench.fill");
+  const int valueLoc = program.uniformLocation("u_value");
+  auto fill = [&] {
+    rt.framebuffer().bindForDrawing({&target});
+    glViewport(0, 0, target.width(), target.height());
+    glUseProgram(program.id());
+    glBindVertexArray(rt.emptyVertexArray().id());
+    glUniform4f(valueLoc, kFillValue, kFillValue, kFillValue, kFillValue);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  };
+  const Timing t = timeGl(fill, ctx.timing);
+  const double written = double(layout.texels()) * 16;
+  Row row = makeRow(kFragmentCeiling, "fragment", layout.size(), t, written, written, 0);
+  target.fill(poison());
+  fill();
+  row.maxRelErr = errorAgainst(target, std::vector<double>(layout.paddedSize(), kFillValue));
+  row.tolerance = 0;
+  row.note = "write-only fill, RGBA32F " + std::to_string(layout.width()) + "x" + std::to_string(layout.height());
+  ctx.add(std::move(row));
+}
+
+void computeCopy(BenchContext& ctx, const stream::Layout& layout) {
+  const std::vector<float> data = randomFloats(layout.paddedSize(), 101);
+  gl::Texture source(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, "bench.copy.source");
+  gl::Texture target(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, "bench.copy.target");
+  source.upload(data.data());
+  const std::vector<double> reference = toDouble(data);
+  const unsigned groupsX = unsigned((layout.width() + 15) / 16), groupsY = unsigned((layout.height() + 15) / 16);
+
+  Row best;
+  bool first = true;
+  for (const bool image : {false, true}) {
+    gl::Program program(image ? "bench limits.compute_copy imageLoad" : "bench limits.compute_copy texelFetch",
+                        {{GL_COMPUTE_SHADER, "#version 430 core",
+                          {{"<bench compute copy>", image ? kCopyImage : kCopyFetch, 1}}}});
+    auto copy = [&] {
+      glUseProgram(program.id());
+      if (image) {
+        gl::StateGuard::bindImage(0, source.id(), GL_READ_ONLY, GL_RGBA32F);
+        glUniform1i(program.uniformLocation("u_in"), 0);
+      } else {
+        gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, source.id());
+        glUniform1i(program.uniformLocation("u_x"), 0);
+      }
+      gl::StateGuard::bindImage(1, target.id(), GL_WRITE_ONLY, GL_RGBA32F);
+      glUniform1i(program.uniformLocation("u_out"), 1);
+      glUniform2i(program.uniformLocation("u_size"), layout.width(), layout.height());
+      glDispatchCompute(groupsX, groupsY, 1);
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    };
+    const Timing t = timeGl(copy, ctx.timing);
+    const double texelBytes = double(layout.texels()) * 16;
+    Row row = makeRow(kComputeCeiling, "compute", layout.size(), t, 2 * texelBytes, texelBytes, 0);
+    target.fill(poison());
+    {
+      gl::StateGuard guard;
+      copy();
+    }
+    row.maxRelErr = errorAgainst(target, reference);
+    row.tolerance = 0;
+    row.note = std::string(image ? "imageLoad" : "texelFetch") + " -> imageStore (the better of both), RGBA32F " +
+               std::to_string(layout.width()) + "x" + std::to_string(layout.height());
+    if (first || row.ms < best.ms || !row.ok()) best = std::move(row);
+    first = false;
+    if (!best.ok()) break;
+  }
+  ctx.add(std::move(best));
+}
+
+}  // namespace
+
+void runLimits(BenchContext& ctx) {
+  const stream::Layout layout = stream::Layout::forSize(ctx.sizes.vector);
+  gl::StateGuard guard;
+  for (stream::Backend b : ctx.backends) {
+    if (b == stream::Backend::Fragment) fragmentFill(ctx, layout);
+    else computeCopy(ctx, layout);
+  }
+  const std::size_t n = ctx.sizes.vector;
+  const double bytes = 8.0 * double(n);
+  if (ctx.cudaPeers || ctx.cpuPeers) {
+    const std::vector<float> x = randomFloats(n, 102);
+    const std::vector<double> reference = toDouble(x);
+    std::vector<float> y;
+#ifdef TEXSTREAM_BENCH_CUDA
+    if (ctx.cudaPeers) {
+      Row row = makeRow(kCudaCeiling, "cuda", n, cuda::copy(x, y, ctx.timing), bytes, bytes / 2, 0);
+      row.maxRelErr = maxRelativeError(y, reference);
+      row.note = "cudaMemcpy device to device";
+      ctx.add(std::move(row));
+    }
+#endif
+    if (ctx.cpuPeers) {
+      Row row = makeRow(kCpuCeiling, "cpu", n, eigen::copy(x, y, cpuSpec(ctx.timing)), bytes, bytes / 2, 0);
+      row.maxRelErr = maxRelativeError(y, reference);
+      row.note = "std::memcpy, 1 thread";
+      ctx.add(std::move(row));
+    }
+  }
+}
+
+}  // namespace texstream::bench

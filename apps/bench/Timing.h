@@ -1,0 +1,41 @@
+#pragma once
+// Timing rules of GPU.md: GL work is asynchronous, so every measurement warms up, picks a
+// repetition count that makes one batch last at least minBatchMs, times several batches
+// (GL_TIME_ELAPSED around each batch, and glFinish + a CPU clock around it too) and keeps
+// the median per repetition.
+#include <functional>
+#include <vector>
+
+namespace texstream::bench {
+
+struct TimingSpec {
+  int warmup = 2;            ///< untimed runs first (kernel compilation, pool allocation)
+  int batches = 5;           ///< timed batches; the median is reported
+  double minBatchMs = 50;    ///< repetitions per batch are chosen to last at least this
+  int minReps = 1, maxReps = 1000;
+};
+
+struct Timing {
+  double ms = 0;      ///< median per repetition: GPU time (GL_TIME_ELAPSED / cudaEvent), else wall
+  double wallMs = 0;  ///< median per repetition: wall clock with the device drained at both ends
+  int reps = 0, batches = 0;
+  const char* method = "";  ///< "GL_TIME_ELAPSED", "glFinish+clock", "cudaEvent", "clock"
+};
+
+double median(std::vector<double> values);
+/// The spec for the CPU peers: at most 3 batches of at least one repetition (a CPU SpMV
+/// at GPU sizes takes a good fraction of a second, and CPU timings vary little).
+TimingSpec cpuSpec(TimingSpec spec);
+/// Repetitions for one batch, given one calibration run of `singleMs`.
+int repetitionsFor(double singleMs, const TimingSpec& spec);
+
+/// Times GL work `body` inside one gl::StateGuard, with the texstream profiler switched off
+/// (GL allows one time-elapsed query at a time). ms is the GL_TIME_ELAPSED time unless it
+/// is implausibly below the wall time (the timer missed the work), then the wall time.
+/// `gpuTimer` false: wall clock only, for bodies that read results back to the CPU (a
+/// solver checking its residual).
+Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gpuTimer = true);
+/// Times CPU work (the Eigen peer, memcpy ceiling).
+Timing timeCpu(const std::function<void()>& body, const TimingSpec& spec);
+
+}  // namespace texstream::bench

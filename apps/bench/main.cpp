@@ -1,0 +1,32 @@
+// texstream-bench: see BenchOptions.h for the options, BenchCase.h for the cases and
+// Report.h for the JSON it writes.
+#include "BenchCase.h"
+#include "BenchOptions.h"
+#include "Markdown.h"
+#include "Report.h"
+
+#include <fstream>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace texstream::bench;
+  BenchOptions options;
+  if (auto code = parseOptions(argc, argv, options)) return *code;
+  try {
+    if (options.markdownPath) {
+      std::ifstream in(*options.markdownPath);
+      if (!in) throw std::runtime_error("--markdown: cannot read " + *options.markdownPath);
+      Report report = Report::fromJson(nlohmann::json::parse(in));
+      std::cout << markdownReport(report);
+      return 0;
+    }
+    if (options.list) {
+      for (const BenchCase& c : benchCases()) std::cout << c.name << ": " << c.summary << "\n";
+      return 0;
+    }
+    return runBenchmark(options);
+  } catch (const std::exception& e) {
+    std::cerr << "texstream-bench: " << e.what() << "\n";
+    return 1;
+  }
+}
