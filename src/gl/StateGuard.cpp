@@ -32,6 +32,14 @@ struct StateGuard::Saved {
   GLint polygonMode[2] = {GL_FILL, GL_FILL};
   std::vector<UnitBinding> units;
   std::vector<ImageBinding> images;
+  struct StorageBinding {
+    bool saved = false;
+    GLint buffer = 0;
+    GLint64 offset = 0, size = 0;
+  };
+  std::vector<StorageBinding> storage;
+  bool genericStorageSaved = false;
+  GLint genericStorage = 0;
 };
 
 StateGuard::Saved& StateGuard::saved() {
@@ -105,6 +113,20 @@ StateGuard::~StateGuard() {
                        GLenum(b.access), GLenum(b.format ? b.format : GL_RGBA32F));
     b.saved = false;
   }
+  for (std::size_t i = 0; i < s.storage.size(); ++i) {
+    Saved::StorageBinding& b = s.storage[i];
+    if (!b.saved) continue;
+    if (b.buffer != 0 && b.size > 0) {
+      glBindBufferRange(GL_SHADER_STORAGE_BUFFER, GLuint(i), GLuint(b.buffer), GLintptr(b.offset), GLsizeiptr(b.size));
+    } else {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(i), GLuint(b.buffer));
+    }
+    b.saved = false;
+  }
+  if (s.genericStorageSaved) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, GLuint(s.genericStorage));
+    s.genericStorageSaved = false;
+  }
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     UnitBinding& u = s.units[i];
     if (!u.saved) continue;
@@ -172,6 +194,24 @@ void StateGuard::bindImage(int unit, unsigned int texture, unsigned int access, 
     b.saved = true;
   }
   glBindImageTexture(GLuint(unit), texture, 0, GL_FALSE, 0, access, format);
+}
+
+void StateGuard::bindStorageBuffer(int index, unsigned int buffer) {
+  Saved& s = saved();
+  if (s.depth == 0) throw Error("StateGuard::bindStorageBuffer: no StateGuard is active (library bug)");
+  if (!s.genericStorageSaved) {
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s.genericStorage);
+    s.genericStorageSaved = true;
+  }
+  if (int(s.storage.size()) <= index) s.storage.resize(std::size_t(index) + 1);
+  Saved::StorageBinding& b = s.storage[std::size_t(index)];
+  if (!b.saved) {
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, GLuint(index), &b.buffer);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, GLuint(index), &b.offset);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, GLuint(index), &b.size);
+    b.saved = true;
+  }
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, GLuint(index), buffer);
 }
 
 }  // namespace texstream::gl

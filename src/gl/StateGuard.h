@@ -25,6 +25,9 @@ class StateGuard {
   static void bindTexture(int unit, unsigned int target, unsigned int id);
   /// Binds an image unit for the compute backend, saving the host's binding first.
   static void bindImage(int unit, unsigned int texture, unsigned int access, unsigned int format);
+  /// glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, buffer), saving the host's indexed
+  /// and generic shader-storage bindings first (compute backend).
+  static void bindStorageBuffer(int index, unsigned int buffer);
   /// True while some guard is alive on this thread.
   static bool active();
 

@@ -207,21 +207,40 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   if (opts.asynchronousCheck) readback = std::make_unique<stream::ScalarReadback>();
   int pendingAt = 0, lastChecked = 0;
 
+  // On the compute backend the dot products end in the same dispatch that computes alpha
+  // (and beta): 5 passes an iteration instead of 11 (Reduction.h); measured on an H200 at
+  // 100^3 unknowns the mip levels and 1x1 passes cost ~7-10 us each, the data ~25 us.
+  const bool fused = stream::Runtime::current().backend() == stream::Backend::Compute;
   for (int k = 1; k <= opts.maxIterations; ++k) {
     A.apply(p, q);
-    stream::dot(p, q, pq);
-    Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
-        .uniform("u_iteration", k).output(alpha).output(status).run();
+    if (fused) {
+      stream::reduceInto(stream::ReductionOp::Dot, p, &q,
+                         {"solvers/cg_dot_alpha", [&](Pass& pass) {
+                            pass.label("cg p.q alpha").input("u_rho", rho).input("u_status", status)
+                                .uniform("u_iteration", k).output(pq).output(alpha).output(status);
+                          }});
+    } else {
+      stream::dot(p, q, pq);
+      Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
+          .uniform("u_iteration", k).output(alpha).output(status).run();
+    }
     Pass update("solvers/cg_update");
     update.label(jacobi ? "cg update x r z" : "cg update x r").input("u_x", x).input("u_p", p).input("u_r", r)
         .input("u_q", q).coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
     if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
     update.run();
     if (preconditioned && !jacobi) M->apply(r, z);
-    stream::dot(r, zr, rhoNew);
-    if (k < opts.maxIterations) {  // the last iteration needs no new direction
-      Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
-      linalg::xpay(zr, Coefficient(beta), p);
+    if (fused) {
+      stream::reduceInto(stream::ReductionOp::Dot, r, &zr, {"solvers/cg_dot_beta", [&](Pass& pass) {
+                           pass.label("cg r.z beta").input("u_rho", rho).output(rhoNew).output(beta);
+                         }});
+      if (k < opts.maxIterations) linalg::xpay(zr, Coefficient(beta), p);
+    } else {
+      stream::dot(r, zr, rhoNew);
+      if (k < opts.maxIterations) {  // the last iteration needs no new direction
+        Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
+        linalg::xpay(zr, Coefficient(beta), p);
+      }
     }
     std::swap(rho, rhoNew);
 

@@ -71,7 +71,7 @@ std::string outputDeclarations(const KernelVariant& v) {
       s += "layout(location = " + idx + ") out vec4 o_out" + idx + ";\n";
     } else {
       s += std::string("layout(") + gl::imageFormatQualifier(v.outputs[i]) + ") writeonly uniform image2D u_image" + idx + ";\n";
-      s += "vec4 o_out" + idx + ";\n";
+      if (!v.raw) s += "vec4 o_out" + idx + ";\n";
     }
   }
   return s;
@@ -86,7 +86,7 @@ std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path) {
 }
 
 std::string KernelVariant::key() const {
-  std::string k = kernel + "|" + backendName(backend) + "|";
+  std::string k = kernel + "|" + backendName(backend) + (raw ? "|raw|" : "|");
   for (const auto& [n, v] : defines) k += n + "=" + v + ";";
   k += "|";
   for (gl::TextureFormat f : outputs) k += std::to_string(int(f)) + ",";
@@ -109,7 +109,7 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   for (const auto& [n, val] : v.defines) header += "#define " + n + " " + val + "\n";
   header += "#define OUTPUTS " + std::to_string(v.outputs.size()) + "\n";
   header += v.backend == Backend::Fragment ? "#define TEXSTREAM_FRAGMENT 1\n" : "#define TEXSTREAM_COMPUTE 1\n";
-  if (v.backend == Backend::Compute) {
+  if (v.backend == Backend::Compute && !v.raw) {
     header += "layout(local_size_x = " + std::to_string(kWorkgroupSize) + ", local_size_y = " +
               std::to_string(kWorkgroupSize) + ") in;\n";
   }
@@ -120,7 +120,10 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   for (auto& p : loadShaderPieces("shaders/" + v.kernel + ".glsl")) pieces.push_back(std::move(p));
 
   std::vector<gl::ShaderStage> stages;
-  if (v.backend == Backend::Fragment) {
+  if (v.raw) {
+    if (v.backend != Backend::Compute) throw gl::Error("kernel \"" + v.kernel + "\" runs on the compute backend only");
+    stages.push_back({GL_COMPUTE_SHADER, "#version 430 core", std::move(pieces)});
+  } else if (v.backend == Backend::Fragment) {
     pieces.push_back({"<generated main>", "void main() { kernel(ivec2(gl_FragCoord.xy)); }\n", 1});
     const std::string vertex =
         "uniform vec4 u_rect;        // x, y, w, h in output texels\n"

@@ -19,6 +19,10 @@ struct KernelVariant {
   std::vector<std::pair<std::string, std::string>> defines;
   Backend backend = Backend::Fragment;
   std::vector<gl::TextureFormat> outputs;
+  /// Compute only: the kernel file brings its own layout(local_size...) and main() (for
+  /// work that needs shared memory, like the one-dispatch reduction); the generated header
+  /// still declares the #defines and the output images u_image0, u_image1, ...
+  bool raw = false;
   std::string key() const;
   /// "axpy K=7 [compute]"
   std::string title() const;

@@ -90,8 +90,24 @@ Pass& Pass::output(gl::Texture& t) {
   return *this;
 }
 
+Pass& Pass::workgroups(int x, int y, int z) {
+  if (x <= 0 || y <= 0 || z <= 0) throw gl::Error("Pass(\"" + m_kernel + "\"): workgroup counts must be positive");
+  m_groups[0] = x, m_groups[1] = y, m_groups[2] = z;
+  return *this;
+}
+
+Pass& Pass::storage(int index, unsigned int buffer) {
+  m_storage.emplace_back(index, buffer);
+  return *this;
+}
+
 Pass& Pass::backend(Backend b) {
   m_backend = b;
+  return *this;
+}
+
+Pass& Pass::inPlace() {
+  m_inPlace = true;
   return *this;
 }
 
@@ -108,7 +124,8 @@ void Pass::run() {
 void Pass::run(const std::vector<Rect>& rects) {
   if (m_outputs.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
   Runtime& rt = Runtime::current();
-  const Backend backend = m_backend ? *m_backend : rt.backend();
+  const bool raw = m_groups[0] > 0;
+  const Backend backend = raw ? Backend::Compute : (m_backend ? *m_backend : rt.backend());
   rt.requireBackend(backend);
   const int width = m_outputs[0]->width(), height = m_outputs[0]->height();
   for (const gl::Texture* o : m_outputs) {
@@ -124,7 +141,7 @@ void Pass::run(const std::vector<Rect>& rects) {
     }
   }
 
-  KernelVariant variant{m_kernel, m_defines, backend, {}};
+  KernelVariant variant{m_kernel, m_defines, backend, {}, raw};
   for (const gl::Texture* o : m_outputs) variant.outputs.push_back(o->format());
   const gl::Program& program = rt.kernels().get(variant);
 
@@ -133,7 +150,7 @@ void Pass::run(const std::vector<Rect>& rects) {
   // Outputs that are also inputs get a fresh pooled target; it replaces them afterwards.
   std::vector<gl::Texture> replacements(m_outputs.size());
   std::vector<gl::Texture*> targets(m_outputs.begin(), m_outputs.end());
-  for (std::size_t i = 0; i < m_outputs.size(); ++i) {
+  for (std::size_t i = 0; i < m_outputs.size() && !m_inPlace; ++i) {
     for (const Input& in : m_inputs) {
       if (in.texture->id() == m_outputs[i]->id()) {
         const bool whole = rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 &&
@@ -202,16 +219,22 @@ void Pass::run(const std::vector<Rect>& rects) {
       const int loc = program.uniformLocation("u_image" + std::to_string(i));
       if (loc >= 0) glUniform1i(loc, GLint(i));
     }
-    const int rectLoc = program.uniformLocation("u_rect");
-    for (const Rect& r : rects) {
-      if (r.w <= 0 || r.h <= 0) continue;
-      glUniform4i(rectLoc, r.x, r.y, r.w, r.h);
-      glDispatchCompute(GLuint((r.w + kWorkgroupSize - 1) / kWorkgroupSize),
-                        GLuint((r.h + kWorkgroupSize - 1) / kWorkgroupSize), 1);
+    for (const auto& [index, buffer] : m_storage) gl::StateGuard::bindStorageBuffer(index, buffer);
+    if (raw) {
+      glDispatchCompute(GLuint(m_groups[0]), GLuint(m_groups[1]), GLuint(m_groups[2]));
+    } else {
+      const int rectLoc = program.uniformLocation("u_rect");
+      for (const Rect& r : rects) {
+        if (r.w <= 0 || r.h <= 0) continue;
+        glUniform4i(rectLoc, r.x, r.y, r.w, r.h);
+        glDispatchCompute(GLuint((r.w + kWorkgroupSize - 1) / kWorkgroupSize),
+                          GLuint((r.h + kWorkgroupSize - 1) / kWorkgroupSize), 1);
+      }
     }
     // Later passes read these texels by texelFetch, render targets, pixel transfers.
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                    GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+                    GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT |
+                    (m_storage.empty() ? 0 : GL_SHADER_STORAGE_BARRIER_BIT));
   }
   rt.profiler().end();
 

@@ -63,10 +63,21 @@ class Pass {
   Pass& output(Scalar& s);
   Pass& output(gl::Texture& t);
 
+  /// Compute backend only: run a raw kernel (KernelCache.h) as x * y * z workgroups
+  /// instead of covering rectangles of the output.
+  Pass& workgroups(int x, int y = 1, int z = 1);
+  /// Binds a buffer to shader-storage binding `index` (compute backend).
+  Pass& storage(int index, unsigned int buffer);
+
   /// Run on this backend rather than the thread's current one.
   Pass& backend(Backend b);
   /// Label used by the profiler (default: the kernel name).
   Pass& label(std::string text);
+  /// The kernel reads texels of an output that this pass does not write (Bolz §4.2: border
+  /// copies that duplicate interior texels into the one-texel border of the same texture).
+  /// Such an output is written in place instead of through a pooled replacement; reading
+  /// a texel this pass writes, other than by the invocation writing it, stays undefined.
+  Pass& inPlace();
 
   /// Covers the whole first output.
   void run();
@@ -93,6 +104,9 @@ class Pass {
   std::vector<Uniform> m_uniforms;
   std::vector<gl::Texture*> m_outputs;
   std::optional<Backend> m_backend;
+  bool m_inPlace = false;
+  int m_groups[3] = {0, 0, 0};
+  std::vector<std::pair<int, unsigned int>> m_storage;
 };
 
 }  // namespace texstream::stream

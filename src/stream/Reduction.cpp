@@ -8,28 +8,50 @@
 #include <texstream/stream/TexturePool.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
+
 namespace texstream::stream {
 
 namespace {
 
-enum class Op { Sum, Dot, SumSquares, MaxAbs };
+using Op = ReductionOp;
 
 const char* opDefine(Op op) {
   switch (op) {
     case Op::Sum: return "OP_SUM";
     case Op::Dot: return "OP_DOT";
     case Op::SumSquares: return "OP_SUMSQ";
+    case Op::Norm: return "OP_SUMSQ";
     case Op::MaxAbs: return "OP_MAXABS";
   }
   return "OP_SUM";
 }
 
-void reduce(Op op, const Vector& x, const Vector* y, Scalar& out, bool sqrtAtEnd) {
+// Compute backend: one dispatch (shaders/reduce/workgroup.glsl).
+void reduceWorkgroups(Op op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
+  Runtime& rt = Runtime::current();
+  const int texels = int(x.layout().texels());
+  const int groups = std::min(Runtime::kReductionMaxGroups, (texels + 255) / 256);
+  Pass pass(epilogue.kernel);
+  pass.label(std::string("reduce ") + opDefine(op)).define(opDefine(op)).input("u_x", x.texture());
+  if (op == Op::Norm) pass.define("FINAL_SQRT");
+  if (y) pass.input("u_y", y->texture());
+  pass.uniform("u_texels", texels).storage(0, rt.reductionScratch()).workgroups(groups);
+  epilogue.bind(pass);
+  pass.run();
+}
+
+void reduce(Op op, const Vector& x, const Vector* y, Scalar& out) {
   if (x.empty()) throw gl::Error("reduction: empty vector");
   if (out.texture().id() == 0) throw gl::Error("reduction of \"" + x.name() + "\": empty output Scalar");
   Runtime& rt = Runtime::current();
   gl::StateGuard guard;
   const Backend backend = rt.backend();
+  const bool sqrtAtEnd = op == Op::Norm;
+  if (backend == Backend::Compute) {
+    reduceWorkgroups(op, x, y, {"reduce/workgroup_result", [&out](Pass& p) { p.output(out); }});
+    return;
+  }
   const int k = rt.reductionBlock(backend);
   int w = x.layout().width(), h = x.layout().height();
   gl::Texture level;  // current partial sums (pooled), empty before the first pass
@@ -69,15 +91,27 @@ void reduce(Op op, const Vector& x, const Vector* y, Scalar& out, bool sqrtAtEnd
 
 }  // namespace
 
-void sum(const Vector& x, Scalar& out) { reduce(Op::Sum, x, nullptr, out, false); }
+void sum(const Vector& x, Scalar& out) { reduce(Op::Sum, x, nullptr, out); }
 
 void dot(const Vector& x, const Vector& y, Scalar& out) {
   requireSameLayout("dot", x, y);
-  reduce(Op::Dot, x, &y, out, false);
+  reduce(Op::Dot, x, &y, out);
 }
 
-void maxAbs(const Vector& x, Scalar& out) { reduce(Op::MaxAbs, x, nullptr, out, false); }
+void maxAbs(const Vector& x, Scalar& out) { reduce(Op::MaxAbs, x, nullptr, out); }
 
-void norm2(const Vector& x, Scalar& out) { reduce(Op::SumSquares, x, nullptr, out, true); }
+void norm2(const Vector& x, Scalar& out) { reduce(Op::Norm, x, nullptr, out); }
+
+void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
+  if (x.empty()) throw gl::Error("reduceInto(\"" + epilogue.kernel + "\"): empty vector");
+  if (y) requireSameLayout("reduceInto", x, *y);
+  if ((op == Op::Dot) != (y != nullptr)) throw gl::Error("reduceInto: a dot needs y, the other reductions do not");
+  Runtime& rt = Runtime::current();
+  if (rt.backend() != Backend::Compute) {
+    throw gl::Error("reduceInto(\"" + epilogue.kernel + "\"): fused reductions run on the compute backend only");
+  }
+  gl::StateGuard guard;
+  reduceWorkgroups(op, x, y, epilogue);
+}
 
 }  // namespace texstream::stream

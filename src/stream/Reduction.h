@@ -4,10 +4,35 @@
 // element-wise product of a dot is fused into the first level, so dot(x, y) reads x and y
 // once and writes 1/k^2 of their size. Zero padding is the identity, so any size works.
 // The last level also folds the four channels; the result lands in out's .x.
+// On the compute backend the same results come from one dispatch instead (a workgroup
+// reduction in shared memory whose last group folds the partials: shaders/reduce/
+// workgroup.glsl), because there the small late levels of the mip-style scheme are
+// latency-bound; the fragment backend, which has no shared memory, keeps the paper's
+// levels.
+#include <functional>
+#include <string>
+
 namespace texstream::stream {
 
 class Vector;
 class Scalar;
+class Pass;
+
+enum class ReductionOp { Sum, Dot, SumSquares, MaxAbs, Norm };
+
+/// A kernel that consumes a reduction's result in the same dispatch (compute backend
+/// only): shaders/<kernel>.glsl includes "reduce/workgroup.glsl" and defines
+/// `void epilogue(float value)`, which runs once with the result and imageStores whatever
+/// it computes (CG's alpha = rho / p.q, for example) into the outputs `bind` attaches,
+/// together with any inputs and uniforms it needs.
+struct ReductionEpilogue {
+  std::string kernel;
+  std::function<void(Pass&)> bind;
+};
+
+/// Reduces x (and y, for Dot) and hands the result to `epilogue` in the same dispatch.
+/// Throws gl::Error unless the compute backend is in effect.
+void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue);
 
 /// out = sum_i x_i
 void sum(const Vector& x, Scalar& out);

@@ -12,6 +12,9 @@
 #include <texstream/stream/TexturePool.h>
 
 #include <cstdlib>
+#include <vector>
+
+#include <glad/gl.h>
 
 namespace texstream::stream {
 
@@ -64,6 +67,16 @@ void Runtime::requireBackend(Backend b) const {
 void Runtime::setDefaultBackend(Backend b) {
   requireBackend(b);
   m_defaultBackend = b;
+}
+
+unsigned int Runtime::reductionScratch() {
+  if (!m_reductionScratch) {
+    // 16 bytes of counter (padded to the vec4 alignment of std430), then the partials.
+    const std::size_t bytes = 16 + std::size_t(kReductionMaxGroups) * 16;
+    const std::vector<unsigned char> zeros(bytes, 0);
+    m_reductionScratch = std::make_unique<gl::Buffer>("texstream.reduction.scratch", bytes, zeros.data(), GL_DYNAMIC_COPY);
+  }
+  return m_reductionScratch->id();
 }
 
 void Runtime::setReductionBlock(Backend b, int k) {

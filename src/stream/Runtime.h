@@ -17,6 +17,7 @@ namespace texstream::gl {
 class Texture;
 class Framebuffer;
 class VertexArray;
+class Buffer;
 }  // namespace texstream::gl
 
 namespace texstream::stream {
@@ -50,6 +51,10 @@ class Runtime {
   Profiler& profiler() { return *m_profiler; }
   gl::Framebuffer& framebuffer() { return *m_framebuffer; }
   gl::VertexArray& emptyVertexArray() { return *m_vao; }
+  /// Storage for the compute backend's one-dispatch reductions (Reduction.h): a counter
+  /// and one partial sum per workgroup; created on first use, always left with counter 0.
+  unsigned int reductionScratch();
+  static constexpr int kReductionMaxGroups = 1024;
   /// A 1x1 texture holding (1, 1, 1, 1): the stand-in scalar of constant coefficients.
   const gl::Texture& unitScalar() const { return *m_unitScalar; }
 
@@ -72,6 +77,7 @@ class Runtime {
   std::unique_ptr<gl::Framebuffer> m_framebuffer;
   std::unique_ptr<gl::VertexArray> m_vao;
   std::unique_ptr<gl::Texture> m_unitScalar;
+  std::unique_ptr<gl::Buffer> m_reductionScratch;
   int m_blockFragment = 4, m_blockCompute = 8;
 };
 

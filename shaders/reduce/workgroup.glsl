@@ -1,0 +1,83 @@
+// One-dispatch reduction for the compute backend. Each workgroup sums a grid-strided share
+// of the texels (neighbouring invocations read neighbouring texels) and folds it in shared
+// memory; the last workgroup to finish (an atomic counter tells it) folds every group's
+// partial and calls epilogue(value) once. The mip-style reduction of Bolz §3.1.3 needs
+// log_k(size) passes, and on a GPU its small late levels are latency-bound (an H200 spent
+// ~10 us on each of them for a 1M-element dot); this needs one.
+// Include it, then define `void epilogue(float value)`; it runs in one invocation.
+// OP_SUM / OP_DOT / OP_SUMSQ (with FINAL_SQRT for a norm) / OP_MAXABS as in first.glsl.
+layout(local_size_x = 256) in;
+
+uniform sampler2D u_x;
+uniform sampler2D u_y;
+uniform int u_texels;  // texels of x to read (its whole texture: padding is zero)
+
+// Binding 0: Runtime::reductionScratch(). `coherent`: the last group reads the other
+// groups' partials, which must not come from a stale cache.
+layout(std430, binding = 0) coherent buffer ReductionScratch {
+  uint r_counter;
+  uint r_pad0, r_pad1, r_pad2;
+  vec4 r_partials[];
+};
+
+#include "reduce/combine.glsl"
+
+shared vec4 s_partials[256];
+shared bool s_lastGroup;
+
+void epilogue(float value);
+
+vec4 element(ivec2 c) {
+  vec4 v = texelFetch(u_x, c, 0);
+#if defined(OP_DOT)
+  v *= texelFetch(u_y, c, 0);
+#elif defined(OP_SUMSQ)
+  v *= v;
+#elif defined(OP_MAXABS)
+  v = abs(v);
+#endif
+  return v;
+}
+
+void foldSharedPartials(uint lid) {
+  for (uint stride = 128u; stride > 0u; stride >>= 1) {
+    if (lid < stride) s_partials[lid] = COMBINE(s_partials[lid], s_partials[lid + stride]);
+    barrier();
+  }
+}
+
+void main() {
+  uint lid = gl_LocalInvocationID.x;
+  uint groups = gl_NumWorkGroups.x;
+  int width = textureSize(u_x, 0).x;
+  int step = int(groups) * 256;
+  vec4 acc = vec4(0.0);
+  for (int t = int(gl_GlobalInvocationID.x); t < u_texels; t += step) {
+    acc = COMBINE(acc, element(ivec2(t % width, t / width)));
+  }
+  s_partials[lid] = acc;
+  barrier();
+  foldSharedPartials(lid);
+  if (lid == 0u) {
+    r_partials[gl_WorkGroupID.x] = s_partials[0];
+    memoryBarrierBuffer();  // the partial is visible before the counter says so
+    s_lastGroup = atomicAdd(r_counter, 1u) == groups - 1u;
+  }
+  barrier();
+  if (!s_lastGroup) return;  // the same for the whole group: s_lastGroup is shared
+
+  memoryBarrierBuffer();
+  acc = vec4(0.0);
+  for (uint i = lid; i < groups; i += 256u) acc = COMBINE(acc, r_partials[i]);
+  s_partials[lid] = acc;
+  barrier();
+  foldSharedPartials(lid);
+  if (lid == 0u) {
+    r_counter = 0u;  // ready for the next reduction without a CPU clear
+    float value = foldChannels(s_partials[0]);
+#ifdef FINAL_SQRT
+    value = sqrt(value);
+#endif
+    epilogue(value);
+  }
+}
