@@ -4,13 +4,14 @@
 // partial and calls epilogue(value) once. The mip-style reduction of Bolz §3.1.3 needs
 // log_k(size) passes, and on a GPU its small late levels are latency-bound (an H200 spent
 // ~10 us on each of them for a 1M-element dot); this needs one.
-// Include it, then define `void epilogue(float value)`; it runs in one invocation.
-// OP_SUM / OP_DOT / OP_SUMSQ (with FINAL_SQRT for a norm) / OP_MAXABS as in first.glsl.
+// Include it, then define `vec4 element(ivec2 texel)` (the texel's contribution; it may
+// also imageStore results for that texel, which is how CG fuses its x/r update with the
+// next dot product) and `void epilogue(float value)`, which runs in one invocation.
+// reduce/elements.glsl defines element() for OP_SUM / OP_DOT / OP_SUMSQ / OP_MAXABS.
 layout(local_size_x = 256) in;
 
-uniform sampler2D u_x;
-uniform sampler2D u_y;
-uniform int u_texels;  // texels of x to read (its whole texture: padding is zero)
+uniform int u_texels;  // texels to visit: the whole texture (padding is zero)
+uniform int u_width;   // texture width in texels
 
 // Binding 0: Runtime::reductionScratch(). `coherent`: the last group reads the other
 // groups' partials, which must not come from a stale cache.
@@ -25,19 +26,8 @@ layout(std430, binding = 0) coherent buffer ReductionScratch {
 shared vec4 s_partials[256];
 shared bool s_lastGroup;
 
+vec4 element(ivec2 texel);
 void epilogue(float value);
-
-vec4 element(ivec2 c) {
-  vec4 v = texelFetch(u_x, c, 0);
-#if defined(OP_DOT)
-  v *= texelFetch(u_y, c, 0);
-#elif defined(OP_SUMSQ)
-  v *= v;
-#elif defined(OP_MAXABS)
-  v = abs(v);
-#endif
-  return v;
-}
 
 void foldSharedPartials(uint lid) {
   for (uint stride = 128u; stride > 0u; stride >>= 1) {
@@ -49,7 +39,7 @@ void foldSharedPartials(uint lid) {
 void main() {
   uint lid = gl_LocalInvocationID.x;
   uint groups = gl_NumWorkGroups.x;
-  int width = textureSize(u_x, 0).x;
+  int width = u_width;
   int step = int(groups) * 256;
   vec4 acc = vec4(0.0);
   for (int t = int(gl_GlobalInvocationID.x); t < u_texels; t += step) {

@@ -2,6 +2,7 @@
 // with the status update (cg_steps.glsl). Outputs: u_image0 = pq, u_image1 = alpha,
 // u_image2 = status. Saves the mip levels and the 1x1 pass of the fragment path.
 #include "reduce/workgroup.glsl"
+#include "reduce/elements.glsl"
 #include "solvers/cg_steps.glsl"
 
 uniform sampler2D u_rho;

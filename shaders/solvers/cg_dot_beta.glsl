@@ -1,6 +1,7 @@
 // Compute backend: rho' = r . z in one dispatch, and in its last invocation
 // beta = rho' / rho. Outputs: u_image0 = rho', u_image1 = beta.
 #include "reduce/workgroup.glsl"
+#include "reduce/elements.glsl"
 #include "solvers/cg_steps.glsl"
 
 uniform sampler2D u_rho;

@@ -224,10 +224,24 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
           .uniform("u_iteration", k).output(alpha).output(status).run();
     }
+    auto bindUpdate = [&](Pass& update) {
+      update.input("u_x", x).input("u_p", p).input("u_r", r).input("u_q", q)
+          .coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
+      if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
+    };
+    if (fused && (!preconditioned || jacobi)) {
+      // x, r (and z) updated and rho' = r.z, beta = rho'/rho in one dispatch.
+      stream::reduceCustom(layout, {"solvers/cg_update_dot_beta", [&](Pass& pass) {
+                                      pass.label("cg update r.z beta");
+                                      bindUpdate(pass);
+                                      pass.input("u_rho", rho).output(rhoNew).output(beta);
+                                    }});
+      if (k < opts.maxIterations) linalg::xpay(zr, Coefficient(beta), p);
+      std::swap(rho, rhoNew);
+    } else {
     Pass update("solvers/cg_update");
-    update.label(jacobi ? "cg update x r z" : "cg update x r").input("u_x", x).input("u_p", p).input("u_r", r)
-        .input("u_q", q).coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
-    if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
+    update.label(jacobi ? "cg update x r z" : "cg update x r");
+    bindUpdate(update);
     update.run();
     if (preconditioned && !jacobi) M->apply(r, z);
     if (fused) {
@@ -243,6 +257,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       }
     }
     std::swap(rho, rhoNew);
+    }
 
     const bool due = k % opts.checkEvery == 0;
     std::optional<Verdict> verdict;

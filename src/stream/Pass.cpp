@@ -129,7 +129,8 @@ void Pass::run(const std::vector<Rect>& rects) {
   rt.requireBackend(backend);
   const int width = m_outputs[0]->width(), height = m_outputs[0]->height();
   for (const gl::Texture* o : m_outputs) {
-    if (o->width() != width || o->height() != height) {
+    // Raw compute kernels address each image themselves (a vector and a Scalar, say).
+    if (!raw && (o->width() != width || o->height() != height)) {
       throw gl::Error("Pass(\"" + m_kernel + "\"): outputs differ in size (\"" + m_outputs[0]->name() + "\" " +
                       std::to_string(width) + "x" + std::to_string(height) + ", \"" + o->name() + "\" " +
                       std::to_string(o->width()) + "x" + std::to_string(o->height()) + ")");
@@ -153,13 +154,14 @@ void Pass::run(const std::vector<Rect>& rects) {
   for (std::size_t i = 0; i < m_outputs.size() && !m_inPlace; ++i) {
     for (const Input& in : m_inputs) {
       if (in.texture->id() == m_outputs[i]->id()) {
-        const bool whole = rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 &&
-                           rects[0].w == width && rects[0].h == height;
+        const bool whole = raw || (rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 &&
+                                   rects[0].w == width && rects[0].h == height);
         if (!whole) {
           throw gl::Error("Pass(\"" + m_kernel + "\"): output \"" + m_outputs[i]->name() +
                           "\" is also an input, which needs a pass over the whole output");
         }
-        replacements[i] = rt.pool().acquire(width, height, m_outputs[i]->format(), m_outputs[i]->name());
+        replacements[i] = rt.pool().acquire(m_outputs[i]->width(), m_outputs[i]->height(), m_outputs[i]->format(),
+                                            m_outputs[i]->name());
         targets[i] = &replacements[i];
         break;
       }

@@ -27,18 +27,29 @@ const char* opDefine(Op op) {
   return "OP_SUM";
 }
 
-// Compute backend: one dispatch (shaders/reduce/workgroup.glsl).
-void reduceWorkgroups(Op op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
+// Compute backend: one dispatch (shaders/reduce/workgroup.glsl) visiting every texel of
+// `layout`; `setup` adds the element's inputs and defines.
+void dispatchWorkgroups(const Layout& layout, const ReductionEpilogue& epilogue,
+                        const std::function<void(Pass&)>& setup) {
   Runtime& rt = Runtime::current();
-  const int texels = int(x.layout().texels());
+  const int texels = int(layout.texels());
+  // 1024 groups of 256 cover the largest GPUs several times over; beyond that each
+  // invocation loops (grid stride), which keeps the final fold short.
   const int groups = std::min(Runtime::kReductionMaxGroups, (texels + 255) / 256);
   Pass pass(epilogue.kernel);
-  pass.label(std::string("reduce ") + opDefine(op)).define(opDefine(op)).input("u_x", x.texture());
-  if (op == Op::Norm) pass.define("FINAL_SQRT");
-  if (y) pass.input("u_y", y->texture());
-  pass.uniform("u_texels", texels).storage(0, rt.reductionScratch()).workgroups(groups);
+  setup(pass);
+  pass.uniform("u_texels", texels).uniform("u_width", layout.width()).storage(0, rt.reductionScratch())
+      .workgroups(groups);
   epilogue.bind(pass);
   pass.run();
+}
+
+void reduceWorkgroups(Op op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
+  dispatchWorkgroups(x.layout(), epilogue, [&](Pass& pass) {
+    pass.label(std::string("reduce ") + opDefine(op)).define(opDefine(op)).input("u_x", x.texture());
+    if (op == Op::Norm) pass.define("FINAL_SQRT");
+    if (y) pass.input("u_y", y->texture());
+  });
 }
 
 void reduce(Op op, const Vector& x, const Vector* y, Scalar& out) {
@@ -112,6 +123,15 @@ void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const Reductio
   }
   gl::StateGuard guard;
   reduceWorkgroups(op, x, y, epilogue);
+}
+
+void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel) {
+  Runtime& rt = Runtime::current();
+  if (rt.backend() != Backend::Compute) {
+    throw gl::Error("reduceCustom(\"" + kernel.kernel + "\"): fused reductions run on the compute backend only");
+  }
+  gl::StateGuard guard;
+  dispatchWorkgroups(layout, kernel, [](Pass&) {});
 }
 
 }  // namespace texstream::stream

@@ -14,6 +14,7 @@
 
 namespace texstream::stream {
 
+class Layout;
 class Vector;
 class Scalar;
 class Pass;
@@ -30,6 +31,10 @@ struct ReductionEpilogue {
   std::function<void(Pass&)> bind;
 };
 
+/// A one-dispatch reduction whose kernel defines both element() and epilogue()
+/// (reduce/workgroup.glsl), visiting every texel of `layout` once (compute backend only).
+/// element() may write that texel's outputs too: CG fuses its update with a dot this way.
+void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel);
 /// Reduces x (and y, for Dot) and hands the result to `epilogue` in the same dispatch.
 /// Throws gl::Error unless the compute backend is in effect.
 void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue);
