@@ -32,14 +32,16 @@ const char* opDefine(Op op) {
 void dispatchWorkgroups(const Layout& layout, const ReductionEpilogue& epilogue,
                         const std::function<void(Pass&)>& setup) {
   Runtime& rt = Runtime::current();
-  const int texels = int(layout.texels());
-  // 1024 groups of 256 cover the largest GPUs several times over; beyond that each
-  // invocation loops (grid stride), which keeps the final fold short.
-  const int groups = std::min(Runtime::kReductionMaxGroups, (texels + 255) / 256);
+  // Workgroups of 16 x 16 invocations over a grid of at most reductionGroups() groups
+  // (1024 cover the largest GPUs several times over); beyond that each invocation loops
+  // (2D grid stride), which keeps the final fold short.
+  const int tilesX = (layout.width() + 15) / 16, tilesY = (layout.height() + 15) / 16;
+  const int groupsX = std::min(tilesX, 32);
+  const int groupsY = std::max(1, std::min(tilesY, rt.reductionGroups() / groupsX));
   Pass pass(epilogue.kernel);
   setup(pass);
-  pass.uniform("u_texels", texels).uniform("u_width", layout.width()).storage(0, rt.reductionScratch())
-      .workgroups(groups);
+  pass.uniform("u_size", layout.width(), layout.height()).storage(0, rt.reductionScratch())
+      .workgroups(groupsX, groupsY);
   epilogue.bind(pass);
   pass.run();
 }

@@ -79,6 +79,14 @@ unsigned int Runtime::reductionScratch() {
   return m_reductionScratch->id();
 }
 
+void Runtime::setReductionGroups(int groups) {
+  if (groups < 1 || groups > kReductionMaxGroups) {
+    throw gl::Error("Runtime::setReductionGroups: expected 1.." + std::to_string(kReductionMaxGroups) + " (got " +
+                    std::to_string(groups) + ")");
+  }
+  m_reductionGroups = groups;
+}
+
 void Runtime::setReductionBlock(Backend b, int k) {
   if (k < 2 || k > 64) throw gl::Error("Runtime::setReductionBlock: block edge must be in 2..64 (got " + std::to_string(k) + ")");
   (b == Backend::Fragment ? m_blockFragment : m_blockCompute) = k;
