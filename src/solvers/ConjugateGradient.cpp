@@ -114,8 +114,11 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   A.apply(x, q);
   linalg::linearCombination(1.0f, b, -1.0f, q, r);
   stream::dot(r, r, rr);
-  const double bb0 = bb.read();
-  const double rr0 = rr.read();
+  // One read-back for both (each blocking read waits for the GPU to drain).
+  Pass("solvers/cg_initial").label("cg initial").input("u_bb", bb).input("u_rr", rr).output(check).run();
+  const std::array<float, 4> initial = check.read4();
+  const double bb0 = initial[0];
+  const double rr0 = initial[1];
   if (!std::isfinite(bb0)) {
     result.relativeResidual = NAN;
     return finish(Outcome::NonFinite, 0,
