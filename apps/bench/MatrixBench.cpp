@@ -160,9 +160,10 @@ void runDense(BenchContext& ctx) {
     reference[i] = s;
   }
   const linalg::DenseMatrix A(n, n, a, "bench.dense");
-  const ProductCase c{"mv.dense", &A, texelBytes(n) * A.passesPerApply(), kDenseTolerance,
-                      std::to_string(A.passesPerApply()) + " passes of " +
-                          std::to_string(linalg::DenseMatrix::kColumnsPerPass) + " columns"};
+  const ProductCase c{"mv.dense", &A, A.bytesWrittenPerApply(), kDenseTolerance,
+                      std::to_string(A.batches()) + " batches of " +
+                          std::to_string(linalg::DenseMatrix::kColumnsPerBatch) + " columns, " +
+                          std::to_string(A.passesPerApply()) + " passes"};
   measureProduct(ctx, c, xs, reference, {"peer.cublas_sgemv"});
 #ifdef TEXSTREAM_BENCH_CUDA
   if (ctx.cudaPeers) {

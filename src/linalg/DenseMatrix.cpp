@@ -9,6 +9,7 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/stream/TexturePool.h>
 
 #include <algorithm>
 #include <cmath>
@@ -73,27 +74,55 @@ DenseMatrix DenseMatrix::fromCsr(const Csr& csr, std::string name) {
   return DenseMatrix(csr.rows, csr.cols, dense, std::move(name));
 }
 
-int DenseMatrix::passesPerApply() const {
-  return int((m_columnSlots + kColumnsPerPass - 1) / kColumnsPerPass);
-}
+int DenseMatrix::batches() const { return int((m_columnSlots + kColumnsPerBatch - 1) / kColumnsPerBatch); }
 
 void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
   requireApplyShapes(operatorTitle("DenseMatrix", m_name), m_rowLayout, m_cols, x, y);
-  for (std::size_t first = 0; first < m_columnSlots; first += kColumnsPerPass) {
-    const std::size_t count = std::min<std::size_t>(kColumnsPerPass, m_columnSlots - first);
-    stream::Pass pass("linalg/spmv_dense");
-    pass.label("DenseMatrix::apply")
-        .define("COLUMNS_PER_PASS", (long long)count)
+  const int batchCount = batches();
+  const int w = m_rowLayout.width(), h = m_rowLayout.height();
+  auto bindPartial = [&](stream::Pass& pass, int batchesX) {
+    pass.define("COLUMNS_PER_BATCH", kColumnsPerBatch)
         .input("u_columns", m_columns)
         .input("u_x", x)
-        .uniform("u_firstColumn", int(first))
-        .uniform("u_tileSize", m_rowLayout.width(), m_rowLayout.height())
-        .uniform("u_tilesX", m_tilesX);
-    // Later batches add to what y holds (Pass renders into a pooled texture then swaps).
-    if (first > 0) pass.define("ACCUMULATE").input("u_accumulator", y);
+        .uniform("u_tileSize", w, h)
+        .uniform("u_tilesX", m_tilesX)
+        .uniform("u_batchesX", batchesX)
+        .uniform("u_batches", batchCount)
+        .uniform("u_columnSlots", int(m_columnSlots));
+  };
+  if (batchCount == 1) {
+    stream::Pass pass("linalg/dense_partial");
+    pass.label("DenseMatrix::apply");
+    bindPartial(pass, 1);
     pass.output(y).run();
+    return;
   }
+  // Split-K: the batches' partial sums tiled in one pooled texture, then added up.
+  stream::Runtime& rt = stream::Runtime::current();
+  const int batchesX = std::max(1, std::min(batchCount, rt.caps().maxTextureSize / w));
+  const int batchesY = (batchCount + batchesX - 1) / batchesX;
+  if (batchesY * h > rt.caps().maxTextureSize) {
+    throw gl::Error("DenseMatrix(\"" + m_name + "\").apply: " + std::to_string(batchCount) +
+                    " batches of partial sums do not fit the maximum texture size");
+  }
+  gl::Texture partials =
+      rt.pool().acquire(w * batchesX, h * batchesY, gl::TextureFormat::RGBA32F, m_name + ".partials");
+  {
+    stream::Pass pass("linalg/dense_partial");
+    pass.label("DenseMatrix::apply partials");
+    bindPartial(pass, batchesX);
+    pass.output(partials).run();
+  }
+  stream::Pass("linalg/dense_sum")
+      .label("DenseMatrix::apply sum")
+      .input("u_partials", partials)
+      .uniform("u_tileSize", w, h)
+      .uniform("u_batchesX", batchesX)
+      .uniform("u_batches", batchCount)
+      .output(y)
+      .run();
+  rt.pool().release(std::move(partials));
 }
 
 void DenseMatrix::diagonal(stream::Vector& d) const {
@@ -102,10 +131,15 @@ void DenseMatrix::diagonal(stream::Vector& d) const {
   copy(m_diagonal, d);
 }
 
+double DenseMatrix::bytesWrittenPerApply() const {
+  const double tile = double(m_rowLayout.texels()) * 16.0;
+  return batches() > 1 ? tile * (batches() + 1) : tile;
+}
+
 double DenseMatrix::bytesPerApply() const {
   const double tile = double(m_rowLayout.texels()) * 16.0;
-  const int passes = passesPerApply();
-  return tile * double(m_columnSlots) + double(m_cols) * 4.0 + tile * passes + tile * (passes - 1);
+  const double partialsRead = batches() > 1 ? tile * batches() : 0.0;
+  return tile * double(m_columnSlots) + double(m_cols) * 4.0 + partialsRead + bytesWrittenPerApply();
 }
 
 double DenseMatrix::flopsPerApply() const { return 2.0 * double(m_rows) * double(m_cols); }

@@ -21,8 +21,8 @@ struct Csr;
 
 class DenseMatrix : public LinearOperator {
  public:
-  /// Columns accumulated by one pass (the #define COLUMNS_PER_PASS of spmv_dense.glsl).
-  static constexpr int kColumnsPerPass = 64;
+  /// Columns one invocation of the first pass sums (COLUMNS_PER_BATCH, dense_partial.glsl).
+  static constexpr int kColumnsPerBatch = 64;
 
   /// A from `rowMajor` (rows * cols floats, A(i, j) = rowMajor[i * cols + j]). Throws
   /// std::invalid_argument for a wrong element count or an empty shape, gl::Error when
@@ -43,12 +43,19 @@ class DenseMatrix : public LinearOperator {
   std::size_t rows() const override { return m_rows; }
   std::size_t cols() const override { return m_cols; }
   const std::string& name() const override { return m_name; }
-  /// Bytes: the column tiles once, x once, y written per pass and read back by the next.
+  /// Bytes: the column tiles once, x once per batch, the partial sums written and read
+  /// once, y written.
   double bytesPerApply() const override;
   /// 2 rows cols (padding excluded).
   double flopsPerApply() const override;
 
-  int passesPerApply() const;
+  /// apply() is two passes (Split-K): every (row texel, batch of kColumnsPerBatch columns)
+  /// pair sums its columns into a partial texture, then the partials are added into y;
+  /// one pass when a single batch covers all columns.
+  int passesPerApply() const { return batches() > 1 ? 2 : 1; }
+  int batches() const;
+  /// Bytes apply() writes (partials and y): what bounds the fragment backend.
+  double bytesWrittenPerApply() const;
   /// The texture holding the column tiles.
   const gl::Texture& columns() const { return m_columns; }
 

@@ -30,7 +30,7 @@ TEST_CASE("DenseMatrix::apply matches a double product", "[gl][linalg]") {
     const DenseMatrix a(rows, cols, as, "A");
     REQUIRE(a.rows() == rows);
     REQUIRE(a.cols() == cols);
-    REQUIRE(a.passesPerApply() == int((cols + 3) / 4 * 4 + DenseMatrix::kColumnsPerPass - 1) / DenseMatrix::kColumnsPerPass);
+    REQUIRE(a.batches() == int((cols + 3) / 4 * 4 + DenseMatrix::kColumnsPerBatch - 1) / DenseMatrix::kColumnsPerBatch);
     Vector x(cols, "x"), y(rows, "y");
     x.upload(xs);
     linalg::fill(y, 1e6f);  // poison: apply overwrites y
