@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -95,6 +96,8 @@ CommandLine::CommandLine(std::string program, std::string description, AppOption
       ->type_name("N");
   m_cli.add_flag("--profile", m_options.profile,
                  "Time every pass on the GPU (GL_TIME_ELAPSED); per-pass times go to the GUI and --json");
+  m_cli.add_flag("--gl-debug", m_options.glDebug,
+                 "Print OpenGL debug messages (KHR_debug) with object names; same as TEXSTREAM_GL_DEBUG=1");
   m_cli.add_option("--screenshot", m_options.screenshot, "Write a PNG of the final frame to this path")->type_name("PATH.png");
   m_cli.add_option("--json", m_options.json, "Write a JSON report of the run to this path")->type_name("PATH");
 }
@@ -124,6 +127,8 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const std::function
         throw UsageError("--screenshot: invalid value " + inQuotes(m_options.screenshot) + ": the path must end in .png");
     }
     if (validateExtra) validateExtra();
+    // Read by the context creation (debug context) and the runtime (debug callback).
+    if (m_options.glDebug) setenv("TEXSTREAM_GL_DEBUG", "1", 1);
   } catch (const UsageError& e) {
     std::cerr << m_program << ": " << e.what() << "\n";
     return kUsageExitCode;

@@ -45,6 +45,7 @@ std::string parseChoice(std::string_view option, std::string_view text, std::ini
 struct AppOptions {
   bool headless = false;
   bool profile = false;     ///< per-pass GPU timers from the start (GUI table, JSON "gpu_passes")
+  bool glDebug = false;     ///< KHR_debug output with object labels (as TEXSTREAM_GL_DEBUG=1)
   stream::Backend backend = stream::Backend::Fragment;
   GridSize size{256, 256};
   int steps = -1;           ///< -1: not given (windowed: run until closed; headless: defaultSteps)

@@ -1,5 +1,7 @@
 #include "Window.h"
 
+#include <texstream/gl/Debug.h>
+
 #include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
@@ -40,6 +42,8 @@ Window::Window(const std::string& title, int width, int height) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, v[1]);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // A debug context makes KHR_debug messages complete (TEXSTREAM_GL_DEBUG / --gl-debug).
+    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, texstream::gl::debugRequestedByEnvironment() ? GLFW_TRUE : GLFW_FALSE);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
     m_window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
     if (m_window) break;
