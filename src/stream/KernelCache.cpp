@@ -1,12 +1,14 @@
 #include <texstream/stream/KernelCache.h>
 
 #include <texstream/gl/Error.h>
+#include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 namespace texstream::stream {
@@ -15,8 +17,19 @@ const std::map<std::string, std::string>& embeddedShaders();  // generated at bu
 
 namespace {
 
+std::mutex g_registeredMutex;
+std::map<std::string, std::string>& registeredSources() {
+  static std::map<std::string, std::string> sources;  // "shaders/x.glsl" -> text
+  return sources;
+}
+
 std::string readSource(const std::string& path) {
   // path is "shaders/x.glsl"
+  {
+    std::lock_guard<std::mutex> lock(g_registeredMutex);
+    auto it = registeredSources().find(path);
+    if (it != registeredSources().end()) return it->second;
+  }
   if (const char* dir = std::getenv("TEXSTREAM_SHADER_DIR"); dir && *dir) {
     const std::string rel = path.substr(std::string("shaders/").size());
     std::ifstream in(std::string(dir) + "/" + rel);
@@ -78,6 +91,21 @@ std::string outputDeclarations(const KernelVariant& v) {
 }
 
 }  // namespace
+
+void registerKernelSource(const std::string& name, std::string source) {
+  {
+    std::lock_guard<std::mutex> lock(g_registeredMutex);
+    registeredSources()["shaders/" + name + ".glsl"] = std::move(source);
+  }
+  if (Runtime::exists()) Runtime::current().kernels().forget(name);
+}
+
+void KernelCache::forget(const std::string& kernel) {
+  const std::string prefix = kernel + "|";
+  for (auto it = m_programs.begin(); it != m_programs.end();) {
+    it = it->first.compare(0, prefix.size(), prefix) == 0 ? m_programs.erase(it) : std::next(it);
+  }
+}
 
 std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path) {
   std::vector<gl::ShaderPiece> pieces;

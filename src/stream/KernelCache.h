@@ -32,13 +32,20 @@ class KernelCache {
  public:
   const gl::Program& get(const KernelVariant& variant);
   std::size_t size() const { return m_programs.size(); }
+  /// Drops the compiled variants of one kernel (after its source changed).
+  void forget(const std::string& kernel);
   void clear() { m_programs.clear(); }
 
  private:
   std::map<std::string, gl::Program> m_programs;
 };
 
-/// The source of shaders/<path> (embedded, or from TEXSTREAM_SHADER_DIR), split into pieces
+/// Makes `source` the text of kernel `name` (as if it were shaders/<name>.glsl), for
+/// kernels generated at run time (src/codegen). A later registration of the same name
+/// replaces it, and this thread's compiled variants of that name are dropped.
+void registerKernelSource(const std::string& name, std::string source);
+
+/// The source of shaders/<path> (registered, from TEXSTREAM_SHADER_DIR, or embedded), split into pieces
 /// at #include lines. Throws gl::Error naming the file (and the including line) if missing.
 std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path);
 /// Compute-shader workgroup edge (16: 16 x 16 invocations).

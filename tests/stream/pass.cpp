@@ -152,3 +152,16 @@ TEST_CASE("driver logs are rewritten to file:line", "[stream]") {
   REQUIRE(gl::rewriteShaderLog("ERROR: 0:7: 'x' : syntax error", origins) == "shaders/axpy.glsl:4: 'x' : syntax error");
   REQUIRE(gl::rewriteShaderLog("0:99(1): error: past the end", origins) == "<line 99>: error: past the end");
 }
+
+TEST_CASE("kernels registered at run time replace earlier text of the same name", "[gl][stream]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  Vector x(9, "x"), y(9, "y");
+  x.upload(std::vector<float>(9, 2.0f));
+  stream::registerKernelSource("test/generated", "uniform sampler2D u_x;\nvoid kernel(ivec2 t) { o_out0 = 3.0 * texelFetch(u_x, t, 0); }\n");
+  Pass("test/generated").input("u_x", x).output(y).run();
+  REQUIRE(y.download() == std::vector<float>(9, 6.0f));
+  stream::registerKernelSource("test/generated", "uniform sampler2D u_x;\nvoid kernel(ivec2 t) { o_out0 = -texelFetch(u_x, t, 0); }\n");
+  Pass("test/generated").input("u_x", x).output(y).run();
+  // The padding texel of n = 9 holds 0 in x, so -x keeps it zero.
+  REQUIRE(y.download() == std::vector<float>(9, -2.0f));
+}
