@@ -1,5 +1,5 @@
 // element() for reduce/workgroup.glsl: one texel's contribution to a sum, dot, sum of
-// squares or max |x| (the element-wise work fused into the reduction, as in first.glsl).
+// squares or max |x| (the element-wise work fused into the reduction, as in level.glsl).
 uniform sampler2D u_x;
 uniform sampler2D u_y;
 

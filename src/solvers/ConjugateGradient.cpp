@@ -2,6 +2,7 @@
 // Westermann 2005, Listing 44-1: rho and newrho swap roles each iteration).
 #include <texstream/solvers/ConjugateGradient.h>
 
+#include <texstream/solvers/SolverInputs.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
@@ -36,36 +37,9 @@ using stream::Vector;
 // Mirrors shaders/solvers/cg_status.glsl.
 enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4 };
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-std::string formatNumber(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
-
 void validate(const linalg::LinearOperator& A, const Vector& b, const Vector& x, const CgOptions& opts) {
-  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance)) {
-    throw std::invalid_argument("cg: tolerance must be finite and >= 0, got " + formatNumber(opts.tolerance));
-  }
-  if (opts.maxIterations < 0) {
-    throw std::invalid_argument("cg: maxIterations must be >= 0, got " + std::to_string(opts.maxIterations));
-  }
-  if (opts.checkEvery < 1) {
-    throw std::invalid_argument("cg: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
-  }
-  const std::string where = "cg(" + quoted(A.name()) + ")";
-  if (A.rows() != A.cols()) {
-    throw gl::Error(where + ": the matrix is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) +
-                    ", CG needs a square one");
-  }
-  if (b.empty() || x.empty()) throw gl::Error(where + ": b or x is an empty vector");
-  if (b.size() != A.rows()) {
-    throw gl::Error(where + ": b " + quoted(b.name()) + " has n=" + std::to_string(b.size()) + ", the matrix has " +
-                    std::to_string(A.rows()) + " rows");
-  }
-  stream::requireSameLayout(where.c_str(), b, x);
+  requireIterationOptions("cg", opts.tolerance, opts.maxIterations, opts.checkEvery);
+  requireSquareSystem("cg", A, b, x);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Weighted Jacobi (Bolz et al. 2003, §4.2 uses it, omega = 2/3, as the multigrid smoother).
 #include <texstream/solvers/Jacobi.h>
 
+#include <texstream/solvers/SolverInputs.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
@@ -27,28 +28,6 @@ using stream::Pass;
 using stream::Scalar;
 using stream::Vector;
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-std::string formatNumber(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
-
-void requireSystem(const char* what, const linalg::LinearOperator& A, const Vector& b, const Vector& x) {
-  const std::string where = std::string(what) + "(" + quoted(A.name()) + ")";
-  if (A.rows() != A.cols()) {
-    throw gl::Error(where + ": the matrix is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) +
-                    ", Jacobi needs a square one");
-  }
-  if (b.empty() || x.empty()) throw gl::Error(where + ": b or x is an empty vector");
-  if (b.size() != A.rows()) {
-    throw gl::Error(where + ": b " + quoted(b.name()) + " has n=" + std::to_string(b.size()) + ", the matrix has " +
-                    std::to_string(A.rows()) + " rows");
-  }
-  stream::requireSameLayout(where.c_str(), b, x);
-}
 
 /// x = x + omega D^-1 (b - ax); `diagonal` is D, or D^-1 when `inverse`.
 void sweep(const Vector& b, const Vector& ax, const Vector& diagonal, bool inverse, float omega, Vector& x) {
@@ -62,19 +41,11 @@ void sweep(const Vector& b, const Vector& ax, const Vector& diagonal, bool inver
 }  // namespace
 
 SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x, const JacobiOptions& opts) {
-  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance)) {
-    throw std::invalid_argument("jacobi: tolerance must be finite and >= 0, got " + formatNumber(opts.tolerance));
-  }
-  if (opts.maxIterations < 0) {
-    throw std::invalid_argument("jacobi: maxIterations must be >= 0, got " + std::to_string(opts.maxIterations));
-  }
-  if (opts.checkEvery < 1) {
-    throw std::invalid_argument("jacobi: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
-  }
+  requireIterationOptions("jacobi", opts.tolerance, opts.maxIterations, opts.checkEvery);
   if (!(opts.omega > 0.0f) || !std::isfinite(opts.omega)) {
     throw std::invalid_argument("jacobi: omega must be finite and > 0, got " + formatNumber(opts.omega));
   }
-  requireSystem("jacobi", A, b, x);
+  requireSquareSystem("jacobi", A, b, x);
   const auto start = std::chrono::steady_clock::now();
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
@@ -146,7 +117,7 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
 
 void jacobiSmooth(const linalg::LinearOperator& A, const Vector& diag, const Vector& b, Vector& x, int sweeps,
                   float omega) {
-  requireSystem("jacobiSmooth", A, b, x);
+  requireSquareSystem("jacobiSmooth", A, b, x);
   stream::requireSameLayout("jacobiSmooth: diagonal", b, diag);
   if (sweeps < 0) throw std::invalid_argument("jacobiSmooth: sweeps must be >= 0, got " + std::to_string(sweeps));
   if (sweeps == 0) return;

@@ -74,10 +74,7 @@ void reduce(Op op, const Vector& x, const Vector* y, Scalar& out) {
     const bool final = ow == 1 && oh == 1;
     gl::Texture next;
     if (!final) next = rt.pool().acquire(ow, oh, gl::TextureFormat::RGBA32F, "texstream.reduction");
-    Pass pass(first ? "reduce/first" : "reduce/next");
-    // Compute: strided blocks, so neighbouring invocations read neighbouring texels.
-    // Fragment: the paper's contiguous k x k blocks (2x2 quads share cache lines).
-    if (backend == Backend::Compute) pass.define("STRIDED").uniform("u_outSize", ow, oh);
+    Pass pass("reduce/level");
     pass.define("BLOCK", k).label(first ? std::string("reduce ") + opDefine(op) : "reduce level");
     if (first) {
       pass.define(opDefine(op)).input("u_x", x.texture());

@@ -63,8 +63,9 @@ class Runtime {
   /// A 1x1 texture holding (1, 1, 1, 1): the stand-in scalar of constant coefficients.
   const gl::Texture& unitScalar() const { return *m_unitScalar; }
 
-  /// Edge of the square block each reduction pass sums into one texel (Bolz §3.1.3 uses 2;
-  /// larger blocks write fewer bytes, which is what the fragment path is bound by).
+  /// Edge of the square block each mip-style reduction pass sums into one texel (Bolz
+  /// §3.1.3 uses 2; larger blocks write fewer bytes, which is what the fragment path is
+  /// bound by). The compute backend reduces in one dispatch instead (reductionGroups).
   int reductionBlock(Backend b) const { return b == Backend::Fragment ? m_blockFragment : m_blockCompute; }
   void setReductionBlock(Backend b, int k);
 
