@@ -250,7 +250,11 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
         readback->start(check);
         pendingAt = k;
       }
-      if (readback->pending() && readback->ready()) {
+      // Take the value when it has landed, or wait for it once the CPU has run a whole
+      // check interval ahead: without that bound a fast CPU enqueues every remaining
+      // iteration before the GPU reaches the read-back (seen on an H200: a solve needing 6
+      // iterations ran to its cap of 1000).
+      if (readback->pending() && (readback->ready() || k - pendingAt >= opts.checkEvery)) {
         verdict = evaluate(pendingAt, readback->value());
         lastChecked = pendingAt;
       }

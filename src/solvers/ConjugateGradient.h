@@ -8,8 +8,9 @@
 // z = M^-1 r (other preconditioners); rho' = r.z; beta = rho' / rho (1x1 pass);
 // p = z + beta p. The CPU only enqueues passes. Every `checkEvery` iterations it reads
 // ||r||^2 together with the status texel, blocking, or, with asynchronousCheck, through a
-// PBO + fence (stream::ScalarReadback) whose value is used when it lands, a few
-// iterations later, so the GPU never waits for the CPU.
+// PBO + fence (stream::ScalarReadback) whose value is used when it lands (at most one
+// check interval later: then the CPU waits for it), so the GPU never idles waiting for the
+// CPU and the solve overshoots convergence by at most 2 checkEvery - 1 iterations.
 //
 //   CgOptions opts{.tolerance = 1e-6f, .maxIterations = 500};
 //   SolverStatus s = cg(A, b, x, opts);                 // plain CG, x is the initial guess
