@@ -1,5 +1,7 @@
 #include <texstream/solvers/JacobiPreconditioner.h>
 
+#include <utility>
+
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
@@ -57,6 +59,13 @@ void JacobiPreconditioner::apply(const stream::Vector& r, stream::Vector& z) con
   stream::requireSameLayout("JacobiPreconditioner::apply", r, m_inverseDiagonal);
   stream::requireSameLayout("JacobiPreconditioner::apply", r, z);
   linalg::multiply(r, m_inverseDiagonal, z);
+}
+
+JacobiPreconditioner JacobiPreconditioner::fromInverseDiagonal(stream::Vector inverseDiagonal) {
+  if (inverseDiagonal.empty()) throw gl::Error("JacobiPreconditioner::fromInverseDiagonal: empty vector");
+  JacobiPreconditioner m;
+  m.m_inverseDiagonal = std::move(inverseDiagonal);
+  return m;
 }
 
 }  // namespace texstream::solvers

@@ -25,6 +25,11 @@ class JacobiPreconditioner : public Preconditioner {
   /// Same, with the inverse diagonal in `layout` (the layout of the vectors to solve with).
   JacobiPreconditioner(const linalg::LinearOperator& A, const stream::Layout& layout);
 
+  /// From an inverse diagonal already on the GPU (a matrix rebuilt by a kernel every time
+  /// step, say): no read-back, so no check for zero entries either: the caller vouches for
+  /// 1 / diag(A) being finite (CG's status still reports non-finite values if not).
+  static JacobiPreconditioner fromInverseDiagonal(stream::Vector inverseDiagonal);
+
   /// z = r .* inverseDiagonal(); r, z and the inverse diagonal share a layout.
   void apply(const stream::Vector& r, stream::Vector& z) const override;
   std::string name() const override { return "jacobi"; }
@@ -32,6 +37,7 @@ class JacobiPreconditioner : public Preconditioner {
   const stream::Vector& inverseDiagonal() const { return m_inverseDiagonal; }
 
  private:
+  JacobiPreconditioner() = default;
   stream::Vector m_inverseDiagonal;
 };
 

@@ -11,6 +11,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
+#include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/stream/Vector.h>
@@ -169,4 +170,24 @@ TEST_CASE("pcg reports breakdown for a preconditioner that is not positive defin
   CHECK(s.iterations == 1);
   CHECK(s.message.find("not positive definite") != std::string::npos);
   for (float v : x.download()) CHECK(v == 0.0f);
+}
+
+TEST_CASE("JacobiPreconditioner from a GPU inverse diagonal equals the one read from A", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(13, 11, "A");
+  stream::Vector d(A.rows(), "d"), inv(A.rows(), "inv");
+  A.diagonal(d);
+  linalg::fill(inv, 1.0f);
+  linalg::divide(inv, d, inv);
+  const auto M = solvers::JacobiPreconditioner::fromInverseDiagonal(std::move(inv));
+  const solvers::JacobiPreconditioner reference(A);
+  const auto got = M.inverseDiagonal().download(), want = reference.inverseDiagonal().download();
+  REQUIRE(got.size() == want.size());
+  // GPU division may be a correctly rounded reciprocal or within an ulp of it.
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).epsilon(1e-6));
+  stream::Vector b(A.rows(), "b"), x(A.rows(), "x");
+  b.upload(test::randomFloats(A.rows(), 5));
+  const auto s = solvers::cg(A, b, x, {.tolerance = 1e-5f, .maxIterations = 500}, &M);
+  REQUIRE(s.converged());
+  REQUIRE_THROWS_WITH(solvers::JacobiPreconditioner::fromInverseDiagonal(stream::Vector()), Catch::Contains("empty"));
 }
