@@ -44,6 +44,8 @@ const std::vector<BenchCase>& benchCases() {
       {"dense", "dense matrix-vector product", runDense},
       {"point", "SpMV, point matrix (Krüger's vertex scatter)", runPoint},
       {"cg", "one CG iteration, 3D 7-point Poisson", runCg},
+      {"smooth", "one mean-curvature-flow step (GPU assembly + CG), Eigen LLT and CG peers", runSmooth},
+      {"sparse", "SpMV (segment, BCRS 2x2/4x4) and CG on mesh curvature-flow systems", runSparse},
   };
   return cases;
 }

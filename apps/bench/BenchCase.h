@@ -56,5 +56,7 @@ void runBanded(BenchContext& ctx);
 void runDense(BenchContext& ctx);
 void runPoint(BenchContext& ctx);
 void runCg(BenchContext& ctx);        // CgBench.cpp
+void runSmooth(BenchContext& ctx);    // SmoothBench.cpp
+void runSparse(BenchContext& ctx);    // SparseBench.cpp
 
 }  // namespace texstream::bench

@@ -1,0 +1,294 @@
+// Unstructured sparse matrices on mesh systems (Bolz et al. 2003, §3; Buatois et al. 2008):
+// SpMV in the segment layout (both packings of Bolz §3.2), BCRS 2x2 and 4x4 (4x4 also
+// after reverse Cuthill–McKee), and one CG iteration, on the curvature-flow matrix of a
+// noisy icosphere (Bolz §3: a_ij = -λΔt (cot α_ij + cot β_ij), a_ii = 4 A_i - Σ_j a_ij,
+// SPD) of about 37k vertices (Bolz's scanned mesh) and, in --full, about 1M (CNC's
+// dragon). Peers on the same CSR matrix and vectors in the same run: cuSPARSE CSR SpMV and
+// a cuSPARSE + cuBLAS CG (CUDA peers), Eigen SpMV and CG.
+//
+// texstream rows run on INTERNALLY ordered vectors (the solver's view: the permutation to
+// and from the user's order happens once per solve, outside the loop); the row
+// "spmv.segment_user" shows what apply() in user order costs with its two gathers.
+// Every row is checked against the double-precision product (or k CG iterations) in the
+// user's order.
+#include "BenchCase.h"
+#include "CudaPeers.h"
+#include "EigenPeers.h"
+#include "Reference.h"
+#include "Traffic.h"
+
+#include <texstream/geometry/ProceduralMeshes.h>
+#include <texstream/linalg/BcrsMatrix.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/stream/Vector.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+namespace texstream::bench {
+
+namespace {
+
+using stream::Backend;
+using stream::Vector;
+
+constexpr double kSpmvTolerance = 1e-5;
+constexpr double kCgTolerance = 1e-3;  // as CgBench: float CG drifts a little from double CG
+
+/// The curvature-flow system of Bolz §3 on `mesh` (closed: no held rows), assembled on the
+/// CPU in double precision. SPD: 4 diag(A_i) plus λΔt times the cotangent stiffness matrix.
+linalg::Csr curvatureMatrix(const geometry::Mesh& mesh, double lambdaDt) {
+  const std::size_t n = mesh.vertexCount();
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  std::vector<double> area(n, 0.0), offSum(n, 0.0);
+  const auto& p = mesh.positions;
+  auto sub = [&](std::int32_t a, std::int32_t b, double* out) {
+    for (int k = 0; k < 3; ++k) out[k] = p[3 * std::size_t(a) + std::size_t(k)] - p[3 * std::size_t(b) + std::size_t(k)];
+  };
+  auto cotAt = [&](std::int32_t a, std::int32_t b, std::int32_t cc) {  // angle at b
+    double u[3], w[3];
+    sub(a, b, u), sub(cc, b, w);
+    const double dot = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+    const double cx = u[1] * w[2] - u[2] * w[1], cy = u[2] * w[0] - u[0] * w[2], cz = u[0] * w[1] - u[1] * w[0];
+    const double cross = std::sqrt(cx * cx + cy * cy + cz * cz);
+    return cross > 0 ? dot / cross : 0.0;
+  };
+  for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+    const std::int32_t i[3] = {mesh.triangles[3 * t], mesh.triangles[3 * t + 1], mesh.triangles[3 * t + 2]};
+    double u[3], w[3];
+    sub(i[1], i[0], u), sub(i[2], i[0], w);
+    const double cx = u[1] * w[2] - u[2] * w[1], cy = u[2] * w[0] - u[0] * w[2], cz = u[0] * w[1] - u[1] * w[0];
+    const double a = 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
+    for (int k = 0; k < 3; ++k) {
+      area[std::size_t(i[k])] += a;
+      // Edge (i[k], i[k+1]) is opposite vertex i[k+2]: half of its cot weight per triangle.
+      const std::int32_t s = i[k], e = i[(k + 1) % 3], o = i[(k + 2) % 3];
+      const double aij = -lambdaDt * cotAt(s, o, e);
+      for (auto [x, y] : {std::pair{s, e}, std::pair{e, s}}) {
+        r.push_back(x), c.push_back(y), v.push_back(aij);
+        offSum[std::size_t(x)] += aij;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    r.push_back(std::int64_t(i)), c.push_back(std::int64_t(i)), v.push_back(4.0 * area[i] - offSum[i]);
+  }
+  return linalg::Csr::fromTriplets(n, n, r, c, v);  // the two halves of each edge summed
+}
+
+/// One storage format behind the internal-order interface.
+struct Format {
+  std::string op;    ///< "segment.groups", "bcrs4", ...
+  std::string note;
+  std::unique_ptr<linalg::SegmentMatrix> segment;
+  std::unique_ptr<linalg::BcrsMatrix> bcrs;
+  std::unique_ptr<linalg::LinearOperator> view;  ///< the internal-order operator
+  const linalg::LinearOperator& internal() const { return *view; }
+  stream::Layout layout() const { return segment ? segment->internalLayout() : bcrs->internalLayout(); }
+  void toInternal(const Vector& u, Vector& i) const { segment ? segment->toInternal(u, i) : bcrs->toInternal(u, i); }
+  void toUser(const Vector& i, Vector& u) const { segment ? segment->toUser(i, u) : bcrs->toUser(i, u); }
+};
+
+std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacking packing, const std::string& tag,
+                                      const std::string& variant = "") {
+  auto f = std::make_unique<Format>();
+  linalg::SegmentOptions o;
+  o.packing = packing;
+  o.scalarGather = variant == "r32f";
+  o.interleave = variant == "interleaved";
+  if (variant == "unmerged") o.mergeBelow = 0;
+  f->segment = std::make_unique<linalg::SegmentMatrix>(A, "bench." + tag + ".segment", o);
+  f->view = std::make_unique<linalg::SegmentMatrix::Internal>(*f->segment);
+  f->op = std::string("segment.") + linalg::packingName(packing) + (variant.empty() ? "" : "_" + variant);
+  char note[160];
+  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s%s", f->segment->groups().size(),
+                f->segment->passesPerApply(), f->segment->paddingRatio(),
+                o.scalarGather ? ", x unpacked to R32F first" : "", o.interleave ? ", interleaved segments" : "",
+                o.mergeBelow == 0 ? ", no group merging" : "");
+  f->note = note;
+  return f;
+}
+
+std::unique_ptr<Format> bcrsFormat(const linalg::Csr& A, int block, bool rcm, const std::string& tag) {
+  auto f = std::make_unique<Format>();
+  f->bcrs = std::make_unique<linalg::BcrsMatrix>(A, "bench." + tag + ".bcrs", linalg::BcrsOptions{block, rcm});
+  f->view = std::make_unique<linalg::BcrsMatrix::Internal>(*f->bcrs);
+  f->op = "bcrs" + std::to_string(block) + (rcm ? "_rcm" : "");
+  char note[160];
+  std::snprintf(note, sizeof note, "%zu blocks, fill %.3f, bandwidth %zu%s", f->bcrs->blocks(), f->bcrs->fillRatio(),
+                f->bcrs->internalBandwidth(), rcm ? " after RCM" : "");
+  f->note = note;
+  return f;
+}
+
+std::vector<float> toUserOrder(const Format& f, const Vector& internal, std::size_t n) {
+  Vector user(n, "bench.sparse.user");
+  f.toUser(internal, user);
+  return user.download();
+}
+
+void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, int cgIterations) {
+  geometry::Mesh mesh = geometry::builtinMesh("icosphere", vertices, 0.3, 5);
+  const double lambdaDt = 1e-3;
+  const linalg::Csr A = curvatureMatrix(mesh, lambdaDt);
+  const std::size_t n = A.rows;
+  ctx.progress("sparse." + tag + ": noisy icosphere, " + std::to_string(n) + " vertices, " +
+               std::to_string(A.nonZeros()) + " non-zeros (curvature flow, lambda dt = 1e-3)");
+
+  std::vector<std::unique_ptr<Format>> formats;
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag));
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag));
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "interleaved"));
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag, "interleaved"));
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "unmerged"));
+  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "r32f"));
+  formats.push_back(bcrsFormat(A, 2, false, tag));
+  formats.push_back(bcrsFormat(A, 4, false, tag));
+  formats.push_back(bcrsFormat(A, 4, true, tag));
+
+  const std::vector<float> xs = randomFloats(n, 501);
+  const std::vector<double> reference = A.multiply(toDouble(xs));
+  const std::vector<std::string> spmvPeers = {"peer.cusparse_spmv." + tag, "peer.eigen_spmv." + tag};
+  Vector xUser(n, "bench.sparse.x");
+  xUser.upload(xs);
+
+  for (const auto& f : formats) {
+    Vector x(f->layout(), "bench.sparse.xi"), y(f->layout(), "bench.sparse.yi");
+    f->toInternal(xUser, x);
+    const linalg::LinearOperator& M = f->internal();
+    for (Backend b : ctx.backends) {
+      stream::BackendScope scope(b);
+      const Timing t = timeGl([&] { M.apply(x, y); }, ctx.timing);
+      Row row = makeRow("spmv." + f->op + "." + tag, stream::backendName(b), n, t, M.bytesPerApply(),
+                        double(f->layout().texels()) * 16.0, M.flopsPerApply());
+      y.upload(std::vector<float>(f->layout().size(), poison()));
+      M.apply(x, y);
+      row.maxRelErr = maxRelativeError(toUserOrder(*f, y, n), reference);
+      row.tolerance = kSpmvTolerance;
+      row.peerCandidates = spmvPeers;
+      row.note = f->note + ", internal order";
+      ctx.add(std::move(row));
+    }
+  }
+  // apply() in the user's order: gather x in, multiply, gather y out.
+  {
+    const linalg::SegmentMatrix& S = *formats[0]->segment;
+    Vector y(n, "bench.sparse.y");
+    for (Backend b : ctx.backends) {
+      stream::BackendScope scope(b);
+      const Timing t = timeGl([&] { S.apply(xUser, y); }, ctx.timing);
+      Row row = makeRow("spmv.segment_user." + tag, stream::backendName(b), n, t,
+                        S.bytesPerApply() + 4 * texelBytes(n), double(S.internalLayout().texels()) * 32.0 + texelBytes(n),
+                        S.flopsPerApply());
+      y.upload(std::vector<float>(n, poison()));
+      S.apply(xUser, y);
+      row.maxRelErr = maxRelativeError(y.download(), reference);
+      row.tolerance = kSpmvTolerance;
+      row.peerCandidates = spmvPeers;
+      row.note = "groups packing, user order: permute x, product, permute y";
+      ctx.add(std::move(row));
+    }
+  }
+  std::vector<float> peerOut;
+#ifdef TEXSTREAM_BENCH_CUDA
+  if (ctx.cudaPeers) {
+    Row row = makeRow("peer.cusparse_spmv." + tag, "cuda", n, cuda::spmv(A, xs, peerOut, ctx.timing), csrSpmvBytes(A),
+                      4.0 * double(n), 2.0 * double(A.nonZeros()));
+    row.maxRelErr = maxRelativeError(peerOut, reference);
+    row.tolerance = kSpmvTolerance;
+    row.note = "cusparseSpMV, CSR float, 32-bit indices";
+    ctx.add(std::move(row));
+  }
+#endif
+  if (ctx.cpuPeers) {
+    Row row = makeRow("peer.eigen_spmv." + tag, "cpu", n, eigen::spmv(A, xs, peerOut, cpuSpec(ctx.timing)),
+                      csrSpmvBytes(A), 4.0 * double(n), 2.0 * double(A.nonZeros()));
+    row.maxRelErr = maxRelativeError(peerOut, reference);
+    row.tolerance = kSpmvTolerance;
+    row.note = "Eigen::SparseMatrix<float, RowMajor>, " + eigen::description();
+    ctx.add(std::move(row));
+  }
+
+  // One CG iteration: k iterations of plain CG from x = 0 with tolerance 0 (as the peers),
+  // one residual read-back per solve, set-up included, divided by k.
+  const int k = cgIterations;
+  const std::vector<float> bs = randomFloats(n, 502);
+  const std::vector<double> cgRef = cgReference(A, toDouble(bs), k);
+  const std::vector<std::string> cgPeers = {"peer.cusparse_cg_iteration." + tag, "peer.eigen_cg_iteration." + tag};
+  Vector bUser(n, "bench.sparse.b");
+  bUser.upload(bs);
+  // segment groups (Bolz's consecutive segments), groups interleaved, bcrs4.
+  for (std::size_t which : {std::size_t(0), std::size_t(3), std::size_t(7)}) {
+    const Format& f = *formats[which];
+    Vector b(f.layout(), "bench.sparse.bi"), x(f.layout(), "bench.sparse.xi");
+    f.toInternal(bUser, b);
+    for (Backend backend : ctx.backends) {
+      stream::BackendScope scope(backend);
+      solvers::CgOptions options;
+      options.tolerance = 0.0f;
+      options.maxIterations = k;
+      options.checkEvery = k;
+      solvers::SolverStatus status;
+      auto solve = [&] {
+        x.setZero();
+        status = solvers::cg(f.internal(), b, x, options);
+      };
+      Timing t = timeGl(solve, ctx.timing, /*gpuTimer=*/false);
+      t.ms /= k;
+      t.wallMs /= k;
+      if (status.iterations != k) {
+        throw std::runtime_error("cg_iteration." + f.op + "." + tag + ": stopped after " +
+                                 std::to_string(status.iterations) + " of " + std::to_string(k) + ": " + status.message);
+      }
+      const double ni = double(f.layout().size());
+      Row row = makeRow("cg_iteration." + f.op + "." + tag, stream::backendName(backend), n, t,
+                        f.internal().bytesPerApply() + 52.0 * ni, 4 * 16.0 * double(f.layout().texels()),
+                        f.internal().flopsPerApply() + 10.0 * ni);
+      solve();
+      row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
+      row.tolerance = kCgTolerance;
+      row.peerCandidates = cgPeers;
+      row.note = std::to_string(k) + " iterations per solve, " + f.note + ", internal order";
+      ctx.add(std::move(row));
+    }
+  }
+#ifdef TEXSTREAM_BENCH_CUDA
+  if (ctx.cudaPeers) {
+    Row row = makeRow("peer.cusparse_cg_iteration." + tag, "cuda", n, cuda::cg(A, bs, k, peerOut, ctx.timing),
+                      csrSpmvBytes(A) + 52.0 * double(n), 16.0 * double(n), 2.0 * double(A.nonZeros()) + 10.0 * double(n));
+    row.maxRelErr = maxRelativeError(peerOut, cgRef);
+    row.tolerance = kCgTolerance;
+    row.note = std::to_string(k) + " iterations per solve, scalars on the device, set-up included";
+    ctx.add(std::move(row));
+  }
+#endif
+  if (ctx.cpuPeers) {
+    Row row = makeRow("peer.eigen_cg_iteration." + tag, "cpu", n, eigen::cg(A, bs, k, peerOut, cpuSpec(ctx.timing)),
+                      csrSpmvBytes(A) + 52.0 * double(n), 16.0 * double(n), 2.0 * double(A.nonZeros()) + 10.0 * double(n));
+    row.maxRelErr = maxRelativeError(peerOut, cgRef);
+    row.tolerance = kCgTolerance;
+    row.note = std::to_string(k) + " iterations per solve, " + eigen::description();
+    ctx.add(std::move(row));
+  }
+}
+
+}  // namespace
+
+void runSparse(BenchContext& ctx) {
+  switch (ctx.options.preset) {
+    case Preset::Quick: meshCase(ctx, "mesh2k", 2000, 10); break;
+    case Preset::Default: meshCase(ctx, "mesh37k", 37000, 30); break;
+    case Preset::Full:
+      meshCase(ctx, "mesh37k", 37000, 50);
+      meshCase(ctx, "mesh1m", 1000000, 50);
+      break;
+  }
+}
+
+}  // namespace texstream::bench

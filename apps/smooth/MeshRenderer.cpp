@@ -1,0 +1,117 @@
+#include "MeshRenderer.h"
+
+#include <texstream/geometry/CurvatureFlow.h>
+
+#include <glad/gl.h>
+#include <glm/gtc/type_ptr.hpp>
+
+namespace texstream::app {
+
+namespace {
+
+const char* kVertex = R"glsl(
+uniform sampler2D u_positions;  // CurvatureFlow::positions(): (x, y, z, 0) per vertex texel
+uniform sampler2D u_shading;    // CurvatureFlow::shading(): (normal, H) per vertex texel
+uniform sampler2D u_triangles;  // CurvatureFlow::triangleTexture(): (a, b, c) per triangle
+uniform int u_vertexShift;      // log2 of the vertex textures' width
+uniform int u_triangleShift;    // log2 of the triangle texture's width
+uniform mat4 u_viewProjection;
+out vec3 v_world;
+out vec3 v_normal;
+out float v_curvature;
+out vec3 v_barycentric;
+
+ivec2 texelOf(int i, int shift) { return ivec2(i & ((1 << shift) - 1), i >> shift); }
+
+void main() {
+  int t = gl_VertexID / 3;
+  int k = gl_VertexID - 3 * t;
+  ivec3 triangle = ivec3(texelFetch(u_triangles, texelOf(t, u_triangleShift), 0).xyz);
+  int v = triangle[k];
+  vec3 p = texelFetch(u_positions, texelOf(v, u_vertexShift), 0).xyz;
+  vec4 s = texelFetch(u_shading, texelOf(v, u_vertexShift), 0);
+  v_world = p;
+  v_normal = s.xyz;
+  v_curvature = s.w;
+  v_barycentric = vec3(k == 0 ? 1.0 : 0.0, k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0);
+  gl_Position = u_viewProjection * vec4(p, 1.0);
+}
+)glsl";
+
+const char* kFragment = R"glsl(
+in vec3 v_world;
+in vec3 v_normal;
+in float v_curvature;
+in vec3 v_barycentric;
+uniform vec3 u_eye;
+uniform int u_colorByCurvature;
+uniform float u_curvatureScale;
+uniform int u_wireframe;
+out vec4 o_color;
+
+void main() {
+  vec3 n = v_normal;
+  // Vertices without a normal (unused, or all triangles flat): the face's own.
+  if (dot(n, n) < 1e-12) n = cross(dFdx(v_world), dFdy(v_world));
+  n = normalize(n);
+  vec3 v = normalize(u_eye - v_world);
+  if (dot(n, v) < 0.0) n = -n;  // open meshes are seen from both sides
+  vec3 base = vec3(0.78, 0.76, 0.72);
+  if (u_colorByCurvature != 0) {
+    float h = clamp(v_curvature * u_curvatureScale, -1.0, 1.0);
+    vec3 cold = vec3(0.15, 0.35, 0.85), warm = vec3(0.85, 0.22, 0.15), mid = vec3(0.86, 0.86, 0.84);
+    base = h < 0.0 ? mix(mid, cold, -h) : mix(mid, warm, h);
+  }
+  vec3 key = normalize(vec3(-0.4, 0.8, 0.45));
+  float diffuse = 0.55 * max(dot(n, key), 0.0) + 0.35 * max(dot(n, v), 0.0);
+  float specular = 0.25 * pow(max(dot(n, normalize(key + v)), 0.0), 40.0);
+  vec3 c = base * (0.22 + diffuse) + specular;
+  if (u_wireframe != 0) {
+    vec3 d = v_barycentric / max(fwidth(v_barycentric), vec3(1e-6));
+    float edge = 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
+    c = mix(c, vec3(0.08, 0.09, 0.11), 0.85 * edge);
+  }
+  o_color = vec4(c, 1.0);
+}
+)glsl";
+
+}  // namespace
+
+MeshRenderer::MeshRenderer()
+    : m_program("smooth.mesh", {{GL_VERTEX_SHADER, "#version 330 core", {{"apps/smooth/mesh.vert", kVertex, 1}}},
+                                {GL_FRAGMENT_SHADER, "#version 330 core", {{"apps/smooth/mesh.frag", kFragment, 1}}}}),
+      m_vao("smooth.mesh") {}
+
+void MeshRenderer::draw(const geometry::CurvatureFlow& flow, const MeshView& view) {
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+  glUseProgram(m_program.id());
+  const unsigned int textures[3] = {flow.positions().texture().id(), flow.shading().texture().id(),
+                                    flow.triangleTexture().id()};
+  const char* samplers[3] = {"u_positions", "u_shading", "u_triangles"};
+  for (int k = 0; k < 3; ++k) {
+    glActiveTexture(GL_TEXTURE0 + GLenum(k));
+    glBindTexture(GL_TEXTURE_2D, textures[k]);
+    glUniform1i(m_program.uniformLocation(samplers[k]), k);
+  }
+  glUniform1i(m_program.uniformLocation("u_vertexShift"), flow.vertexShift());
+  glUniform1i(m_program.uniformLocation("u_triangleShift"), flow.triangleShift());
+  glUniformMatrix4fv(m_program.uniformLocation("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
+  glUniform3f(m_program.uniformLocation("u_eye"), view.eye.x, view.eye.y, view.eye.z);
+  glUniform1i(m_program.uniformLocation("u_colorByCurvature"), view.colorByCurvature ? 1 : 0);
+  glUniform1f(m_program.uniformLocation("u_curvatureScale"), view.curvatureScale);
+  glUniform1i(m_program.uniformLocation("u_wireframe"), view.wireframe ? 1 : 0);
+  glBindVertexArray(m_vao.id());
+  glDrawArrays(GL_TRIANGLES, 0, GLsizei(3 * flow.sourceMesh().triangleCount()));
+  glBindVertexArray(0);
+  for (int k = 2; k >= 0; --k) {
+    glActiveTexture(GL_TEXTURE0 + GLenum(k));
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  glUseProgram(0);
+  glDisable(GL_DEPTH_TEST);
+}
+
+}  // namespace texstream::app

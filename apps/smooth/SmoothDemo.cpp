@@ -1,0 +1,409 @@
+#include "SmoothDemo.h"
+
+#include <texstream/geometry/MeshIo.h>
+#include <texstream/geometry/ProceduralMeshes.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace texstream::app {
+
+namespace {
+
+const int kVertexChoices[] = {1000, 10000, 37000, 100000, 300000, 1000000};
+
+template <class T>
+std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
+  const std::size_t first = v.size() > count ? v.size() - count : 0;
+  std::vector<float> out;
+  for (std::size_t k = first; k < v.size(); ++k) out.push_back(float(v[k]));
+  return out;
+}
+
+/// A float as the decimal it was typed as (1e-05, not 9.999999747378752e-06).
+double shortest(float f) {
+  char buffer[32];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, f);
+  return std::strtod(std::string(buffer, r.ptr).c_str(), nullptr);
+}
+
+double boundingRadius(const geometry::Mesh& m) {
+  double c[3] = {0, 0, 0};
+  const std::size_t n = m.vertexCount();
+  for (std::size_t v = 0; v < n; ++v)
+    for (int k = 0; k < 3; ++k) c[k] += m.positions[3 * v + std::size_t(k)] / double(n);
+  double r = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    double d = 0;
+    for (int k = 0; k < 3; ++k) d += std::pow(m.positions[3 * v + std::size_t(k)] - c[k], 2);
+    r = std::max(r, std::sqrt(d));
+  }
+  return r > 0 ? r : 1.0;
+}
+
+}  // namespace
+
+MeshSpec parseMeshSpec(const std::string& option, const std::string& text) {
+  MeshSpec spec;
+  const std::string prefix = "builtin:";
+  if (text.rfind(prefix, 0) != 0) {
+    if (text.empty()) throw UsageError(option + ": invalid value \"\": expected a mesh file or builtin:NAME");
+    spec.name = text;
+    return spec;
+  }
+  spec.builtin = true;
+  std::string rest = text.substr(prefix.size());
+  const std::size_t colon = rest.find(':');
+  if (colon != std::string::npos) {
+    spec.vertices = std::size_t(parseInteger(option, rest.substr(colon + 1), 4, 16'000'000));
+    rest = rest.substr(0, colon);
+  }
+  const auto& names = geometry::builtinMeshNames();
+  if (std::find(names.begin(), names.end(), rest) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw UsageError(option + ": invalid value \"" + text + "\": unknown built-in mesh \"" + rest + "\" (known: " + list +
+                     ")");
+  }
+  spec.name = rest;
+  return spec;
+}
+
+SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings)
+    : m_settings(std::move(settings)), m_computeAvailable(stream::Runtime::current().caps().compute) {
+  (void)ctx;
+  const MeshSpec spec = parseMeshSpec("--mesh", m_settings.mesh);
+  m_noise = m_settings.noise.value_or(spec.builtin ? 0.3 : 0.0);
+  setMesh(spec);
+  if (m_settings.lambdaDt) m_lambdaDt = *m_settings.lambdaDt;
+  std::strncpy(m_pathField, spec.builtin ? "" : spec.name.c_str(), sizeof m_pathField - 1);
+  m_builtinVertices = int(spec.vertices);
+}
+
+SmoothDemo::~SmoothDemo() {
+  if (!m_settings.result || !m_flow) return;
+  try {
+    *m_settings.result = m_flow->mesh();
+  } catch (const std::exception& e) {
+    std::cerr << "texstream-smooth: error: reading the smoothed mesh back: " << e.what() << "\n";
+  }
+}
+
+std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Mesh& mesh) const {
+  geometry::CurvatureFlowOptions o;
+  o.fixBoundary = m_settings.fixBoundary;
+  o.rescale = m_settings.rescale;
+  o.cgTolerance = m_settings.cgTolerance;
+  o.cgMaxIterations = m_settings.cgMaxIterations;
+  o.jacobi = m_settings.jacobi;
+  return std::make_unique<geometry::CurvatureFlow>(mesh, o, "smooth");
+}
+
+void SmoothDemo::setMesh(const MeshSpec& spec) {
+  geometry::Mesh clean = spec.builtin ? geometry::builtinMesh(spec.name, spec.vertices, 0.0) : geometry::readMesh(spec.name);
+  geometry::Mesh initial = clean;
+  geometry::addNormalNoise(initial, m_noise, m_settings.seed);
+  std::unique_ptr<geometry::CurvatureFlow> flow = makeFlow(initial);
+  // Everything worked: commit.
+  for (const std::string& note : clean.notes) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
+  m_flow = std::move(flow);
+  m_clean = std::move(clean);
+  m_initial = std::move(initial);
+  m_spec = spec;
+  m_edgeLength = geometry::meanEdgeLength(m_clean);
+  m_lambdaDt = m_edgeLength * m_edgeLength;
+  const double r = boundingRadius(m_clean);
+  m_curvatureReference = 1.0 / r;
+  m_camera.frame(float(r));
+  m_shadingDirty = true;
+  const geometry::TriangleTopology& topo = m_flow->topology();
+  std::cerr << "texstream-smooth: " << m_initial.name << ": " << m_initial.vertexCount() << " vertices, "
+            << m_initial.triangleCount() << " triangles, " << topo.boundaryVertexCount() << " boundary vertices, "
+            << m_flow->measure().degenerateTriangles << " degenerate triangles\n";
+}
+
+void SmoothDemo::applyNoise() {
+  m_initial = m_clean;
+  geometry::addNormalNoise(m_initial, m_noise, m_settings.seed);
+  m_flow->setPositions(m_initial.positions);
+  m_shadingDirty = true;
+}
+
+void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
+  const geometry::FlowMeasures m = m_flow->measure();
+  m_iterations.push_back(status.iterations);
+  m_residuals.push_back(status.relativeResidual);
+  m_ms.push_back(ms);
+  m_area.push_back(m.area);
+  m_volume.push_back(m.volume);
+  m_degenerate.push_back(m.degenerateTriangles);
+  m_outcomes.push_back(solvers::outcomeName(status.outcome));
+  if (!status.converged())
+    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": CG " << status.message << "\n";
+}
+
+void SmoothDemo::step() {
+  for (int k = 0; k < m_stepsPerFrame; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const solvers::SolverStatus status = m_flow->step(float(m_lambdaDt));
+    glFinish();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    recordStep(status, ms);
+  }
+  m_shadingDirty = true;
+}
+
+void SmoothDemo::render(int width, int height) {
+  if (m_shadingDirty) {
+    m_flow->updateShading();
+    m_shadingDirty = false;
+  }
+  glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
+  glClearDepth(1.0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  m_view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
+  m_view.eye = m_camera.eye();
+  m_renderer.draw(*m_flow, m_view);
+}
+
+void SmoothDemo::mouse(const MouseInput& in) {
+  if (in.leftDown || in.rightDown) m_camera.rotate(in.dx, in.dy);
+  if (in.scroll != 0) m_camera.zoom(in.scroll);
+}
+
+void SmoothDemo::exportObj(const std::string& path) {
+  try {
+    geometry::writeObj(path, m_flow->mesh());
+    m_status = "wrote " + path;
+    m_statusIsError = false;
+  } catch (const std::exception& e) {
+    m_status = e.what();
+    m_statusIsError = true;
+  }
+}
+
+void SmoothDemo::gui(ShellControls& controls) {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(440, 0), ImVec2(440, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20)));
+  ImGui::Begin("texstream-smooth", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::PushItemWidth(220);
+  ImGui::TextWrapped("Mean curvature flow, Bolz et al. 2003 s3: every matrix entry recomputed on the GPU each step, "
+                     "CG on the segment matrix. Drag: orbit. Scroll: zoom.");
+  ImGui::Separator();
+
+  // ---- Mesh ---------------------------------------------------------------------
+  geometry::CurvatureFlow& flow = *m_flow;
+  const geometry::TriangleTopology& topo = flow.topology();
+  ImGui::Text("%s: %zu vertices, %zu triangles", m_initial.name.c_str(), m_initial.vertexCount(), m_initial.triangleCount());
+  ImGui::Text("%zu boundary, %zu held vertices, max valence %d", topo.boundaryVertexCount(), flow.heldVertexCount(),
+              topo.maxValence());
+  bool reload = false;
+  MeshSpec next = m_spec;
+  const std::string current = m_spec.builtin ? m_spec.name : std::string("(file)");
+  if (ImGui::BeginCombo("built-in mesh", current.c_str())) {
+    for (const std::string& name : geometry::builtinMeshNames()) {
+      if (ImGui::Selectable(name.c_str(), m_spec.builtin && m_spec.name == name)) {
+        next = MeshSpec{true, name, std::size_t(m_builtinVertices)};
+        reload = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  const std::string verticesLabel = std::to_string(m_builtinVertices);
+  if (ImGui::BeginCombo("vertices", verticesLabel.c_str())) {
+    for (int v : kVertexChoices) {
+      if (ImGui::Selectable(std::to_string(v).c_str(), v == m_builtinVertices)) {
+        m_builtinVertices = v;
+        if (m_spec.builtin) {
+          next = MeshSpec{true, m_spec.name, std::size_t(v)};
+          reload = true;
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::InputText("##path", m_pathField, sizeof m_pathField);
+  ImGui::SameLine();
+  if (ImGui::Button("load file") && m_pathField[0] != 0) {
+    next = MeshSpec{false, m_pathField, 0};
+    reload = true;
+  }
+  if (reload) {
+    try {
+      setMesh(next);
+      m_status = "loaded " + m_initial.name;
+      m_statusIsError = false;
+    } catch (const std::exception& e) {
+      m_status = e.what();  // the previous mesh stays
+      m_statusIsError = true;
+    }
+    ImGui::PopItemWidth();
+    ImGui::End();
+    return;  // `flow` may be gone; the next frame shows the new one
+  }
+  if (!m_status.empty()) {
+    if (m_statusIsError) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", m_status.c_str());
+    else ImGui::TextWrapped("%s", m_status.c_str());
+  }
+
+  // ---- Noise ----------------------------------------------------------------------
+  float noise = float(m_noise);
+  if (ImGui::SliderFloat("noise (edge lengths)", &noise, 0.0f, 2.0f, "%.2f")) m_noise = std::max(0.0f, noise);
+  ImGui::SameLine();
+  if (ImGui::Button("re-noise")) {
+    ++m_settings.seed;
+    applyNoise();
+  }
+
+  // ---- Flow -----------------------------------------------------------------------
+  ImGui::Separator();
+  float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
+  if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0)
+    m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
+  ImGui::Text("lambda dt = %.4g (h = mean edge length %.4g)", m_lambdaDt, m_edgeLength);
+  ImGui::SliderInt("steps per frame", &m_stepsPerFrame, 1, 20);
+  bool fix = flow.options().fixBoundary;
+  if (topo.boundaryVertexCount() > 0) {
+    if (ImGui::Checkbox("fixed boundary", &fix)) {
+      if (fix && flow.options().rescale != geometry::Rescale::None) {
+        flow.setRescale(geometry::Rescale::None);
+        m_settings.rescale = geometry::Rescale::None;
+      }
+      flow.setFixBoundary(fix);
+      m_settings.fixBoundary = fix;
+    }
+  } else {
+    ImGui::TextDisabled("closed mesh: no boundary");
+  }
+  int rescale = int(flow.options().rescale);
+  const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
+  if (!canRescale) ImGui::BeginDisabled();
+  if (ImGui::Combo("rescale", &rescale, "none\0keep area\0keep volume\0")) {
+    flow.setRescale(geometry::Rescale(rescale));
+    m_settings.rescale = geometry::Rescale(rescale);
+  }
+  if (!canRescale) {
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("(free the boundary)");
+  }
+
+  if (ImGui::TreeNodeEx("conjugate gradients", ImGuiTreeNodeFlags_DefaultOpen)) {
+    float tol = flow.options().cgTolerance;
+    int cap = flow.options().cgMaxIterations;
+    bool changed = ImGui::SliderFloat("tolerance", &tol, 1e-7f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::SliderInt("iteration cap", &cap, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+    if (changed && tol > 0 && tol < 1 && cap >= 1) {
+      flow.setCg(tol, cap);
+      m_settings.cgTolerance = tol;
+      m_settings.cgMaxIterations = cap;
+    }
+    bool jacobi = flow.options().jacobi;
+    if (ImGui::Checkbox("Jacobi preconditioner", &jacobi)) {
+      flow.setJacobi(jacobi);
+      m_settings.jacobi = jacobi;
+    }
+    if (!m_iterations.empty()) {
+      const solvers::SolverStatus& s = flow.lastSolve();
+      ImGui::Text("last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations, solvers::outcomeName(s.outcome),
+                  s.relativeResidual);
+      std::vector<float> logRes;
+      for (double r : s.residualHistory) logRes.push_back(float(std::log10(std::max(r, 1e-30))));
+      if (!logRes.empty())
+        ImGui::PlotLines("log10 |r|/|b|\n(per check)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
+                         ImVec2(0, 60));
+      const std::vector<float> its = tail(m_iterations, 300);
+      ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
+                       ImVec2(0, 50));
+    }
+    ImGui::TreePop();
+  }
+
+  int backend = stream::Runtime::current().defaultBackend() == stream::Backend::Compute ? 1 : 0;
+  if (m_computeAvailable) {
+    if (ImGui::Combo("backend", &backend, "fragment (render to texture)\0compute (imageStore)\0"))
+      stream::Runtime::current().setDefaultBackend(backend == 1 ? stream::Backend::Compute : stream::Backend::Fragment);
+  } else {
+    ImGui::Text("backend: fragment (no compute shaders in this context)");
+  }
+
+  if (ImGui::Button(controls.paused ? "play" : "pause")) controls.paused = !controls.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("step")) {
+    step();
+    ++controls.steps;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("reset")) {
+    flow.setPositions(m_initial.positions);
+    m_shadingDirty = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
+  if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
+  ImGui::InputText("##export", m_exportField, sizeof m_exportField);
+  ImGui::SameLine();
+  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
+
+  // ---- View -----------------------------------------------------------------------
+  ImGui::Separator();
+  ImGui::Checkbox("wireframe", &m_view.wireframe);
+  ImGui::SameLine();
+  ImGui::Checkbox("colour by mean curvature", &m_view.colorByCurvature);
+  static float range = 4.0f;  // |H| R mapped to full colour
+  if (ImGui::SliderFloat("curvature range (1/R)", &range, 0.5f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+    range = std::max(range, 0.01f);
+  m_view.curvatureScale = float(1.0 / (double(range) * m_curvatureReference));
+
+  // ---- Numbers ----------------------------------------------------------------------
+  ImGui::Separator();
+  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
+  if (!m_area.empty()) {
+    ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
+    const std::vector<float> ms = tail(m_ms, 300);
+    ImGui::PlotLines("ms per step", ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 40));
+  }
+  const bool profiling = stream::Runtime::current().profiler().enabled();
+  if (ImGui::CollapsingHeader("GPU time per pass", profiling ? ImGuiTreeNodeFlags_DefaultOpen : 0)) profilerPanel();
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+void SmoothDemo::report(nlohmann::json& out) const {
+  const geometry::CurvatureFlow& flow = *m_flow;
+  out["size"] = {flow.positions().layout().width(), flow.positions().layout().height()};
+  out["mesh"] = m_initial.name;
+  out["vertices"] = m_initial.vertexCount();
+  out["faces"] = m_initial.triangleCount();
+  out["boundary_vertices"] = flow.topology().boundaryVertexCount();
+  out["held_vertices"] = flow.heldVertexCount();
+  out["fixed_boundary"] = flow.options().fixBoundary;
+  out["rescale"] = geometry::rescaleName(flow.options().rescale);
+  out["noise"] = m_noise;
+  out["lambda_dt"] = m_lambdaDt;
+  out["mean_edge_length"] = m_edgeLength;
+  out["cg_tolerance"] = shortest(flow.options().cgTolerance);
+  out["cg_max_iterations"] = flow.options().cgMaxIterations;
+  out["preconditioner"] = flow.options().jacobi ? "jacobi" : "none";
+  out["initial_area"] = flow.reference().area;
+  out["initial_volume"] = flow.reference().volume;
+  out["cg_iterations"] = m_iterations;
+  out["residual"] = m_residuals;
+  out["ms"] = m_ms;
+  out["area"] = m_area;
+  out["volume"] = m_volume;
+  out["degenerate_triangles"] = m_degenerate;
+  out["cg_outcomes"] = m_outcomes;
+}
+
+}  // namespace texstream::app

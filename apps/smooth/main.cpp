@@ -1,0 +1,98 @@
+// texstream-smooth: mean curvature flow of a triangle mesh on the GPU (Bolz et al. 2003, §3,
+// after Desbrun et al. 1999): every matrix entry recomputed on the GPU at every step from
+// the I, N, P and C textures, then CG on the segment matrix, warm-started from the current
+// positions. Windowed by default; --headless (or no DISPLAY) runs --steps and writes
+// --screenshot / --json / --out.
+#include "AppOptions.h"
+#include "DemoRunner.h"
+#include "SmoothDemo.h"
+
+#include <texstream/geometry/MeshIo.h>
+
+#include <filesystem>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace texstream;
+  app::AppOptions defaults;
+  defaults.defaultSteps = 10;
+  app::CommandLine cmd("texstream-smooth",
+                       "texstream-smooth: mean curvature flow of a triangle mesh on the GPU (Bolz et al. 2003, s3)\n"
+                       "(--size is not used: the mesh sets the sizes.)",
+                       defaults);
+  std::string meshText = "builtin:cube", dtText, noiseText, seedText = "1", tolText = "1e-5", itText = "500",
+              rescaleText = "none", precondText = "none", outPath;
+  bool freeBoundary = false;
+  CLI::App& cli = cmd.cli();
+  cli.add_option("--mesh", meshText,
+                 "A mesh file (.obj, .off, .ply: ASCII or binary) or builtin:NAME[:VERTICES] with NAME one of cube, "
+                 "icosphere, torus, patch (default 10000 vertices)")
+      ->type_name("PATH|builtin:NAME")
+      ->capture_default_str();
+  cli.add_option("--dt", dtText,
+                 "lambda*dt of a step, in the mesh's own units (no normalisation of the geometry); default: the "
+                 "squared mean edge length of the mesh")
+      ->type_name("X");
+  cli.add_option("--noise", noiseText,
+                 "Normal noise added to the mesh, in mean edge lengths (default 0.3 for built-in meshes, 0 for files)")
+      ->type_name("X");
+  cli.add_option("--seed", seedText, "Seed of the noise")->type_name("N")->capture_default_str();
+  cli.add_option("--cg-tol", tolText, "CG tolerance: stop at ||r|| / ||b|| below it (x, y, z together), in (0, 1)")
+      ->type_name("TOL")
+      ->capture_default_str();
+  cli.add_option("--cg-max-iter", itText, "CG iteration cap per step, >= 1")->type_name("N")->capture_default_str();
+  cli.add_option("--precond", precondText, "CG preconditioner (Jacobi saves few iterations on these warm-started, well-conditioned steps)")->type_name("jacobi|none")->capture_default_str();
+  cli.add_flag("--free-boundary", freeBoundary,
+               "Let boundary vertices move too (default: fixed, as in Bolz et al.)");
+  cli.add_option("--rescale", rescaleText, "Rescale after each step to keep the initial area or volume (needs a closed "
+                                           "mesh or --free-boundary)")
+      ->type_name("none|area|volume")
+      ->capture_default_str();
+  cli.add_option("--out", outPath,
+                 "Write the smoothed mesh as OBJ after the run (same coordinates and vertex order as the input)")
+      ->type_name("PATH.obj");
+
+  app::SmoothSettings settings;
+  const auto exitCode = cmd.parse(argc, argv, [&] {
+    const app::MeshSpec spec = app::parseMeshSpec("--mesh", meshText);
+    if (!spec.builtin && !std::filesystem::exists(spec.name))
+      throw app::UsageError("--mesh: invalid value \"" + meshText + "\": no such file");
+    if (!spec.builtin) geometry::meshFormatFromPath(spec.name);  // an unknown extension fails here
+    settings.mesh = meshText;
+    if (!dtText.empty()) settings.lambdaDt = app::parseReal("--dt", dtText, 0.0, 1e30, true);
+    if (!noiseText.empty()) settings.noise = app::parseReal("--noise", noiseText, 0.0, 100.0, true);
+    settings.seed = std::uint64_t(app::parseInteger("--seed", seedText, 0, (1ll << 53)));
+    settings.cgTolerance = float(app::parseReal("--cg-tol", tolText, 0.0, 0.999999, false));
+    settings.cgMaxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
+    settings.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
+    settings.fixBoundary = !freeBoundary;
+    const std::string r = app::parseChoice("--rescale", rescaleText, {"none", "area", "volume"});
+    settings.rescale = r == "area" ? geometry::Rescale::Area : r == "volume" ? geometry::Rescale::Volume : geometry::Rescale::None;
+    if (!outPath.empty()) {
+      const std::filesystem::path parent = std::filesystem::path(outPath).parent_path();
+      if (!parent.empty() && !std::filesystem::is_directory(parent))
+        throw app::UsageError("--out: invalid value \"" + outPath + "\": no such directory " + parent.string());
+      settings.result = std::make_shared<geometry::Mesh>();
+    }
+  });
+  if (exitCode) return *exitCode;
+
+  // Mesh errors (file:line) exit 1 with the message, through runDemo.
+  app::AppInfo info{"smooth", "texstream-smooth: mean curvature flow", 1280, 800};
+  const int rc = app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
+    return std::make_unique<app::SmoothDemo>(ctx, settings);
+  });
+  if (rc != 0 || !settings.result) return rc;
+  if (settings.result->positions.empty()) {
+    std::cerr << "texstream-smooth: error: no smoothed mesh to write to " << outPath << "\n";
+    return 1;
+  }
+  try {
+    geometry::writeObj(outPath, *settings.result);
+    std::cerr << "texstream-smooth: wrote " << outPath << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "texstream-smooth: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

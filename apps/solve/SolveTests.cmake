@@ -1,0 +1,44 @@
+# ctests of texstream-solve (included from tests/apps/CMakeLists.txt): end-to-end runs on
+# small systems under tests/assets/sparse, checked by SolveTest.cmake.
+if(TARGET texstream-solve)
+  set(_assets ${PROJECT_SOURCE_DIR}/tests/assets/sparse)
+  set(_out ${CMAKE_BINARY_DIR}/tests/solve)
+  set(_check ${CMAKE_CURRENT_LIST_DIR}/SolveTest.cmake)
+  foreach(format segment bcrs2 bcrs4 auto)
+    foreach(backend fragment compute)
+      add_test(NAME app_solve_${format}_${backend}
+        COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/${format}_${backend}
+          "-DARGS=${_assets}/mesh_spd.mtx|--format|${format}|--backend|${backend}|--tol|1e-6"
+          -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -P ${_check})
+    endforeach()
+  endforeach()
+  # A given right-hand side and initial guess, RCM, tiles, no preconditioner.
+  add_test(NAME app_solve_rhs_x0
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/rhs
+      "-DARGS=${_assets}/mesh_spd.mtx|${_assets}/mesh_spd_b.mtx|--x0|${_assets}/mesh_spd_x0.mtx|--format|segment|--packing|tiles|--precond|none|--backend|compute"
+      -DEXPECT_EXIT=0 -P ${_check})
+  add_test(NAME app_solve_rcm
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/rcm
+      "-DARGS=${_assets}/mesh_spd.mtx|${_assets}/mesh_spd_b.mtx|--format|bcrs4|--rcm"
+      -DEXPECT_EXIT=0 -P ${_check})
+  # Not converged within the cap: exit 1, JSON still written.
+  add_test(NAME app_solve_not_converged
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/capped
+      "-DARGS=${_assets}/mesh_spd.mtx|--max-iter|3|--precond|none"
+      -DEXPECT_EXIT=1 -DEXPECT_STATUS=max-iterations -P ${_check})
+  # Bad input: exit 2 with file:line.
+  add_test(NAME app_solve_bad_file
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/bad
+      "-DARGS=${_assets}/malformed.mtx" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=malformed.mtx:5: .*not a number" -P ${_check})
+  add_test(NAME app_solve_bad_rhs
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badrhs
+      "-DARGS=${_assets}/mesh_spd.mtx|${_assets}/malformed.mtx" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=malformed.mtx:3: .*one column" -P ${_check})
+  add_test(NAME app_solve_bad_option
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badopt
+      "-DARGS=${_assets}/mesh_spd.mtx|--format|csr5" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=--format: invalid value \"csr5\"" -P ${_check})
+  set_tests_properties(
+    app_solve_segment_fragment app_solve_segment_compute app_solve_bcrs2_fragment app_solve_bcrs2_compute
+    app_solve_bcrs4_fragment app_solve_bcrs4_compute app_solve_auto_fragment app_solve_auto_compute
+    app_solve_rhs_x0 app_solve_rcm app_solve_not_converged app_solve_bad_file app_solve_bad_rhs app_solve_bad_option
+    PROPERTIES TIMEOUT 300 LABELS apps)
+endif()

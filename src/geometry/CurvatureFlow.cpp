@@ -1,0 +1,355 @@
+// Bolz et al. 2003, §3.1.2: the matrix entries computed on the GPU from the I, N, P and C
+// textures, then CG (§3.1) on the segment matrix (§3.1.1), for Desbrun et al.'s 1999
+// semi-implicit mean curvature flow.
+#include <texstream/geometry/CurvatureFlow.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace texstream::geometry {
+
+namespace {
+
+int log2Ceil(std::size_t v) {
+  int s = 0;
+  while ((std::size_t(1) << s) < v) ++s;
+  return s;
+}
+
+std::array<double, 3> meanOf(std::span<const double> xyz) {
+  std::array<double, 3> sum{0, 0, 0};
+  const std::size_t n = xyz.size() / 3;
+  for (std::size_t v = 0; v < n; ++v) {
+    for (int c = 0; c < 3; ++c) sum[std::size_t(c)] += xyz[3 * v + std::size_t(c)];
+  }
+  for (double& s : sum) s = n ? s / double(n) : 0.0;
+  return sum;
+}
+
+}  // namespace
+
+const char* rescaleName(Rescale r) {
+  switch (r) {
+    case Rescale::None: return "none";
+    case Rescale::Area: return "area";
+    case Rescale::Volume: return "volume";
+  }
+  return "?";
+}
+
+CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
+    : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_topology(m_mesh) {
+  const std::string title = "CurvatureFlow(\"" + m_name + "\")";
+  setCg(options.cgTolerance, options.cgMaxIterations);
+  setRescale(options.rescale);
+  gl::StateGuard guard;
+  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
+
+  // The matrix: the mesh's pattern, values computed on the GPU at every step.
+  m_matrix = std::make_unique<linalg::SegmentMatrix>(
+      linalg::SegmentMatrix::fromPattern(m_topology.pattern(), m_name + ".A", m_options.segment));
+  m_operator = std::make_unique<VertexOperator>(*m_matrix, m_name + ".A(x)I");
+  const linalg::SegmentMatrix& A = *m_matrix;
+  const std::vector<std::int32_t>& toInternal = A.userToInternal();
+
+  // I, N, P: per values slot the internal index of row i and of the two opposite vertices
+  // (-1: padding, or no triangle on that side), laid out like C (Bolz §3.1.2).
+  {
+    const std::vector<std::int64_t>& slots = A.slotEntries();
+    const std::size_t channels = 4 * std::size_t(A.offDiagonalValues().width()) * std::size_t(A.offDiagonalValues().height());
+    std::vector<float> rows(channels, -1.0f), next(channels, -1.0f), prev(channels, -1.0f);
+    const auto& entryRows = m_topology.entryRows();
+    for (std::size_t q = 0; q < slots.size() && q < channels; ++q) {
+      const std::int64_t e = slots[q];
+      if (e < 0) continue;
+      rows[q] = float(toInternal[std::size_t(entryRows[std::size_t(e)])]);
+      const std::int32_t n = m_topology.next(std::size_t(e)), p = m_topology.prev(std::size_t(e));
+      next[q] = n < 0 ? -1.0f : float(toInternal[std::size_t(n)]);
+      prev[q] = p < 0 ? -1.0f : float(toInternal[std::size_t(p)]);
+    }
+    const int w = A.offDiagonalValues().width(), h = A.offDiagonalValues().height();
+    m_rows = gl::Texture(w, h, gl::TextureFormat::RGBA32F, m_name + ".I");
+    m_rows.upload(rows.data());
+    m_next = gl::Texture(w, h, gl::TextureFormat::RGBA32F, m_name + ".N");
+    m_next.upload(next.data());
+    m_prev = gl::Texture(w, h, gl::TextureFormat::RGBA32F, m_name + ".P");
+    m_prev.upload(prev.data());
+  }
+
+  // Boundary flags in the internal layout.
+  const stream::Layout& internal = A.internalLayout();
+  {
+    std::vector<float> flags(internal.size(), 0.0f);
+    for (std::size_t v = 0; v < m_mesh.vertexCount(); ++v) {
+      if (m_topology.isBoundary(v)) flags[std::size_t(toInternal[v])] = 1.0f;
+    }
+    m_flags = stream::Vector(internal, m_name + ".boundary");
+    m_flags.upload(flags);
+  }
+  m_mass = stream::Vector(internal, m_name + ".mass");
+
+  // Triangles as texel indices, one per texel of a power-of-two-wide texture.
+  {
+    const std::size_t T = m_mesh.triangleCount();
+    const int width = 1 << log2Ceil(std::size_t(std::ceil(std::sqrt(double(T)))));
+    const int height = int((T + std::size_t(width) - 1) / std::size_t(width));
+    if (width > maxSize || height > maxSize)
+      throw gl::Error(title + ": " + std::to_string(T) + " triangles need a " + std::to_string(width) + "x" +
+                      std::to_string(height) + " texture, beyond this GPU's maximum texture size " +
+                      std::to_string(maxSize));
+    std::vector<float> tri(4 * std::size_t(width) * std::size_t(height), 0.0f);
+    for (std::size_t t = 0; t < T; ++t) {
+      for (int c = 0; c < 3; ++c)
+        tri[4 * t + std::size_t(c)] = float(toInternal[std::size_t(m_mesh.triangles[3 * t + std::size_t(c)])]);
+    }
+    m_triangles = gl::Texture(width, height, gl::TextureFormat::RGBA32F, m_name + ".triangles");
+    m_triangles.upload(tri.data());
+    m_triangleShift = log2Ceil(std::size_t(width));
+  }
+
+  const stream::Layout& vertices = m_operator->layout();
+  m_positions = stream::Vector(vertices, m_name + ".positions");
+  m_rhs = stream::Vector(vertices, m_name + ".b");
+  m_shading = stream::Vector(vertices, m_name + ".shading");
+  m_jacobi = std::make_unique<VertexJacobi>(vertices, m_name + ".inverseDiagonal");
+  m_origin = meanOf(m_mesh.positions);
+  uploadPositions(m_mesh.positions);
+}
+
+CurvatureFlow::~CurvatureFlow() = default;
+
+void CurvatureFlow::setFixBoundary(bool fixed) {
+  if (fixed && m_options.rescale != Rescale::None && m_topology.boundaryVertexCount() > 0)
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name +
+                                "\"): cannot fix the boundary while rescaling (rescaling moves every vertex); "
+                                "set the rescaling to none first");
+  m_options.fixBoundary = fixed;
+}
+
+void CurvatureFlow::setRescale(Rescale r) {
+  if (r != Rescale::None && m_options.fixBoundary && m_topology.boundaryVertexCount() > 0)
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\"): rescaling to keep the " + rescaleName(r) +
+                                " moves every vertex, but the " + std::to_string(m_topology.boundaryVertexCount()) +
+                                " boundary vertices are fixed; free the boundary (fixBoundary = false) to rescale");
+  m_options.rescale = r;
+}
+
+void CurvatureFlow::setCg(float tolerance, int maxIterations) {
+  if (!(tolerance > 0.0f) || !(tolerance < 1.0f))
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\"): CG tolerance " + std::to_string(tolerance) +
+                                " is not in (0, 1)");
+  if (maxIterations < 1)
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\"): CG iteration cap " +
+                                std::to_string(maxIterations) + " is below 1");
+  m_options.cgTolerance = tolerance;
+  m_options.cgMaxIterations = maxIterations;
+}
+
+void CurvatureFlow::uploadPositions(std::span<const double> xyz) {
+  const std::size_t n = m_mesh.vertexCount();
+  if (xyz.size() != 3 * n)
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\").setPositions: " + std::to_string(xyz.size()) +
+                                " values for " + std::to_string(n) + " vertices (3 each)");
+  for (std::size_t k = 0; k < xyz.size(); ++k) {
+    if (!std::isfinite(xyz[k]))
+      throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\").setPositions: coordinate " +
+                                  std::to_string(k % 3) + " of vertex " + std::to_string(k / 3) + " is not finite");
+  }
+  std::vector<float> texels(m_positions.size(), 0.0f);
+  const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
+  for (std::size_t v = 0; v < n; ++v) {
+    for (int c = 0; c < 3; ++c)
+      texels[4 * std::size_t(toInternal[v]) + std::size_t(c)] = float(xyz[3 * v + std::size_t(c)] - m_origin[std::size_t(c)]);
+  }
+  gl::StateGuard guard;
+  m_positions.upload(texels);
+  m_uploaded.assign(xyz.begin(), xyz.end());
+  m_reference = measure();
+}
+
+void CurvatureFlow::setPositions(std::span<const double> xyz) { uploadPositions(xyz); }
+
+void CurvatureFlow::restorePositions(const stream::Vector& saved) {
+  gl::StateGuard guard;
+  stream::requireSameLayout("CurvatureFlow::restorePositions", saved, m_positions);
+  linalg::copy(saved, m_positions);
+}
+
+std::vector<double> CurvatureFlow::downloadPositions() const {
+  gl::StateGuard guard;
+  const std::vector<float> texels = m_positions.download();
+  const std::size_t n = m_mesh.vertexCount();
+  const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
+  std::vector<double> xyz(3 * n);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t k = 3 * v + std::size_t(c);
+      const float gpu = texels[4 * std::size_t(toInternal[v]) + std::size_t(c)];
+      const bool unchanged = gpu == float(m_uploaded[k] - m_origin[std::size_t(c)]);
+      xyz[k] = unchanged ? m_uploaded[k] : double(gpu) + m_origin[std::size_t(c)];
+    }
+  }
+  return xyz;
+}
+
+Mesh CurvatureFlow::mesh() const {
+  Mesh out = m_mesh;
+  out.positions = downloadPositions();
+  return out;
+}
+
+std::size_t CurvatureFlow::heldVertexCount() const {
+  return m_topology.isolatedVertexCount() + (m_options.fixBoundary ? m_topology.boundaryVertexCount() : 0);
+}
+
+void CurvatureFlow::assemble(float lambdaDt) {
+  if (!(lambdaDt >= 0.0f) || !std::isfinite(lambdaDt))
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\").step: lambdaDt = " + std::to_string(lambdaDt) +
+                                "; a step needs a finite lambdaDt >= 0");
+  gl::StateGuard guard;
+  linalg::SegmentMatrix& A = *m_matrix;
+  const int fix = m_options.fixBoundary ? 1 : 0;
+  const int vertexShift = m_operator->vertexShift();
+
+  // 1. a_ij per entry.
+  stream::Pass("geometry/curvature_offdiagonal")
+      .input("u_positions", m_positions)
+      .input("u_rows", m_rows)
+      .input("u_columns", A.columns())
+      .input("u_next", m_next)
+      .input("u_prev", m_prev)
+      .input("u_flags", m_flags)
+      .uniform("u_vertexShift", vertexShift)
+      .uniform("u_internalShift", A.internalWidthShift())
+      .uniform("u_fixBoundary", fix)
+      .uniform("u_lambdaDt", lambdaDt)
+      .output(A.mutableOffDiagonalValues())
+      .run();
+
+  // 2. a_ii and m_i per row, one program per row group.
+  for (const linalg::SegmentGroup& g : A.groups()) {
+    stream::Pass("geometry/curvature_diagonal")
+        .define("K", (long long)g.k)
+        .label("curvature_diagonal K=" + std::to_string(g.k))
+        .input("u_positions", m_positions)
+        .input("u_starts", A.segmentStarts())
+        .input("u_values", A.offDiagonalValues())
+        .input("u_columns", A.columns())
+        .input("u_next", m_next)
+        .input("u_prev", m_prev)
+        .input("u_flags", m_flags)
+        .uniform("u_vertexShift", vertexShift)
+        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_fixBoundary", fix)
+        .uniform("u_n", int(A.internalLayout().size()))
+        .output(A.mutableDiagonal())
+        .output(m_mass)
+        .run(g.rects);
+  }
+
+  // 3. b = m x.
+  stream::Pass("geometry/curvature_rhs")
+      .input("u_positions", m_positions)
+      .input("u_mass", m_mass)
+      .uniform("u_vertexShift", vertexShift)
+      .uniform("u_internalShift", A.internalWidthShift())
+      .output(m_rhs)
+      .run();
+
+  if (m_options.jacobi) m_jacobi->update(*m_operator);
+}
+
+solvers::SolverStatus CurvatureFlow::step(float lambdaDt) {
+  gl::StateGuard guard;
+  assemble(lambdaDt);
+  stream::Vector backup = stream::Vector::temporary(m_positions.layout(), m_name + ".previous");
+  linalg::copy(m_positions, backup);
+
+  solvers::CgOptions cg;
+  cg.tolerance = m_options.cgTolerance;
+  cg.maxIterations = m_options.cgMaxIterations;
+  cg.checkEvery = m_options.cgCheckEvery;
+  cg.asynchronousCheck = m_options.cgAsynchronousCheck;
+  m_lastSolve = solvers::cg(*m_operator, m_rhs, m_positions, cg, m_options.jacobi ? m_jacobi.get() : nullptr);
+  if (m_lastSolve.outcome == solvers::Outcome::NonFinite) {
+    linalg::copy(backup, m_positions);
+    m_lastSolve.message += " (step undone: positions kept)";
+  } else if (m_options.rescale != Rescale::None) {
+    rescale();
+  }
+  ++m_steps;
+  return m_lastSolve;
+}
+
+void CurvatureFlow::rescale() {
+  const FlowMeasures now = measure();
+  double s = 1.0;
+  if (m_options.rescale == Rescale::Area && now.area > 0 && m_reference.area > 0) {
+    s = std::sqrt(m_reference.area / now.area);
+  } else if (m_options.rescale == Rescale::Volume && now.volume * m_reference.volume > 0) {
+    s = std::cbrt(m_reference.volume / now.volume);
+  }
+  if (std::isfinite(s) && s != 1.0) linalg::scale(float(s), m_positions);
+}
+
+FlowMeasures CurvatureFlow::measure() const {
+  gl::StateGuard guard;
+  const std::size_t T = m_mesh.triangleCount();
+  const stream::Layout layout = stream::Layout::forSize(T);
+  stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
+  stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
+  stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
+  stream::Pass("geometry/triangle_measures")
+      .input("u_positions", m_positions)
+      .input("u_triangles", m_triangles)
+      .uniform("u_vertexShift", m_operator->vertexShift())
+      .uniform("u_triangleShift", m_triangleShift)
+      .uniform("u_width", layout.width())
+      .uniform("u_count", int(T))
+      .output(areas)
+      .output(volumes)
+      .output(degenerate)
+      .run();
+  stream::Scalar area(m_name + ".area"), volume(m_name + ".volume"), count(m_name + ".degenerateCount");
+  stream::sum(areas, area);
+  stream::sum(volumes, volume);
+  stream::sum(degenerate, count);
+  FlowMeasures m;
+  m.area = area.read();
+  m.volume = volume.read();
+  m.degenerateTriangles = std::size_t(std::llround(count.read()));
+  return m;
+}
+
+void CurvatureFlow::updateShading() {
+  gl::StateGuard guard;
+  const linalg::SegmentMatrix& A = *m_matrix;
+  for (const linalg::SegmentGroup& g : A.groups()) {
+    stream::Pass("geometry/vertex_shading")
+        .define("K", (long long)g.k)
+        .label("vertex_shading K=" + std::to_string(g.k))
+        .input("u_positions", m_positions)
+        .input("u_starts", A.segmentStarts())
+        .input("u_columns", A.columns())
+        .input("u_next", m_next)
+        .input("u_prev", m_prev)
+        .input("u_flags", m_flags)
+        .uniform("u_vertexShift", m_operator->vertexShift())
+        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_valuesShift", A.valuesWidthShift())
+        .output(m_shading)
+        .run(VertexOperator::vertexRects(g));
+  }
+}
+
+}  // namespace texstream::geometry

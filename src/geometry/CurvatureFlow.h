@@ -1,0 +1,183 @@
+#pragma once
+// texstream::geometry::CurvatureFlow: mean curvature flow of a triangle mesh on the GPU,
+// with every matrix entry recomputed on the GPU at every step (Bolz et al. 2003, §3 and
+// §3.1.2, after Desbrun et al. 1999):
+//
+//   CurvatureFlow flow(mesh);          // upload once: positions, I/N/P/C, R, row groups
+//   flow.step(lambdaDt);               // assemble A(x) and b(x) on the GPU, CG from x
+//   glBindTexture(GL_TEXTURE_2D, flow.positions().texture().id());   // draw from it
+//
+// A step solves A x' = b with (geometry/CurvatureSystem.h)
+//   a_ij = -λΔt (cot α_ij + cot β_ij),  a_ii = 4 A_i - Σ_j a_ij,  b_i = 4 A_i x_i,
+// λΔt in the mesh's own units (no normalisation). The matrix is a linalg::SegmentMatrix
+// built once from the mesh's pattern (fromPattern); each step runs
+//   1. curvature_offdiagonal: a_ij per entry from the I, N, P and C textures (laid out
+//      like the values) and the positions texture X;
+//   2. curvature_diagonal: a_ii and m_i = 4 A_i per row, one program per row group;
+//   3. curvature_rhs: b = m x;
+//   4. CG on A (x) I for x, y and z at once (VertexOperator.h says why), warm-started from
+//      the current positions [Jacobi-preconditioned: 1 / diag computed on the GPU];
+//   5. [rescaling to the initial area or volume].
+// Held vertices (the boundary when fixed, unused vertices, vertices whose triangles are all
+// degenerate) keep their positions and still enter their neighbours' coefficients.
+//
+// Positions live in a vertex vector in the matrix's internal row order, one vertex per
+// texel (x, y, z, 0), relative to origin() (the mean of the input vertices: float keeps
+// its precision on meshes far from the origin). positionIndexOf() maps a mesh vertex to
+// its texel; triangleTexture() holds every triangle's texels for drawing. Results come
+// back in the mesh's own vertex order and coordinates (downloadPositions(), mesh()).
+#include <texstream/geometry/Mesh.h>
+#include <texstream/geometry/TriangleTopology.h>
+#include <texstream/geometry/VertexOperator.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/Vector.h>
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace texstream::geometry {
+
+enum class Rescale {
+  None,
+  Area,    ///< scale about origin() back to the initial surface area after each step
+  Volume,  ///< ... to the initial enclosed volume (closed meshes)
+};
+const char* rescaleName(Rescale r);
+
+struct CurvatureFlowOptions {
+  /// Hold boundary vertices in place (Bolz §3.1.2 does); else they move like the others.
+  bool fixBoundary = true;
+  Rescale rescale = Rescale::None;
+  /// CG stops at ||r|| / ||b|| <= cgTolerance over x, y and z together.
+  float cgTolerance = 1e-6f;
+  int cgMaxIterations = 1000;
+  /// Jacobi-preconditioned CG. Off by default: measured (H200, λΔt = h², noisy 37k patch
+  /// and 1M cube, both backends) it saves at most one of 2-6 iterations and costs a pass
+  /// per iteration (VertexJacobi is not fused into CG's update as JacobiPreconditioner
+  /// is), so every step got slower; it helps on irregular meshes with large λΔt.
+  bool jacobi = false;
+  /// CG iterations between residual checks (solvers::CgOptions::checkEvery). Warm-started
+  /// steps converge in a few iterations, so the solver's default of 8 overshoots: measured
+  /// (H200, same cases, ms per step, checks every 1 / 2 / 4 / 8 iterations): 1M compute
+  /// 3.05 / 3.05 / 3.21 / 3.15 and fragment 25.6 / 25.3 / 30.3 / 30.2 (6 iterations
+  /// needed); 37k compute 1.06 / 1.00 / 1.16 / 1.50 when it needed 2 (it needs 8 since
+  /// held rows are scaled like free ones, where the interval matters little).
+  int cgCheckEvery = 2;
+  /// solvers::CgOptions::asynchronousCheck. Off: on NVIDIA (H200, driver 580) the CPU
+  /// enqueues iterations faster than the GPU runs them and the solve ran to its cap
+  /// (1000 iterations for 6 needed) before a read-back landed.
+  bool cgAsynchronousCheck = false;
+  /// Row packing of the SegmentMatrix (Bolz §3.2).
+  linalg::SegmentOptions segment;
+};
+
+/// Area, enclosed volume (about origin(); meaningful for closed meshes) and degenerate
+/// triangles of the current positions, from GPU reductions.
+struct FlowMeasures {
+  double area = 0, volume = 0;
+  std::size_t degenerateTriangles = 0;
+};
+
+class CurvatureFlow {
+ public:
+  /// Validates the mesh (MeshError), builds its topology and uploads everything; a
+  /// current GL context is needed (gl::Error when the mesh is too large for the GPU or
+  /// for exact float indices: fewer than 2^24 vertices). std::invalid_argument for bad
+  /// options (rescaling with held boundary vertices: it would move them).
+  explicit CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options = {}, std::string name = "flow");
+  ~CurvatureFlow();
+  CurvatureFlow(const CurvatureFlow&) = delete;
+  CurvatureFlow& operator=(const CurvatureFlow&) = delete;
+
+  /// One semi-implicit step of size λΔt (finite, >= 0; std::invalid_argument otherwise).
+  /// Returns the CG status (also lastSolve()); a solve that did not converge leaves the
+  /// positions where CG stopped (non-finite ones are not kept: the step is undone).
+  solvers::SolverStatus step(float lambdaDt);
+  /// Steps 1-3 (and the Jacobi vector) only: A(x) and b(x) for the current positions.
+  void assemble(float lambdaDt);
+
+  // Options that can change between steps.
+  const CurvatureFlowOptions& options() const { return m_options; }
+  void setFixBoundary(bool fixed);
+  void setRescale(Rescale r);
+  void setCg(float tolerance, int maxIterations);
+  void setJacobi(bool on) { m_options.jacobi = on; }
+
+  // ---- Positions -----------------------------------------------------------------
+  /// The vertex vector (internal order, relative to origin()); its texture id may change
+  /// after a step (ask each frame).
+  const stream::Vector& positions() const { return m_positions; }
+  const std::array<double, 3>& origin() const { return m_origin; }
+  /// log2 of the positions texture's width: vertex texel p sits at (p & (W-1), p >> shift).
+  int vertexShift() const { return m_operator->vertexShift(); }
+  /// The texel index of mesh vertex v.
+  std::int32_t positionIndexOf(std::size_t v) const { return m_matrix->userToInternal()[v]; }
+  /// Mesh vertices in the mesh's order, 3 per vertex, origin added back. A coordinate the
+  /// GPU still holds unchanged since the last upload comes back as the exact double that
+  /// was uploaded (so held vertices, and every vertex after 0 steps, are bit-exact).
+  std::vector<double> downloadPositions() const;
+  /// The input mesh with the current positions.
+  Mesh mesh() const;
+  /// New positions in the mesh's order (3 per vertex, finite; std::invalid_argument
+  /// otherwise). The reference area and volume for rescaling are measured again.
+  void setPositions(std::span<const double> xyz);
+  /// Positions copied on the GPU from a vertex vector saved earlier (e.g. with
+  /// linalg::copy(flow.positions(), saved)): a reset without a CPU round trip. Same
+  /// layout required (gl::Error otherwise); the rescaling reference stays as it is.
+  void restorePositions(const stream::Vector& saved);
+
+  // ---- For renderers -------------------------------------------------------------
+  /// RGBA32F, one triangle per texel: the texel indices (a, b, c) of its vertices, in the
+  /// mesh's triangle order; texel t at (t & (W-1), t >> triangleShift()).
+  const gl::Texture& triangleTexture() const { return m_triangles; }
+  int triangleShift() const { return m_triangleShift; }
+  /// Per vertex (normal, mean curvature H), H > 0 where convex (1/R on a sphere of radius
+  /// R), 0 on the boundary. Computed on the GPU by updateShading().
+  void updateShading();
+  const stream::Vector& shading() const { return m_shading; }
+
+  // ---- State and structure -------------------------------------------------------
+  FlowMeasures measure() const;
+  /// The area and volume rescaling restores (measured at construction / setPositions).
+  const FlowMeasures& reference() const { return m_reference; }
+  const solvers::SolverStatus& lastSolve() const { return m_lastSolve; }
+  long long steps() const { return m_steps; }
+  const Mesh& sourceMesh() const { return m_mesh; }
+  const TriangleTopology& topology() const { return m_topology; }
+  const linalg::SegmentMatrix& matrix() const { return *m_matrix; }
+  const VertexOperator& vertexOperator() const { return *m_operator; }
+  /// b of the last assembly (vertex vector) and m_i = 4 A_i (1 where no usable triangle
+  /// touches vertex i; internal layout).
+  const stream::Vector& rightHandSide() const { return m_rhs; }
+  const stream::Vector& mass() const { return m_mass; }
+  /// Vertices held in place now (boundary if fixed, unused). Degenerate ones come on top.
+  std::size_t heldVertexCount() const;
+  const std::string& name() const { return m_name; }
+
+ private:
+  void uploadPositions(std::span<const double> xyz);
+  void rescale();
+
+  std::string m_name;
+  CurvatureFlowOptions m_options;
+  Mesh m_mesh;
+  TriangleTopology m_topology;
+  std::array<double, 3> m_origin{0, 0, 0};
+  std::unique_ptr<linalg::SegmentMatrix> m_matrix;
+  std::unique_ptr<VertexOperator> m_operator;
+  std::unique_ptr<VertexJacobi> m_jacobi;
+  gl::Texture m_rows, m_next, m_prev, m_triangles;
+  int m_triangleShift = 0;
+  stream::Vector m_flags, m_mass, m_positions, m_rhs, m_shading;
+  std::vector<double> m_uploaded;  ///< the last positions uploaded, mesh order
+  FlowMeasures m_reference;
+  solvers::SolverStatus m_lastSolve;
+  long long m_steps = 0;
+};
+
+}  // namespace texstream::geometry

@@ -1,0 +1,121 @@
+// Bolz et al. 2003, §3.1.1: the segment SpMV, one program per row group, with x_j a texel.
+#include <texstream/geometry/VertexOperator.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Runtime.h>
+
+namespace texstream::geometry {
+
+namespace {
+
+int log2Exact(int v) {
+  int s = 0;
+  while ((1 << s) < v) ++s;
+  return s;
+}
+
+}  // namespace
+
+stream::Layout VertexOperator::vertexLayout(const linalg::SegmentMatrix& A) {
+  const stream::Layout& internal = A.internalLayout();
+  const int width = 4 * internal.width();
+  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
+  if (width > maxSize)
+    throw gl::Error("VertexOperator(\"" + A.name() + "\"): vertex vectors need a texture " + std::to_string(width) +
+                    " texels wide, beyond this GPU's maximum texture size " + std::to_string(maxSize));
+  return stream::Layout::withWidth(4 * internal.size(), width);
+}
+
+VertexOperator::VertexOperator(const linalg::SegmentMatrix& A, std::string name)
+    : m_matrix(&A), m_name(std::move(name)), m_layout(vertexLayout(A)) {
+  m_vertexShift = log2Exact(m_layout.width());
+  if ((1 << m_vertexShift) != m_layout.width())
+    throw gl::Error("VertexOperator(\"" + m_name + "\"): vertex layout width " + std::to_string(m_layout.width()) +
+                    " is not a power of two");
+}
+
+std::vector<stream::Rect> VertexOperator::vertexRects(const linalg::SegmentGroup& group) {
+  std::vector<stream::Rect> rects;
+  rects.reserve(group.rects.size());
+  for (const stream::Rect& r : group.rects) rects.push_back({4 * r.x, r.y, 4 * r.w, r.h});
+  return rects;
+}
+
+void VertexOperator::requireVertexVector(const char* what, const stream::Vector& v) const {
+  const std::string where = "VertexOperator(\"" + m_name + "\")." + what;
+  if (v.empty()) throw gl::Error(where + ": empty vector (default-constructed or moved from)");
+  if (v.layout() != m_layout)
+    throw gl::Error(where + ": vector \"" + v.name() + "\" has " + v.layout().describe() +
+                    ", expected the vertex layout " + m_layout.describe());
+}
+
+void VertexOperator::apply(const stream::Vector& x, stream::Vector& y) const {
+  requireVertexVector("apply", x);
+  requireVertexVector("apply", y);
+  if (x.texture().id() == y.texture().id())
+    throw gl::Error("VertexOperator(\"" + m_name + "\").apply: y must not be x (vector \"" + x.name() + "\")");
+  gl::StateGuard guard;
+  const linalg::SegmentMatrix& A = *m_matrix;
+  for (const linalg::SegmentGroup& g : A.groups()) {
+    stream::Pass("geometry/spmv_vertices")
+        .define("K", (long long)g.k)
+        .label("spmv_vertices K=" + std::to_string(g.k))
+        .input("u_x", x)
+        .input("u_diagonal", A.internalDiagonal())
+        .input("u_starts", A.segmentStarts())
+        .input("u_values", A.offDiagonalValues())
+        .input("u_columns", A.columns())
+        .uniform("u_vertexShift", m_vertexShift)
+        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_valuesShift", A.valuesWidthShift())
+        .output(y)
+        .run(vertexRects(g));
+  }
+}
+
+void VertexOperator::diagonal(stream::Vector& d) const {
+  requireVertexVector("diagonal", d);
+  gl::StateGuard guard;
+  stream::Pass("geometry/vertex_diagonal")
+      .define("INVERSE", 0)
+      .input("u_diagonal", m_matrix->internalDiagonal())
+      .uniform("u_vertexShift", m_vertexShift)
+      .uniform("u_internalShift", m_matrix->internalWidthShift())
+      .uniform("u_n", int(m_layout.size()))
+      .output(d)
+      .run();
+}
+
+void VertexOperator::inverseDiagonal(stream::Vector& d) const {
+  requireVertexVector("inverseDiagonal", d);
+  gl::StateGuard guard;
+  stream::Pass("geometry/vertex_diagonal")
+      .define("INVERSE", 1)
+      .input("u_diagonal", m_matrix->internalDiagonal())
+      .uniform("u_vertexShift", m_vertexShift)
+      .uniform("u_internalShift", m_matrix->internalWidthShift())
+      .uniform("u_n", int(m_layout.size()))
+      .output(d)
+      .run();
+}
+
+double VertexOperator::bytesPerApply() const {
+  return double(m_layout.texels()) * (4 + 16 + 16 + 1) + double(m_matrix->valueTexels()) * 4.0 * (4 + 4 + 16);
+}
+
+double VertexOperator::flopsPerApply() const { return 3.0 * m_matrix->flopsPerApply(); }
+
+VertexJacobi::VertexJacobi(const stream::Layout& layout, const std::string& name) : m_inverse(layout, name) {}
+
+void VertexJacobi::update(const VertexOperator& A) { A.inverseDiagonal(m_inverse); }
+
+void VertexJacobi::apply(const stream::Vector& r, stream::Vector& z) const {
+  gl::StateGuard guard;
+  stream::requireSameLayout("VertexJacobi::apply", r, m_inverse);
+  stream::requireSameLayout("VertexJacobi::apply", r, z);
+  linalg::multiply(r, m_inverse, z);
+}
+
+}  // namespace texstream::geometry

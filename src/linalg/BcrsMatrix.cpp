@@ -1,0 +1,198 @@
+// Buatois et al. 2008 (the Concurrent Number Cruncher), §2.2.3 and §2.3.3: BCRS with 2x2
+// and 4x4 blocks, the 4x4 values in four sub-arrays read at one index, x read once per
+// block; optional reverse Cuthill–McKee before blocking.
+#include <texstream/linalg/BcrsMatrix.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace texstream::linalg {
+
+namespace {
+constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
+
+int log2Ceil(std::size_t v) {
+  int s = 0;
+  while ((std::size_t(1) << s) < v) ++s;
+  return s;
+}
+}  // namespace
+
+BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
+    : m_n(A.rows), m_name(std::move(name)), m_options(options) {
+  const std::string title = operatorTitle("BcrsMatrix", m_name);
+  A.validate(title);
+  if (A.rows != A.cols) {
+    throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
+                                ", not square");
+  }
+  if (A.rows == 0) throw std::invalid_argument(title + ": the matrix has no rows");
+  const int B = options.blockSize;
+  if (B != 2 && B != 4) throw std::invalid_argument(title + ": block size " + std::to_string(B) + " (2 or 4 supported)");
+  const std::size_t n = A.rows;
+  if (n >= kExactFloatLimit) throw gl::Error(title + ": n = " + std::to_string(n) + " (indices are exact floats: below 2^24)");
+  m_nonZeros = A.nonZeros();
+
+  std::vector<std::int32_t> order;
+  if (options.reverseCuthillMcKee) order = reverseCuthillMcKee(A);
+  const Csr P = order.empty() ? Csr{} : permuteSymmetric(A, order);
+  const Csr& M = order.empty() ? A : P;  // the internally ordered matrix
+  m_bandwidth = bandwidth(M);
+
+  gl::StateGuard guard;
+  const stream::Layout layout = stream::Layout::forSize(n);
+  std::vector<std::int32_t> userToInternal(n);
+  if (order.empty()) {
+    std::iota(userToInternal.begin(), userToInternal.end(), 0);
+  } else {
+    for (std::size_t k = 0; k < n; ++k) userToInternal[std::size_t(order[k])] = std::int32_t(k);
+  }
+  m_permutation = RowPermutation(userToInternal, layout, m_name);
+
+  // Blocks per block row, by increasing block column; values accumulated (duplicates summed).
+  const std::size_t blockRows = (n + std::size_t(B) - 1) / std::size_t(B);
+  std::vector<std::int64_t> blockStart(blockRows + 1, 0);
+  std::vector<std::int32_t> blockColumn;
+  std::vector<float> blockValue;  // B*B per block, row-major
+  std::vector<float> diagonal(layout.paddedSize(), 0.0f);
+  std::vector<std::int32_t> columns;
+  std::vector<std::int32_t> slotOf(n / std::size_t(B) + 2, -1);
+  for (std::size_t I = 0; I < blockRows; ++I) {
+    columns.clear();
+    const std::size_t r0 = I * std::size_t(B), r1 = std::min(n, r0 + std::size_t(B));
+    for (std::size_t r = r0; r < r1; ++r) {
+      for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) columns.push_back(M.colIdx[std::size_t(e)] / B);
+    }
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    const std::size_t base = blockColumn.size();
+    for (std::size_t k = 0; k < columns.size(); ++k) slotOf[std::size_t(columns[k])] = std::int32_t(base + k);
+    blockColumn.insert(blockColumn.end(), columns.begin(), columns.end());
+    blockValue.resize(blockColumn.size() * std::size_t(B * B), 0.0f);
+    for (std::size_t r = r0; r < r1; ++r) {
+      for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) {
+        const std::int32_t j = M.colIdx[std::size_t(e)];
+        const std::size_t b = std::size_t(slotOf[std::size_t(j / B)]);
+        blockValue[b * std::size_t(B * B) + (r - r0) * std::size_t(B) + std::size_t(j % B)] += float(M.values[std::size_t(e)]);
+        if (std::size_t(j) == r) diagonal[r] += float(M.values[std::size_t(e)]);
+      }
+    }
+    blockStart[I + 1] = std::int64_t(blockColumn.size());
+  }
+  m_blocks = blockColumn.size();
+  if (m_blocks >= kExactFloatLimit) {
+    throw gl::Error(title + ": " + std::to_string(m_blocks) + " blocks; block indices are exact floats, so fewer than 2^24");
+  }
+
+  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
+  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(m_blocks, 1)))));
+  const int Wb = 1 << log2Ceil(root);
+  const int Hb = int(std::max<std::size_t>(1, (m_blocks + std::size_t(Wb) - 1) / std::size_t(Wb)));
+  if (Wb > maxSize || Hb > maxSize) {
+    throw gl::Error(title + ": " + std::to_string(m_blocks) + " blocks need a " + std::to_string(Wb) + "x" +
+                    std::to_string(Hb) + " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
+  }
+  const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
+  const int layers = B == 4 ? 4 : 1;
+  m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, m_name + ".blocks", layers);
+  std::vector<float> layer(4 * texels, 0.0f);
+  for (int l = 0; l < layers; ++l) {
+    std::fill(layer.begin(), layer.end(), 0.0f);
+    for (std::size_t b = 0; b < m_blocks; ++b) {
+      // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
+      std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
+                  layer.begin() + std::ptrdiff_t(4 * b));
+    }
+    m_values.upload(layer.data(), l);
+  }
+  std::vector<float> cols(texels, 0.0f);
+  for (std::size_t b = 0; b < m_blocks; ++b) cols[b] = float(blockColumn[b]);
+  m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, m_name + ".blockColumns");
+  m_columns.upload(cols.data());
+
+  std::vector<float> rowsInfo(layout.paddedSize(), 0.0f);
+  const std::size_t perTexel = B == 4 ? 1 : 2;
+  for (std::size_t t = 0; t < layout.usedTexels(); ++t) {
+    const std::size_t I0 = t * perTexel;
+    rowsInfo[4 * t] = float(blockStart[I0]);
+    rowsInfo[4 * t + 1] = float(blockStart[I0 + 1] - blockStart[I0]);
+    if (perTexel == 2 && I0 + 1 < blockRows) rowsInfo[4 * t + 2] = float(blockStart[I0 + 2] - blockStart[I0 + 1]);
+  }
+  m_rowBlocks = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, m_name + ".rowBlocks");
+  m_rowBlocks.upload(rowsInfo.data());
+  m_diagonal = stream::Vector(layout, m_name + ".diagonal");
+  m_diagonal.mutableTexture().upload(diagonal.data());
+}
+
+void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
+  const std::string title = operatorTitle("BcrsMatrix", m_name);
+  requireApplyShapes(title, internalLayout(), m_n, x, y);
+  gl::StateGuard guard;
+  int shift = 0;
+  while ((1 << shift) < m_columns.width()) ++shift;
+  stream::Pass("sparse/spmv_bcrs")
+      .define("BLOCK", m_options.blockSize)
+      .define("X_WIDTH", x.layout().width())
+      .label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2")
+      .input("u_values", m_values)
+      .input("u_columns", m_columns)
+      .input("u_rows", m_rowBlocks)
+      .input("u_x", x)
+      .uniform("u_blockShift", shift)
+      .output(y)
+      .run();
+}
+
+void BcrsMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
+  const std::string title = operatorTitle("BcrsMatrix", m_name);
+  requireApplyShapes(title, stream::Layout::forSize(m_n), m_n, x, y);
+  gl::StateGuard guard;
+  if (!reordered()) {
+    applyInternal(x, y);
+    return;
+  }
+  stream::Vector xi = stream::Vector::temporary(internalLayout(), m_name + ".x(internal)");
+  stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
+  m_permutation.toInternal(x, xi);
+  applyInternal(xi, yi);
+  m_permutation.toUser(yi, y);
+}
+
+void BcrsMatrix::diagonalInternal(stream::Vector& d) const {
+  requireDiagonalShape(operatorTitle("BcrsMatrix", m_name), internalLayout(), m_n, d);
+  copy(m_diagonal, d);
+}
+
+void BcrsMatrix::diagonal(stream::Vector& d) const {
+  requireDiagonalShape(operatorTitle("BcrsMatrix", m_name), stream::Layout::forSize(m_n), m_n, d);
+  gl::StateGuard guard;
+  m_permutation.toUser(m_diagonal, d);
+}
+
+stream::Vector BcrsMatrix::makeInternalVector(std::string name) const {
+  return stream::Vector(internalLayout(), std::move(name));
+}
+
+double BcrsMatrix::bytesPerApply() const {
+  const double B = m_options.blockSize;
+  const double texels = double(internalLayout().texels());
+  return double(m_blocks) * (B * B * 4 + 4 + 16) + texels * (16 + 16);
+}
+
+double BcrsMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }
+
+double BcrsMatrix::fillRatio() const {
+  const double stored = double(m_blocks) * m_options.blockSize * m_options.blockSize;
+  return stored == 0 ? 1.0 : double(m_nonZeros) / stored;
+}
+
+}  // namespace texstream::linalg

@@ -1,0 +1,115 @@
+#pragma once
+// texstream::linalg::BcrsMatrix: block compressed row storage with 2x2 or 4x4 blocks, as in
+// the Concurrent Number Cruncher (Buatois et al. 2008, §2.2.3 register blocking, §2.3.3
+// storage on vector GPUs).
+//
+// Rows are cut into block rows of B = 2 or 4 rows, columns likewise; every B x B block
+// holding a non-zero is stored whole (zeros inside included: fillRatio() says how full).
+// Textures (blocks numbered b = 0.. in block-row order, block b at texel (b % Wb, b / Wb)):
+// - B = 4: output texel t of y is block row t. The 16 values of a block are four RGBA32F
+//   sub-arrays (layers of one array texture), layer r holding the block's row r, all four
+//   fetched at the same index b (§2.3.3); x's texel J (block column J, four scalars) is
+//   read once per block and reused by the four rows: y_t += (r0.x_J, r1.x_J, r2.x_J, r3.x_J).
+// - B = 2: output texel t holds block rows 2t and 2t+1; a block is one RGBA32F texel
+//   (a00, a01, a10, a11) multiplying the half texel of x that holds block column J.
+// - rowBlocks(): per output texel (first block, blocks of its first block row, blocks of
+//   its second block row (B = 2)), exact floats; blockColumns(): J per block, exact float.
+// The product is one pass whose kernel loops over the blocks of its block rows.
+//
+// Optional reverse Cuthill–McKee reordering (Reordering.h) renumbers rows and columns
+// before blocking (fewer, fuller blocks, better locality of x). It makes the internal
+// order differ from the user's, handled as in SegmentMatrix: apply()/diagonal() take and
+// return user-order vectors (a gather before and after the product), internal() works on
+// internally ordered vectors (internalLayout() = Layout::forSize(n)) with no permutation.
+// Without reordering the internal order IS the user order and apply() is one pass.
+#include <texstream/gl/Texture.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/Reordering.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Vector.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace texstream::linalg {
+
+struct BcrsOptions {
+  int blockSize = 4;                 ///< 2 or 4
+  bool reverseCuthillMcKee = false;  ///< reorder rows and columns by RCM before blocking
+};
+
+class BcrsMatrix : public LinearOperator {
+ public:
+  /// A square CSR matrix (validated; std::invalid_argument otherwise, and for a block
+  /// size other than 2 or 4). gl::Error when a texture exceeds the GPU's limits or the
+  /// block count reaches 2^24 (indices are exact floats).
+  BcrsMatrix(const Csr& A, std::string name, BcrsOptions options = {});
+
+  BcrsMatrix(BcrsMatrix&&) noexcept = default;
+  BcrsMatrix& operator=(BcrsMatrix&&) noexcept = default;
+  BcrsMatrix(const BcrsMatrix&) = delete;
+  BcrsMatrix& operator=(const BcrsMatrix&) = delete;
+
+  /// y = A x in user order: x n elements (any layout), y n elements in Layout::forSize(n).
+  void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// d = diag(A), user order, Layout::forSize(n).
+  void diagonal(stream::Vector& d) const override;
+  std::size_t rows() const override { return m_n; }
+  std::size_t cols() const override { return m_n; }
+  const std::string& name() const override { return m_name; }
+  /// Block values, block columns, row texels, x once per block (a texel for B = 4, half
+  /// a texel for B = 2) and y.
+  double bytesPerApply() const override;
+  /// 2 x the stored non-zeros of A (useful work only, as Buatois et al. count).
+  double flopsPerApply() const override;
+
+  /// The matrix on internally ordered vectors (same as user order without RCM).
+  class Internal : public LinearOperator {
+   public:
+    explicit Internal(const BcrsMatrix& m) : m_matrix(&m) {}
+    void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
+    void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
+    std::size_t rows() const override { return m_matrix->rows(); }
+    std::size_t cols() const override { return m_matrix->cols(); }
+    const std::string& name() const override { return m_matrix->name(); }
+    double bytesPerApply() const override { return m_matrix->bytesPerApply(); }
+    double flopsPerApply() const override { return m_matrix->flopsPerApply(); }
+
+   private:
+    const BcrsMatrix* m_matrix;
+  };
+  Internal internal() const { return Internal(*this); }
+  /// y = A x with x (n elements, any layout) and y (internalLayout()) in internal order.
+  void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  void diagonalInternal(stream::Vector& d) const;
+
+  bool reordered() const { return !m_permutation.isIdentity(); }
+  const RowPermutation& permutation() const { return m_permutation; }
+  const stream::Layout& internalLayout() const { return m_permutation.internalLayout(); }
+  stream::Vector makeInternalVector(std::string name) const;
+  void toInternal(const stream::Vector& user, stream::Vector& internal) const { m_permutation.toInternal(user, internal); }
+  void toUser(const stream::Vector& internal, stream::Vector& user) const { m_permutation.toUser(internal, user); }
+
+  int blockSize() const { return m_options.blockSize; }
+  std::size_t blocks() const { return m_blocks; }
+  /// Non-zeros of A / stored block entries (B^2 per block), in (0, 1].
+  double fillRatio() const;
+  /// Bandwidth of the internally ordered matrix (reduced by RCM).
+  std::size_t internalBandwidth() const { return m_bandwidth; }
+
+  const gl::Texture& blockValues() const { return m_values; }
+  const gl::Texture& blockColumns() const { return m_columns; }
+  const gl::Texture& rowBlocks() const { return m_rowBlocks; }
+
+ private:
+  std::size_t m_n = 0, m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
+  std::string m_name;
+  BcrsOptions m_options;
+  RowPermutation m_permutation;
+  stream::Vector m_diagonal;
+  gl::Texture m_values, m_columns, m_rowBlocks;
+};
+
+}  // namespace texstream::linalg

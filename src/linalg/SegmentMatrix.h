@@ -1,0 +1,258 @@
+#pragma once
+// texstream::linalg::SegmentMatrix: any square sparse matrix in the layout of Bolz et al.
+// 2003, §3.1.1 and §3.2 (the "segment" layout for unstructured meshes).
+//
+// Storage (all in the matrix's INTERNAL row order, see below):
+// - diagonal: a vector in internalLayout(), a_ii at x_i's own position.
+// - off-diagonal values (offDiagonalValues(), RGBA32F): one segment per row. The four rows
+//   of one internal texel t share a run of K_t texels (K_t = the texel's bucketed maximum
+//   off-diagonal count), R[t] + c * stride for c < K_t (stride 1: consecutive, as Bolz;
+//   see SegmentOptions::interleave and SegmentGroup::stride), channel c of that run
+//   holding row 4t+c's entries in CSR order; shorter rows are padded with zeros.
+// - R (segmentStarts(), R32F, internal layout's W x H): per internal texel the index of the
+//   first texel of its segment in the values texture (exact float; values texel s sits at
+//   (s % valuesWidth, s / valuesWidth)). Segments follow the order rows were placed in
+//   (reading order, or tile by tile), so one workgroup's segments are contiguous.
+// - C (columns(), RGBA32F, laid out like the values): per entry the internal element index
+//   of x_j (exact float); padded entries point at one constant element that is always zero
+//   (the last element of the internal texture, Layout padding: Bolz §3.2.2 "Notes").
+// y = A x renders, for each distinct K, the rectangles of texels with that K bound to the
+// program spmv_segment.glsl compiled with #define K (Bolz §3.1.1); K is bucketed (exact up
+// to 16, then multiples of 4, 8, 16) so that few programs exist, small groups join the
+// next larger one (SegmentOptions::mergeBelow: a pass costs more than a little padding),
+// and segments longer than kMaxSegmentPerPass are summed over several passes (partial sums
+// ping-pong).
+//
+// Internal order: rows sorted by decreasing off-diagonal count, placed in texels either
+//  - GroupRectangles: in reading order, so each count group is a contiguous run of texels
+//    (one rectangle plus at most a partial first and last texel row), or
+//  - IdenticalTiles (Bolz §3.2.2): identical tileWidth x tileHeight rectangles filled
+//    greedily in decreasing cost, each rendered with the cheapest program valid for all
+//    its rows; texels of a partly filled last tile are dead slots.
+// The permutation is the library's business (permutation()):
+//  - apply()/diagonal() (the LinearOperator interface) take and return USER-order vectors
+//    of n elements: each apply gathers x into internal order, multiplies, gathers y back
+//    (three passes plus the product). Convenient, not for inner loops.
+//  - internal() is the same matrix as a LinearOperator on INTERNAL-order vectors
+//    (internalLayout(), rows() = internalLayout().size() >= n, dead slots are identity
+//    rows holding zero): one product, no permutation. Solvers run on it:
+//        SegmentMatrix A(csr, "A");
+//        Vector b = A.makeInternalVector("b"), x = A.makeInternalVector("x");
+//        A.toInternal(bUser, b);                           // once, outside the loop
+//        auto Ai = A.internal();
+//        JacobiPreconditioner M(Ai, A.internalLayout());
+//        cg(Ai, b, x, opts, &M);
+//        A.toUser(x, xUser);
+//
+// Values written on the GPU (Bolz §3.1.2, curvature flow): build with fromPattern(), then
+// render into mutableOffDiagonalValues() (texel (x, y), channel c <-> CSR entry
+// slotEntries()[4 (y * valuesWidth + x) + c], or -1 for padding, which must stay 0) and
+// into mutableDiagonal() (internal layout; dead slots must hold a finite non-zero value,
+// 1 is what the matrix puts there; Layout padding must stay 0).
+#include <texstream/gl/Texture.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/Reordering.h>
+#include <texstream/stream/Layout.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Vector.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace texstream::linalg {
+
+enum class SegmentPacking {
+  GroupRectangles,  ///< one rectangle (plus ragged first/last rows) per non-zero count
+  IdenticalTiles,   ///< Bolz §3.2.2: identical tiles filled greedily by decreasing cost
+};
+const char* packingName(SegmentPacking p);
+
+struct SegmentOptions {
+  SegmentPacking packing = SegmentPacking::GroupRectangles;
+  /// Tile size in texels for IdenticalTiles; tileWidth a power of two. 16 x 16 is the
+  /// compute backend's workgroup: one workgroup then reads 1024 consecutive rows.
+  int tileWidth = 16, tileHeight = 16;
+  /// Before each product, unpack x into an R32F texture (one extra pass) so that the x_j
+  /// gathers are 4-byte fetches instead of 16-byte texels. Measured slower on an H200
+  /// (1M-row mesh, compute: 54 against 44 us; the pass costs more than the narrower
+  /// fetches save), so off by default; kept for GPUs with slow wide fetches.
+  bool scalarGather = false;
+  /// Bolz §3.2.2 lets a program for k serve rows with fewer entries: a group whose
+  /// padding up to the next larger group would cost at most this many value texels
+  /// joins it, saving a pass (the icosphere's 12 valence-5 vertices, the texels past the
+  /// last row). 0: one group per bucketed count.
+  int mergeBelow = 16384;
+  /// Segments interleaved for coalesced reads: entry c of texel t at R[t] + c * stride,
+  /// the stride being the group's texel count (GroupRectangles) or the tile's
+  /// (IdenticalTiles), so neighbouring texels read neighbouring value texels. false:
+  /// Bolz's consecutive segments (stride 1). Measured on an H200, 1M-row mesh matrix,
+  /// GroupRectangles: compute 27 us interleaved against 40 us consecutive (cuSPARSE CSR
+  /// 27 us); fragment 0.52 against 0.49 ms. Kernels that walk segments themselves must
+  /// use SegmentGroup::stride.
+  bool interleave = false;
+};
+
+/// Where a CSR entry sits: off-diagonal entries in offDiagonalValues() (texel x, y and
+/// channel), diagonal entries in the diagonal (texel x, y and channel of the internal
+/// layout). Several entries may share a slot only if the CSR holds duplicate diagonal
+/// entries (they are summed).
+struct SegmentSlot {
+  bool diagonal = false;
+  int x = 0, y = 0, channel = 0;
+};
+
+/// The rectangles of internal texels rendered with one program (K off-diagonals per row).
+struct SegmentGroup {
+  int k = 0;
+  std::vector<stream::Rect> rects;
+  std::size_t texels = 0;
+  /// Segment entry c of a texel t of this group is values texel R[t] + c * stride (1
+  /// unless SegmentOptions::interleave).
+  int stride = 1;
+};
+
+class SegmentMatrix : public LinearOperator {
+ public:
+  /// Segment entries summed by one pass; longer segments take several passes.
+  static constexpr int kMaxSegmentPerPass = 64;
+
+  /// A square CSR matrix (validated; std::invalid_argument otherwise). Zero rows, empty
+  /// rows and rows of any length are fine. gl::Error when textures exceed the GPU limits
+  /// or an index does not fit an exact float (more than 2^24 elements or values texels).
+  SegmentMatrix(const Csr& A, std::string name, SegmentOptions options = {});
+  /// The pattern of `pattern` (its values ignored), all values zero: for matrices whose
+  /// entries are computed on the GPU.
+  static SegmentMatrix fromPattern(const Csr& pattern, std::string name, SegmentOptions options = {});
+
+  SegmentMatrix(SegmentMatrix&&) noexcept = default;
+  SegmentMatrix& operator=(SegmentMatrix&&) noexcept = default;
+  SegmentMatrix(const SegmentMatrix&) = delete;
+  SegmentMatrix& operator=(const SegmentMatrix&) = delete;
+
+  /// A^T as its own SegmentMatrix (Bolz §3.1.1: transposed products need an explicit
+  /// A^T), with the SAME internal order as A (so internal vectors are interchangeable);
+  /// built from the current values (downloaded if they were written on the GPU).
+  SegmentMatrix transposed(std::string name) const;
+
+  /// New values for the pattern, one per CSR entry in the pattern's order (duplicates
+  /// summed). std::invalid_argument on a wrong count or a non-finite value.
+  void setValues(const std::vector<double>& csrValues);
+  /// The current matrix (downloads the GPU values): same pattern, entry order as built.
+  Csr toCsr() const;
+
+  // ---- LinearOperator, in USER order ------------------------------------------------
+  /// y = A x: x has n elements (any layout), y n elements in Layout::forSize(n).
+  void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// d = diag(A) in user order, Layout::forSize(n).
+  void diagonal(stream::Vector& d) const override;
+  std::size_t rows() const override { return m_n; }
+  std::size_t cols() const override { return m_n; }
+  const std::string& name() const override { return m_name; }
+  /// Bytes of one internal product: diagonal, R, values and C texels read, x read once
+  /// per entry (4 bytes) plus its own texel, y written (padded entries included).
+  double bytesPerApply() const override;
+  /// Stored non-zeros (diagonal n plus off-diagonal entries, padding excluded).
+  double flopsPerApply() const override;
+
+  // ---- INTERNAL order ---------------------------------------------------------------
+  /// The matrix on internally ordered vectors (see the file comment). Holds a pointer to
+  /// this matrix: keep the matrix alive (and unmoved) while using it.
+  class Internal : public LinearOperator {
+   public:
+    explicit Internal(const SegmentMatrix& m) : m_matrix(&m) {}
+    /// y = A x with x and y in internalLayout().
+    void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
+    /// d = the internal diagonal (dead slots 1, padding 0).
+    void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
+    std::size_t rows() const override { return m_matrix->internalLayout().size(); }
+    std::size_t cols() const override { return m_matrix->internalLayout().size(); }
+    const std::string& name() const override { return m_matrix->name(); }
+    double bytesPerApply() const override { return m_matrix->bytesPerApply(); }
+    double flopsPerApply() const override { return m_matrix->flopsPerApply(); }
+
+   private:
+    const SegmentMatrix* m_matrix;
+  };
+  Internal internal() const { return Internal(*this); }
+
+  /// y = A x on internal vectors (both internalLayout()).
+  void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
+  /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
+  void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
+  void diagonalInternal(stream::Vector& d) const;
+
+  const RowPermutation& permutation() const { return m_permutation; }
+  const stream::Layout& internalLayout() const { return m_permutation.internalLayout(); }
+  /// A zero vector in internalLayout().
+  stream::Vector makeInternalVector(std::string name) const;
+  void toInternal(const stream::Vector& user, stream::Vector& internal) const { m_permutation.toInternal(user, internal); }
+  void toUser(const stream::Vector& internal, stream::Vector& user) const { m_permutation.toUser(internal, user); }
+  /// n entries: internal element index of user row i (permutation().userToInternal()).
+  const std::vector<std::int32_t>& userToInternal() const { return m_permutation.userToInternal(); }
+  /// internalLayout().size() entries: the user row at each internal element, -1 if dead.
+  const std::vector<std::int32_t>& internalToUser() const { return m_permutation.internalToUser(); }
+
+  // ---- Textures and the CSR <-> texel mapping (Bolz §3.1.2) -------------------------
+  const stream::Vector& internalDiagonal() const { return m_diagonal; }
+  /// The diagonal texture (internalLayout()), for passes that compute a_ii on the GPU.
+  gl::Texture& mutableDiagonal() { return m_diagonal.mutableTexture(); }
+  const gl::Texture& offDiagonalValues() const { return m_values; }
+  /// The off-diagonal values texture, for passes that compute a_ij on the GPU: write all
+  /// of it (padding channels 0) or only the rectangles of valueRects().
+  gl::Texture& mutableOffDiagonalValues() { return m_values; }
+  const gl::Texture& columns() const { return m_columns; }
+  const gl::Texture& segmentStarts() const { return m_starts; }
+  int valuesWidth() const { return m_values.width(); }
+  /// Texels of the values texture in use (the rest is never read).
+  std::size_t valueTexels() const { return m_valueTexels; }
+  /// Per CSR entry (pattern order): where its value lives.
+  const std::vector<SegmentSlot>& entrySlots() const { return m_entrySlots; }
+  /// Per values-texture element 4 (y * valuesWidth() + x) + channel: the CSR entry stored
+  /// there, or -1 for padding. Size 4 * valuesWidth() * values height.
+  const std::vector<std::int64_t>& slotEntries() const { return m_slotEntries; }
+  /// Per CSR entry: its user row (so per-entry data can be built from slotEntries()).
+  std::int32_t entryRow(std::int64_t e) const;
+  /// log2 of internalLayout().width() and of valuesWidth() (both powers of two), for
+  /// kernels that address them with shifts (shaders/sparse/element.glsl).
+  int internalWidthShift() const { return m_layoutShift; }
+  int valuesWidthShift() const { return m_valuesShift; }
+  /// The internal element index that always reads zero (padded entries point at it).
+  std::int32_t zeroElement() const { return m_zeroElement; }
+  /// The pattern as built (values as given at construction).
+  const Csr& pattern() const { return m_pattern; }
+
+  /// The groups rendered by apply(), by decreasing K, covering every internal texel once.
+  const std::vector<SegmentGroup>& groups() const { return m_groups; }
+  SegmentPacking packing() const { return m_options.packing; }
+  /// Stored off-diagonal slots (padding included) / actual off-diagonal non-zeros (>= 1).
+  double paddingRatio() const;
+  /// Passes of one internal product (rectangle draws / dispatches counted once per group).
+  int passesPerApply() const;
+
+ private:
+  SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const std::vector<std::int32_t>* order,
+                const stream::Layout* layout);
+  void applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal, const std::string& what) const;
+  void uploadValues(const std::vector<double>& csrValues);
+
+  std::size_t m_n = 0;
+  std::string m_name;
+  SegmentOptions m_options;
+  Csr m_pattern;
+  RowPermutation m_permutation;
+  std::vector<SegmentGroup> m_groups;
+  stream::Vector m_diagonal;
+  gl::Texture m_values, m_columns, m_starts;
+  mutable gl::Texture m_xScalar;  // x unpacked to R32F (scalarGather), 4 W x H
+  std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
+  std::vector<SegmentSlot> m_entrySlots;
+  std::vector<std::int64_t> m_slotEntries;
+  std::int32_t m_zeroElement = 0;
+  int m_layoutShift = 0, m_valuesShift = 0;
+};
+
+}  // namespace texstream::linalg

@@ -1,0 +1,74 @@
+# texstream-smooth end to end (included from tests/apps/CMakeLists.txt): headless runs on
+# both backends with JSON, screenshot and OBJ checks, an exact OBJ round trip through the
+# GPU, bad command lines and a malformed mesh file, and a windowed run under Xvfb.
+if(NOT TARGET texstream-smooth)
+  return()
+endif()
+set(_smooth_tests)
+set(_smooth_out ${CMAKE_CURRENT_BINARY_DIR}/out)
+
+# Headless: 5 steps on a noisy cube, JSON + screenshot + the smoothed OBJ.
+foreach(backend fragment compute)
+  set(_j ${_smooth_out}/smooth_${backend}.json)
+  set(_p ${_smooth_out}/smooth_${backend}.png)
+  set(_o ${_smooth_out}/smooth_${backend}.obj)
+  add_test(NAME app_smooth_headless_${backend}
+    COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:texstream-smooth>
+      "-DAPP_ARGS=--headless|--backend|${backend}|--mesh|builtin:cube:3000|--steps|5|--json|${_j}|--screenshot|${_p}|--out|${_o}"
+      "-DOUTPUTS=${_j}|${_p}|${_o}"
+      -DCHECKER=$<TARGET_FILE:check_app_output>
+      "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|5|--array|cg_iterations=5|--array|residual=5|--array|ms=5|--array|area=5|--array|volume=5|--string|mesh|--png|${_p}"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_headless_${backend})
+endforeach()
+
+# An open mesh with its boundary free and the area kept; then the OBJ round trip: a mesh
+# written by texstream-smooth, read back and written again after 0 steps, is the same file,
+# and 3 steps on it keep its vertex count and order (checked by SmoothRoundTrip.cmake).
+add_test(NAME app_smooth_roundtrip
+  COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-smooth> -DOUT=${_smooth_out}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/SmoothRoundTrip.cmake)
+list(APPEND _smooth_tests app_smooth_roundtrip)
+
+# Bad values: exit 2 and a message naming the option and the value; a malformed file:
+# exit 1 and the file and line.
+file(WRITE ${_smooth_out}/smooth_bad_index.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 9\n")
+file(WRITE ${_smooth_out}/smooth_nan.off "OFF\n3 1 0\n0 0 0\n1 nan 0\n0 1 0\n3 0 1 2\n")
+set(_bad_builtin "--mesh|builtin:bunny" "--mesh: invalid value \"builtin:bunny\": unknown built-in mesh" 2)
+set(_bad_missing "--mesh|/nonexistent/m.obj" "--mesh: invalid value \"/nonexistent/m.obj\": no such file" 2)
+set(_bad_count "--mesh|builtin:cube:ten" "--mesh: invalid value \"ten\"" 2)
+set(_bad_dt "--dt=-1" "--dt: invalid value \"-1\"" 2)
+set(_bad_tol "--cg-tol|0" "--cg-tol: invalid value \"0\"" 2)
+set(_bad_iter "--cg-max-iter|0" "--cg-max-iter: invalid value \"0\"" 2)
+set(_bad_rescale "--rescale|mass" "--rescale: invalid value \"mass\"" 2)
+set(_bad_index "--mesh|${_smooth_out}/smooth_bad_index.obj" "smooth_bad_index.obj:5: face uses vertex 9 but the file has 3 vertices" 1)
+set(_bad_nan "--mesh|${_smooth_out}/smooth_nan.off" "smooth_nan.off:4: vertex 1 coordinate y is not finite" 1)
+set(_bad_rescale_fixed "--mesh|builtin:patch:500|--rescale|volume" "rescaling to keep the volume moves every vertex" 1)
+foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed)
+  list(GET _bad_${case} 0 _args)
+  list(GET _bad_${case} 1 _expect)
+  list(GET _bad_${case} 2 _code)
+  add_test(NAME app_smooth_bad_${case}
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-smooth> "-DAPP_ARGS=--headless|--steps|1|${_args}"
+      -DEXPECT_EXIT=${_code} "-DEXPECT_STDERR=${_expect}" -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_bad_${case})
+endforeach()
+
+# Windowed (GLFW + Dear ImGui) under a virtual X server.
+if(XVFB_RUN_EXECUTABLE)
+  add_test(NAME app_smooth_window_xvfb
+    COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:texstream-smooth> -DXVFB_RUN=${XVFB_RUN_EXECUTABLE} "-DEXPECT_STDERR=through GLFW"
+      "-DAPP_ARGS=--steps|3|--mesh|builtin:patch:2000|--screenshot|${_smooth_out}/smooth_window.png|--json|${_smooth_out}/smooth_window.json"
+      "-DOUTPUTS=${_smooth_out}/smooth_window.png|${_smooth_out}/smooth_window.json"
+      -DCHECKER=$<TARGET_FILE:check_app_output>
+      "-DCHECK_ARGS=--png|${_smooth_out}/smooth_window.png|--json|${_smooth_out}/smooth_window.json|--app|smooth|--steps|3|--array|cg_iterations=3|--array|area=3"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+else()
+  add_test(NAME app_smooth_window_xvfb
+    COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: xvfb-run not found (Debian package xvfb); the windowed demo is untested")
+  set_tests_properties(app_smooth_window_xvfb PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
+endif()
+list(APPEND _smooth_tests app_smooth_window_xvfb)
+set_tests_properties(${_smooth_tests} PROPERTIES TIMEOUT 300 LABELS apps)

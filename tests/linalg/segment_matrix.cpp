@@ -1,0 +1,368 @@
+// Tests src/linalg/SegmentMatrix.*: y = A x against CPU CSR products in double precision on
+// random non-symmetric matrices with 0 to 300 off-diagonal non-zeros per row (long rows take
+// several passes), empty rows and n = 1, both packings, both backends, in user and internal
+// order; A^T; values written through the documented texel mapping; CG on SPD systems.
+#include <catch2/catch.hpp>
+
+#include "linalg/LinalgTestSupport.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Vector.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+using namespace texstream;
+using linalg::Csr;
+using linalg::SegmentMatrix;
+using linalg::SegmentOptions;
+using linalg::SegmentPacking;
+using stream::Vector;
+
+namespace {
+
+/// n x n, non-symmetric; row lengths drawn from {0 (empty row), 1..12 (mesh-like), up to
+/// maxPerRow}, a diagonal entry in most rows only, duplicates summed.
+Csr randomRows(std::size_t n, int maxPerRow, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> r, c;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int kind = int(rng() % 10);
+    int k = kind == 0 ? 0 : kind < 8 ? 1 + int(rng() % 12) : int(rng() % std::uint64_t(maxPerRow + 1));
+    if (i == 0) k = std::min<int>(maxPerRow, int(n));  // the longest row always present
+    for (int j = 0; j < k; ++j) {
+      r.push_back(std::int64_t(i));
+      c.push_back(std::int64_t(rng() % n));
+    }
+    if (kind != 1) {
+      r.push_back(std::int64_t(i));
+      c.push_back(std::int64_t(i));
+    }
+  }
+  const auto v = test::randomFloats(r.size() + 1, seed + 5);
+  return Csr::fromTriplets(n, n, r, c, test::toDouble({v.begin(), v.begin() + std::ptrdiff_t(r.size())}));
+}
+
+int maxOffDiagonal(const Csr& a) {
+  int most = 0;
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    int k = 0;
+    for (std::int64_t e = a.rowPtr[i]; e < a.rowPtr[i + 1]; ++e) k += std::size_t(a.colIdx[std::size_t(e)]) != i;
+    most = std::max(most, k);
+  }
+  return most;
+}
+
+Csr transpose(const Csr& a) {
+  std::vector<std::int64_t> r, c;
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    for (std::int64_t e = a.rowPtr[i]; e < a.rowPtr[i + 1]; ++e) {
+      r.push_back(a.colIdx[std::size_t(e)]);
+      c.push_back(std::int64_t(i));
+    }
+  }
+  return Csr::fromTriplets(a.cols, a.rows, r, c, a.values);
+}
+
+/// A symmetric positive definite mesh-like system: the graph Laplacian of a triangulated
+/// nx x ny grid (6 neighbours inside, like a regular triangle mesh) plus a mass diagonal.
+Csr meshLaplacian(std::size_t nx, std::size_t ny, double mass) {
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  auto edge = [&](std::size_t a, std::size_t b) {
+    for (auto [i, j] : {std::pair{a, b}, std::pair{b, a}}) {
+      r.push_back(std::int64_t(i)), c.push_back(std::int64_t(j)), v.push_back(-1.0);
+      r.push_back(std::int64_t(i)), c.push_back(std::int64_t(i)), v.push_back(1.0);
+    }
+  };
+  for (std::size_t y = 0; y < ny; ++y) {
+    for (std::size_t x = 0; x < nx; ++x) {
+      const std::size_t i = y * nx + x;
+      r.push_back(std::int64_t(i)), c.push_back(std::int64_t(i)), v.push_back(mass);
+      if (x + 1 < nx) edge(i, i + 1);
+      if (y + 1 < ny) edge(i, i + nx);
+      if (x + 1 < nx && y + 1 < ny) edge(i, i + nx + 1);
+    }
+  }
+  return Csr::fromTriplets(nx * ny, nx * ny, r, c, v);
+}
+
+SegmentOptions packingOption(SegmentPacking p) {
+  SegmentOptions o;
+  o.packing = p;
+  o.tileWidth = 4, o.tileHeight = 3;  // small tiles: several per test matrix, ragged ends
+  return o;
+}
+
+void checkProduct(const SegmentMatrix& A, const Csr& csr, std::uint64_t seed) {
+  const std::size_t n = csr.rows;
+  const auto xs = test::randomFloats(n, seed);
+  const auto ref = csr.multiply(test::toDouble(xs));
+  const double scale = test::productScale(csr, test::toDouble(xs));
+  // User order.
+  Vector x(n, "x"), y(n, "y");
+  x.upload(xs);
+  linalg::fill(y, -7.0f);
+  A.apply(x, y);
+  CHECK(test::maxErrorOver(y.download(), ref, scale) <= 2e-6);
+  CHECK(test::paddingIsZero(y));
+  // Internal order: one product, vectors moved once.
+  Vector xi = A.makeInternalVector("xi"), yi = A.makeInternalVector("yi");
+  linalg::fill(xi, 3.0f);
+  A.toInternal(x, xi);
+  linalg::fill(yi, -5.0f);
+  A.applyInternal(xi, yi);
+  std::vector<float> got = yi.download();
+  std::vector<double> gotDouble(got.begin(), got.end());
+  const auto user = A.permutation().toUser(gotDouble);
+  CHECK(test::maxErrorOver(std::vector<float>(user.begin(), user.end()), ref, scale) <= 2e-6);
+  for (std::size_t p = 0; p < got.size(); ++p) {
+    if (A.internalToUser()[p] < 0) CHECK(got[p] == 0.0f);  // dead slots stay zero
+  }
+  CHECK(test::paddingIsZero(yi));
+}
+
+}  // namespace
+
+TEST_CASE("SegmentMatrix: y = A x for rows of 0 to 300 non-zeros, both packings", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  // Variants: defaults; x gathered from an R32F copy; interleaved segments; no merging
+  // of small groups (one program per bucketed count, Bolz's plain scheme).
+  const int variant = GENERATE(0, 1, 2, 3);
+  SegmentOptions options = packingOption(packing);
+  options.scalarGather = variant == 1;
+  options.interleave = variant == 2;
+  if (variant == 3) options.mergeBelow = 0;
+  INFO("packing: " << linalg::packingName(packing) << ", variant " << variant);
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(97), std::size_t(1000),
+                        std::size_t(4097)}) {
+    INFO("n = " << n);
+    const Csr csr = randomRows(n, n >= 1000 ? 300 : int(n), 31 * n + 7);
+    const SegmentMatrix A(csr, "A", options);
+    if (n >= 1000) {
+      REQUIRE(maxOffDiagonal(csr) >= 250);
+      REQUIRE(A.passesPerApply() > int(A.groups().size()));  // long rows took extra passes
+    }
+    REQUIRE(A.rows() == n);
+    REQUIRE(A.internalLayout().size() >= n);
+    REQUIRE(A.paddingRatio() >= 1.0);
+    checkProduct(A, csr, n + 3);
+    Vector d(n, "d");
+    A.diagonal(d);
+    std::vector<double> diag(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::int64_t e = csr.rowPtr[i]; e < csr.rowPtr[i + 1]; ++e) {
+        if (std::size_t(csr.colIdx[std::size_t(e)]) == i) diag[i] += csr.values[std::size_t(e)];
+      }
+    }
+    CHECK(test::maxRelativeError(d.download(), diag) <= 1e-7);
+  }
+}
+
+TEST_CASE("SegmentMatrix: groups cover every internal texel once, rows sorted by count", "[gl][linalg][segment]") {
+  test::context();
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const Csr csr = randomRows(3001, 40, 11);
+  const SegmentMatrix A(csr, "A", packingOption(packing));
+  const auto& layout = A.internalLayout();
+  std::vector<int> covered(layout.texels(), 0);
+  int previousK = 1 << 30;
+  for (const auto& g : A.groups()) {
+    REQUIRE(g.k < previousK);  // decreasing cost, one group per program
+    previousK = g.k;
+    for (const auto& r : g.rects) {
+      for (int y = r.y; y < r.y + r.h; ++y) {
+        for (int x = r.x; x < r.x + r.w; ++x) ++covered[std::size_t(y) * std::size_t(layout.width()) + std::size_t(x)];
+      }
+    }
+  }
+  for (int c : covered) REQUIRE(c == 1);
+  if (packing == SegmentPacking::GroupRectangles) {
+    // Internal order is by decreasing off-diagonal count.
+    std::vector<int> count(csr.rows, 0);
+    for (std::size_t i = 0; i < csr.rows; ++i) {
+      for (std::int64_t e = csr.rowPtr[i]; e < csr.rowPtr[i + 1]; ++e) count[i] += std::size_t(csr.colIdx[std::size_t(e)]) != i;
+    }
+    for (std::size_t p = 1; p < csr.rows; ++p) {
+      REQUIRE(count[std::size_t(A.internalToUser()[p - 1])] >= count[std::size_t(A.internalToUser()[p])]);
+    }
+    REQUIRE(A.groups().size() <= 40);
+    for (const auto& g : A.groups()) REQUIRE(g.rects.size() <= 3);  // one rectangle plus ragged rows
+  }
+}
+
+TEST_CASE("SegmentMatrix: small groups join larger ones (one pass for a near-regular mesh)", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  // 6 neighbours per row (a ring of offsets), three rows with 5: like an icosphere.
+  const std::size_t n = 3001;
+  std::vector<std::int64_t> r, c;
+  for (std::size_t i = 0; i < n; ++i) {
+    r.push_back(std::int64_t(i)), c.push_back(std::int64_t(i));
+    for (std::int64_t d : {1, 2, 40, -1, -2, -40}) {
+      if ((i == 7 || i == 500 || i == 2999) && d == 40) continue;
+      r.push_back(std::int64_t(i)), c.push_back((std::int64_t(i) + d + std::int64_t(n)) % std::int64_t(n));
+    }
+  }
+  const auto v = test::randomFloats(r.size(), 41);
+  const Csr csr = Csr::fromTriplets(n, n, r, c, test::toDouble(v));
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  SegmentOptions merged = packingOption(packing), plain = packingOption(packing);
+  plain.mergeBelow = 0;
+  const SegmentMatrix A(csr, "merged", merged), B(csr, "plain", plain);
+  REQUIRE(A.groups().size() == 1);
+  REQUIRE(A.groups()[0].k == 6);
+  REQUIRE(B.groups().size() >= 2);
+  checkProduct(A, csr, 12);
+  checkProduct(B, csr, 13);
+}
+
+TEST_CASE("SegmentMatrix: empty rows, zero matrix, n = 1, diagonal only", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  // n = 1 with a diagonal entry, and with none.
+  for (double a : {2.5, 0.0}) {
+    Csr one = a == 0.0 ? Csr::fromTriplets(1, 1, {}, {}, {}) : Csr::fromTriplets(1, 1, {0}, {0}, {a});
+    const SegmentMatrix A(one, "one");
+    checkProduct(A, one, 5);
+  }
+  // All rows empty.
+  const Csr empty = Csr::fromTriplets(13, 13, {}, {}, {});
+  checkProduct(SegmentMatrix(empty, "empty"), empty, 6);
+  // Diagonal only.
+  std::vector<std::int64_t> idx{0, 1, 2, 3, 4, 5, 6, 7, 8};
+  const auto v = test::randomFloats(9, 3);
+  const Csr diag = Csr::fromTriplets(9, 9, idx, idx, test::toDouble(v));
+  checkProduct(SegmentMatrix(diag, "diag", packingOption(SegmentPacking::IdenticalTiles)), diag, 7);
+}
+
+TEST_CASE("SegmentMatrix::transposed gives A^T x in the same internal order", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const bool interleave = GENERATE(false, true);
+  const Csr csr = randomRows(501, 90, 77);
+  SegmentOptions options = packingOption(packing);
+  options.interleave = interleave;
+  const SegmentMatrix A(csr, "A", options);
+  const SegmentMatrix At = A.transposed("At");
+  REQUIRE(At.internalLayout() == A.internalLayout());
+  REQUIRE(At.userToInternal() == A.userToInternal());
+  checkProduct(At, transpose(csr), 8);
+}
+
+TEST_CASE("SegmentMatrix: values from setValues and written through the texel mapping", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const Csr csr = randomRows(777, 30, 19);
+  SegmentOptions options;
+  options.interleave = GENERATE(false, true);
+  SegmentMatrix A = SegmentMatrix::fromPattern(csr, "A", options);
+  // Zero values: the product is zero.
+  Csr zero = csr;
+  std::fill(zero.values.begin(), zero.values.end(), 0.0);
+  checkProduct(A, zero, 9);
+  A.setValues(csr.values);
+  checkProduct(A, csr, 10);
+  const Csr back = A.toCsr();
+  REQUIRE(back.values.size() == csr.values.size());
+  for (std::size_t e = 0; e < csr.values.size(); ++e) REQUIRE(back.values[e] == Approx(float(csr.values[e])));
+
+  // Write new values straight into the textures, as a GPU pass would: entry e lives at
+  // entrySlots()[e], and slotEntries() inverts that for the off-diagonal values.
+  Csr other = csr;
+  const auto fresh = test::randomFloats(csr.values.size(), 23);
+  for (std::size_t e = 0; e < fresh.size(); ++e) other.values[e] = fresh[e];
+  std::vector<float> values(4 * std::size_t(A.offDiagonalValues().width()) * std::size_t(A.offDiagonalValues().height()), 0.0f);
+  for (std::size_t s = 0; s < values.size(); ++s) {
+    if (A.slotEntries()[s] >= 0) values[s] = fresh[std::size_t(A.slotEntries()[s])];
+  }
+  std::vector<float> diagonal(A.internalLayout().paddedSize(), 0.0f);
+  for (std::size_t p = 0; p < A.internalLayout().size(); ++p) diagonal[p] = A.internalToUser()[p] < 0 ? 1.0f : 0.0f;
+  for (std::size_t e = 0; e < fresh.size(); ++e) {
+    const auto& slot = A.entrySlots()[e];
+    if (!slot.diagonal) {
+      const std::size_t s = 4 * (std::size_t(slot.y) * std::size_t(A.valuesWidth()) + std::size_t(slot.x)) + std::size_t(slot.channel);
+      REQUIRE(A.slotEntries()[s] == std::int64_t(e));
+      continue;
+    }
+    const std::size_t p = 4 * (std::size_t(slot.y) * std::size_t(A.internalLayout().width()) + std::size_t(slot.x)) +
+                          std::size_t(slot.channel);
+    REQUIRE(A.internalToUser()[p] == A.entryRow(std::int64_t(e)));
+    diagonal[p] += fresh[e];
+  }
+  A.mutableOffDiagonalValues().upload(values.data());
+  A.mutableDiagonal().upload(diagonal.data());
+  checkProduct(A, other, 11);
+
+  // Off-diagonal row sums: (A - D) 1.
+  Vector ones = A.makeInternalVector("ones"), sums = A.makeInternalVector("sums");
+  Vector onesUser(csr.rows, "onesUser");
+  linalg::fill(onesUser, 1.0f);
+  A.toInternal(onesUser, ones);
+  A.applyOffDiagonal(ones, sums);
+  const auto got = sums.download();
+  for (std::size_t i = 0; i < csr.rows; ++i) {
+    double s = 0, scale = 1e-30;
+    for (std::int64_t e = other.rowPtr[i]; e < other.rowPtr[i + 1]; ++e) {
+      if (std::size_t(other.colIdx[std::size_t(e)]) == i) continue;
+      s += other.values[std::size_t(e)], scale += std::abs(other.values[std::size_t(e)]);
+    }
+    REQUIRE(std::abs(got[std::size_t(A.userToInternal()[i])] - s) <= 1e-6 * scale + 1e-7);
+  }
+}
+
+TEST_CASE("SegmentMatrix: CG on SPD mesh systems converges in internal order", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const Csr csr = meshLaplacian(61, 47, 0.05);
+  const std::size_t n = csr.rows;
+  SegmentOptions options = packingOption(packing);
+  options.interleave = packing == SegmentPacking::IdenticalTiles;
+  const SegmentMatrix A(csr, "L", options);
+  const auto xs = test::randomFloats(n, 4);
+  const auto bRef = csr.multiply(test::toDouble(xs));
+  Vector bUser(n, "b"), xUser(n, "x");
+  bUser.upload(bRef);
+  Vector b = A.makeInternalVector("bi"), x = A.makeInternalVector("xi");
+  A.toInternal(bUser, b);
+  const auto Ai = A.internal();
+  solvers::JacobiPreconditioner M(Ai, A.internalLayout());
+  const bool precondition = GENERATE(false, true);
+  const auto status = solvers::cg(Ai, b, x, {.tolerance = 1e-5f, .maxIterations = 2000},
+                                  precondition ? &M : nullptr);
+  INFO(status.message);
+  REQUIRE(status.converged());
+  A.toUser(x, xUser);
+  CHECK(test::maxRelativeError(xUser.download(), test::toDouble(xs)) <= 1e-3);
+  // The same through the user-order operator (three passes per product, same answer).
+  Vector x2(n, "x2");
+  const auto s2 = solvers::cg(A, bUser, x2, {.tolerance = 1e-5f, .maxIterations = 2000});
+  REQUIRE(s2.converged());
+  CHECK(test::maxRelativeError(x2.download(), test::toDouble(xs)) <= 1e-3);
+}
+
+TEST_CASE("SegmentMatrix: bad input gives clear errors", "[gl][linalg][segment]") {
+  test::context();
+  REQUIRE_THROWS_WITH(SegmentMatrix(Csr::fromTriplets(3, 4, {0}, {3}, {1.0}), "rect"),
+                      Catch::Contains("SegmentMatrix(\"rect\")") && Catch::Contains("not square"));
+  Csr bad = Csr::fromTriplets(3, 3, {0}, {1}, {1.0});
+  bad.colIdx[0] = 7;
+  REQUIRE_THROWS_AS(SegmentMatrix(bad, "bad"), std::invalid_argument);
+  SegmentMatrix A(randomRows(20, 5, 1), "A");
+  REQUIRE_THROWS_WITH(A.setValues({1.0, 2.0}), Catch::Contains("values for"));
+  Vector wrong(20, "wrong"), y(20, "y");
+  REQUIRE_THROWS_WITH(A.applyInternal(wrong, y), Catch::Contains("internal layout"));
+  Vector small(19, "small");
+  REQUIRE_THROWS_WITH(A.apply(small, y), Catch::Contains("small"));
+  REQUIRE_THROWS_WITH(A.apply(y, y), Catch::Contains("must not be x"));
+  SegmentOptions tiles;
+  tiles.packing = SegmentPacking::IdenticalTiles;
+  tiles.tileWidth = 3;
+  REQUIRE_THROWS_WITH(SegmentMatrix(randomRows(20, 5, 1), "T", tiles), Catch::Contains("power of two"));
+}
