@@ -85,7 +85,9 @@ Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gp
   // A batch lasts minBatchMs, so the GPU's elapsed time (idle gaps included) is close to
   // the wall time. Far less means the timer did not see the work: Mesa's llvmpipe runs
   // compute dispatches outside its time-elapsed queries. The wall clock is right then.
-  if (gpuTimer && median(gpu) >= 0.5 * t.wallMs) {
+  // Far more than the wall time (seen on llvmpipe: seconds for a millisecond's work) is
+  // just as wrong; the GPU timer is trusted only in between.
+  if (gpuTimer && median(gpu) >= 0.5 * t.wallMs && median(gpu) <= 2.0 * t.wallMs) {
     t.ms = median(gpu);
     t.method = "GL_TIME_ELAPSED";
   }
