@@ -27,7 +27,8 @@ double maxRelativeError(std::span<const float> got, std::span<const double> refe
   for (double r : reference) scale = std::max(scale, std::abs(r));
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double d = std::abs(double(got[i]) - reference[i]);
-    if (!(d <= err)) err = d;  // NaN propagates
+    if (std::isnan(d)) return d;  // a NaN anywhere fails the comparison
+    err = std::max(err, d);
   }
   return err / scale;
 }

@@ -26,7 +26,8 @@ double maxRelativeError(const std::vector<float>& got, const std::vector<double>
   const std::size_t n = std::min(got.size(), reference.size());
   for (std::size_t i = 0; i < n; ++i) {
     const double d = std::abs(double(got[i]) - reference[i]);
-    if (!(d <= err)) err = d;  // NaN propagates as a failure
+    if (std::isnan(d)) return d;  // a NaN anywhere fails the comparison
+    err = std::max(err, d);
   }
   if (got.size() != reference.size()) return INFINITY;
   return err / scale;
