@@ -44,6 +44,8 @@ const std::vector<BenchCase>& benchCases() {
       {"dense", "dense matrix-vector product", runDense},
       {"point", "SpMV, point matrix (Krüger's vertex scatter)", runPoint},
       {"cg", "one CG iteration, 3D 7-point Poisson", runCg},
+      {"multigrid", "layered multigrid V(2,2) cycle and factor; solve to 1e-6 against Jacobi-PCG", runMultigrid},
+      {"fluid", "one stable-fluids step, projection by two V(4,2) cycles", runFluid},
       {"smooth", "one mean-curvature-flow step (GPU assembly + CG), Eigen LLT and CG peers", runSmooth},
       {"sparse", "SpMV (segment, BCRS 2x2/4x4) and CG on mesh curvature-flow systems", runSparse},
   };

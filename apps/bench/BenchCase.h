@@ -56,6 +56,8 @@ void runBanded(BenchContext& ctx);
 void runDense(BenchContext& ctx);
 void runPoint(BenchContext& ctx);
 void runCg(BenchContext& ctx);        // CgBench.cpp
+void runMultigrid(BenchContext& ctx); // FluidBench.cpp
+void runFluid(BenchContext& ctx);
 void runSmooth(BenchContext& ctx);    // SmoothBench.cpp
 void runSparse(BenchContext& ctx);    // SparseBench.cpp
 

@@ -1,0 +1,628 @@
+// Stam 1999, "Stable Fluids", as Bolz et al. 2003, §4.1 and §4.3 set it out on the GPU:
+// colocated velocity and pressure, advection on un-layered fields, the pressure Poisson
+// problem (Neumann walls, Dirichlet outlets) solved by the layered multigrid of §4.2.
+#include <texstream/fluid/FluidSolver.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+namespace texstream::fluid {
+
+namespace {
+
+using stream::Pass;
+using stream::Vector;
+
+stream::Layout nodeLayout(int w, int h) { return stream::Layout::withWidth(4 * std::size_t(w) * std::size_t(h), w); }
+
+std::string lower(std::string_view text) {
+  std::string t(text);
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return t;
+}
+
+}  // namespace
+
+const char* advectionName(Advection a) { return a == Advection::SemiLagrangian ? "semi-lagrangian" : "maccormack"; }
+
+const char* pressureSolverName(PressureSolver p) {
+  switch (p) {
+    case PressureSolver::Multigrid: return "mg";
+    case PressureSolver::ConjugateGradient: return "cg";
+    case PressureSolver::Jacobi: return "jacobi";
+  }
+  return "mg";
+}
+
+PressureSolver parsePressureSolver(std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "mg" || t == "multigrid") return PressureSolver::Multigrid;
+  if (t == "cg") return PressureSolver::ConjugateGradient;
+  if (t == "jacobi") return PressureSolver::Jacobi;
+  throw std::invalid_argument("unknown pressure solver \"" + std::string(text) + "\" (solvers: mg, cg, jacobi)");
+}
+
+const char* fieldName(Field f) {
+  switch (f) {
+    case Field::Dye: return "dye";
+    case Field::Velocity: return "velocity";
+    case Field::Pressure: return "pressure";
+    case Field::Divergence: return "divergence";
+    case Field::Vorticity: return "vorticity";
+    case Field::Type: return "type";
+  }
+  return "dye";
+}
+
+FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
+  const SceneDefaults d = sceneDefaults(params.scene);
+  m_nx = params.nx > 0 ? params.nx : d.nx;
+  m_ny = params.ny > 0 ? params.ny : d.ny;
+  m_dt = params.dt > 0 ? params.dt : d.dt;
+  auto orDefault = [](double v, double fallback) { return v >= 0 ? v : fallback; };
+  if (params.scene == Scene::Cavity && params.viscosity < 0) {
+    if (!(params.reynolds > 0)) throw std::invalid_argument("FluidSolver: the Reynolds number must be > 0");
+    m_nu = 1.0 / params.reynolds;
+  } else {
+    m_nu = orDefault(params.viscosity, d.viscosity);
+  }
+  m_params.nx = m_nx;
+  m_params.ny = m_ny;
+  m_params.dt = m_dt;
+  m_params.viscosity = m_nu;
+  m_params.vorticity = orDefault(params.vorticity, d.vorticity);
+  m_params.velocityDissipation = orDefault(params.velocityDissipation, d.velocityDissipation);
+  m_params.dyeDissipation = orDefault(params.dyeDissipation, d.dyeDissipation);
+  m_params.buoyancy = orDefault(params.buoyancy, d.buoyancy);
+  if (params.dyeScale < 1 || params.dyeScale > 4) throw std::invalid_argument("FluidSolver: dyeScale must be in [1, 4]");
+  if (params.particles < 0) throw std::invalid_argument("FluidSolver: particles must be >= 0");
+  if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1)
+    throw std::invalid_argument("FluidSolver: cycles, iterations and maxIterations must be >= 1");
+  if (!(params.tolerance >= 0)) throw std::invalid_argument("FluidSolver: tolerance must be >= 0");
+  solvers::validate(params.multigrid);
+  m_h = gridSpacing(m_nx, m_ny);
+  m_scene = buildScene(params.scene, m_nx, m_ny, m_dt);
+
+  gl::StateGuard guard;
+  m_scalar = stream::Scalar("fluid.scalar");
+  m_grid = solvers::Multigrid::fineGrid(m_nx, m_ny, params.multigrid);
+  m_boundary = Vector(nodeLayout(m_nx, m_ny), "fluid.boundary");
+  m_u = Vector(m_grid.layout(), "fluid.u");
+  m_v = Vector(m_grid.layout(), "fluid.v");
+  m_velocity = Vector(nodeLayout(m_nx, m_ny), "fluid.velocity");
+  m_curl = Vector(nodeLayout(m_nx, m_ny), "fluid.curl");
+  m_dyeW = params.dyeScale * (m_nx - 1) + 1;
+  m_dyeH = params.dyeScale * (m_ny - 1) + 1;
+  m_dye = Vector(nodeLayout(m_dyeW, m_dyeH), "fluid.dye");
+  m_particleCount = params.particles;
+  if (m_particleCount > 0) {
+    const int side = int(std::ceil(std::sqrt(double(m_particleCount))));
+    m_particles = Vector(nodeLayout(side, side), "fluid.particles");
+  }
+  reset(true);
+}
+
+FluidSolver::~FluidSolver() = default;
+FluidSolver::FluidSolver(FluidSolver&&) noexcept = default;
+FluidSolver& FluidSolver::operator=(FluidSolver&&) noexcept = default;
+
+void FluidSolver::buildGeometry() {
+  std::vector<float> b(4 * m_scene.type.size(), 0.0f);
+  for (std::size_t k = 0; k < m_scene.type.size(); ++k) {
+    b[4 * k] = float(int(m_scene.type[k]));
+    b[4 * k + 1] = m_scene.u[k];
+    b[4 * k + 2] = m_scene.v[k];
+  }
+  m_boundary.upload(b);
+  m_operatorsDirty = true;
+}
+
+void FluidSolver::reset(bool geometry) {
+  gl::StateGuard guard;
+  if (geometry) buildGeometry();
+  m_time = 0;
+  m_steps = 0;
+  m_velocityCurrent = false;
+  m_splats.clear();
+  m_stats = {};
+  // Velocity at rest except at the boundaries (relayered from a zero node field).
+  m_velocity.setZero();
+  {
+    Pass pass("fluid/relayer_velocity");
+    m_grid.bind(pass);
+    pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
+    pass.label("fluid relayer").run();
+  }
+  // Dye: the cavity starts with four coloured quadrants to show the mixing; the others
+  // start clear and get dye from their sources.
+  std::vector<float> dye(4 * std::size_t(m_dyeW) * m_dyeH, 0.0f);
+  if (m_params.scene == Scene::Cavity) {
+    for (int j = 0; j < m_dyeH; ++j)
+      for (int i = 0; i < m_dyeW; ++i) {
+        const std::size_t k = 4 * (std::size_t(j) * m_dyeW + i);
+        const bool right = 2 * i >= m_dyeW, top = 2 * j >= m_dyeH;
+        dye[k] = right ? 0.9f : 0.1f;
+        dye[k + 1] = top ? 0.8f : 0.2f;
+        dye[k + 2] = right != top ? 0.9f : 0.2f;
+      }
+  }
+  m_dye.upload(dye);
+  if (m_particleCount > 0) {
+    const int side = m_particles.layout().width();
+    std::vector<float> p(4 * std::size_t(side) * side, 0.0f);
+    std::mt19937 rng(12345);
+    std::uniform_real_distribution<float> ux(1.0f, float(m_nx - 2)), uy(1.0f, float(m_ny - 2)), age(0.0f, 300.0f);
+    for (int k = 0; k < m_particleCount; ++k) {
+      float x = 0, y = 0;
+      for (int tries = 0; tries < 32; ++tries) {
+        x = ux(rng);
+        y = uy(rng);
+        if (m_scene.at(int(x + 0.5f), int(y + 0.5f)) == NodeType::Fluid) break;
+      }
+      p[4 * std::size_t(k)] = x;
+      p[4 * std::size_t(k) + 1] = y;
+      p[4 * std::size_t(k) + 2] = -age(rng);
+      p[4 * std::size_t(k) + 3] = float(k) * 0.618034f;
+    }
+    m_particles.upload(p);
+  }
+  if (m_pressure) m_pressure->solution().setZero();
+}
+
+void FluidSolver::setParameters(const FluidParameters& params) {
+  if (params.scene != m_params.scene || (params.nx > 0 && params.nx != m_nx) || (params.ny > 0 && params.ny != m_ny))
+    throw std::invalid_argument("FluidSolver::setParameters: scene and grid size need a new solver");
+  if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1 || !(params.tolerance >= 0))
+    throw std::invalid_argument("FluidSolver::setParameters: cycles, iterations, maxIterations >= 1, tolerance >= 0");
+  solvers::validate(params.multigrid);
+  if (params.multigrid.maxLevels != m_params.multigrid.maxLevels ||
+      params.multigrid.coarsestNodes != m_params.multigrid.coarsestNodes)
+    throw std::invalid_argument("FluidSolver::setParameters: the multigrid hierarchy (levels) needs a new solver");
+  FluidParameters next = params;
+  next.nx = m_nx;
+  next.ny = m_ny;
+  next.dyeScale = m_params.dyeScale;
+  next.particles = m_params.particles;
+  const double dt = params.dt > 0 ? params.dt : m_dt;
+  const double nu = params.viscosity >= 0 ? params.viscosity : m_nu;
+  if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("FluidSolver::setParameters: dt must be > 0");
+  if (dt != m_dt || nu != m_nu) m_operatorsDirty = true;
+  m_dt = dt;
+  m_nu = nu;
+  next.dt = dt;
+  next.viscosity = nu;
+  m_params = next;
+  if (m_pressure) m_pressure->setOptions(m_params.multigrid);
+  if (m_viscous) m_viscous->setOptions(m_params.multigrid);
+}
+
+void FluidSolver::setVelocity(const std::vector<float>& u, const std::vector<float>& v) {
+  const std::size_t n = m_grid.nodes();
+  if (u.size() != n || v.size() != n)
+    throw std::invalid_argument("FluidSolver::setVelocity: " + std::to_string(u.size()) + " and " +
+                                std::to_string(v.size()) + " values for " + std::to_string(n) + " nodes");
+  gl::StateGuard guard;
+  std::vector<float> packed(4 * n, 0.0f);
+  for (std::size_t k = 0; k < n; ++k) {
+    packed[4 * k] = u[k];
+    packed[4 * k + 1] = v[k];
+  }
+  m_velocity.upload(packed);
+  m_velocityCurrent = false;
+  Pass pass("fluid/relayer_velocity");
+  m_grid.bind(pass);
+  pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
+  pass.label("fluid relayer").run();
+}
+
+void FluidSolver::addSplat(const Splat& s) {
+  if (m_splats.size() < 8) m_splats.push_back(s);
+}
+
+void FluidSolver::paintObstacle(float x, float y, float radius, bool solid) {
+  gl::StateGuard guard;
+  Pass("fluid/paint")
+      .input("u_boundary", m_boundary)
+      .uniform("u_disc", x, y, radius, 0.0f)
+      .uniform("u_solid", solid ? 1 : 0)
+      .output(m_boundary)
+      .label("fluid paint")
+      .run();
+  m_operatorsDirty = true;
+  m_velocityCurrent = false;  // the next step re-imposes solid velocities from u, v
+}
+
+void FluidSolver::rebuildOperators() {
+  auto build = [&](bool viscous, float sigma) {
+    solvers::LayeredStencil op(m_grid, viscous ? "fluid.viscous" : "fluid.pressure");
+    Pass pass("fluid/operator");
+    m_grid.bind(pass);
+    if (viscous) pass.define("VISCOUS").uniform("u_sigma", sigma);
+    pass.input("u_boundary", m_boundary);
+    for (int e : {1, 3, 4, 5, 7}) pass.output(op.entry(e));
+    pass.label("fluid operator").run();
+    return op;
+  };
+  bool outlet = false;
+  for (NodeType t : m_scene.type) outlet = outlet || t == NodeType::Outlet;
+  const bool singular = !outlet;  // closed box: pure Neumann, pressure up to a constant
+  if (m_pressure) m_pressure->setOperator(build(false, 0.0f), singular);
+  else m_pressure = std::make_unique<solvers::Multigrid>(build(false, 0.0f), singular, m_params.multigrid);
+  if (m_nu > 0) {
+    const float sigma = float(m_h * m_h / (m_nu * m_dt));
+    if (m_viscous) m_viscous->setOperator(build(true, sigma), false);
+    else m_viscous = std::make_unique<solvers::Multigrid>(build(true, sigma), false, m_params.multigrid);
+  } else {
+    m_viscous.reset();
+  }
+  m_operatorsDirty = false;
+}
+
+void FluidSolver::step() {
+  gl::StateGuard guard;
+  if (m_operatorsDirty) rebuildOperators();
+  m_stats = {};
+  advectVelocity();
+  applyViscosity();
+  project();
+  advectDye();
+  advectParticles();
+  if (m_params.statistics) {
+    stream::norm2(m_velocity, m_scalar);
+    const double n2 = double(m_scalar.read());
+    m_stats.finite = std::isfinite(n2);
+    stream::maxAbs(m_velocity, m_scalar);
+    m_stats.maxSpeed = double(m_scalar.read());
+  }
+  m_splats.clear();
+  m_time += m_dt;
+  ++m_steps;
+}
+
+void FluidSolver::advectVelocity() {
+  // Un-layer (Bolz §4.3), advect, add forces, re-layer with the boundary velocities. The
+  // last step's projection left the un-layered velocity in m_velocity already.
+  if (!m_velocityCurrent) {
+    Pass pass("fluid/unlayer_velocity");
+    m_grid.bind(pass);
+    pass.input("u_u", m_u).input("u_v", m_v).output(m_velocity).label("fluid unlayer").run();
+  }
+  const float cells = float(m_dt / m_h);
+  const float damping = float(1.0 / (1.0 + m_params.velocityDissipation * m_dt));
+  Vector advected = Vector::temporary(m_velocity.layout(), "fluid.advected");
+  auto advect = [&](const Vector& q, const Vector& velocity, Vector& out, bool reverse, float damp) {
+    Pass pass("fluid/advect");
+    if (reverse) pass.define("REVERSE");
+    pass.input("u_q", q).input("u_velocity", velocity).uniform("u_cells", cells).uniform("u_scale", 1.0f);
+    pass.uniform("u_damping", damp).output(out).label(reverse ? "fluid advect back" : "fluid advect").run();
+  };
+  advect(m_velocity, m_velocity, advected, false, damping);
+  if (m_params.advection == Advection::MacCormack) {
+    Vector back = Vector::temporary(m_velocity.layout(), "fluid.back");
+    Vector corrected = Vector::temporary(m_velocity.layout(), "fluid.corrected");
+    advect(advected, m_velocity, back, true, 1.0f);
+    Pass("fluid/maccormack")
+        .input("u_q", m_velocity)
+        .input("u_forward", advected)
+        .input("u_backward", back)
+        .input("u_velocity", m_velocity)
+        .uniform("u_cells", cells)
+        .uniform("u_scale", 1.0f)
+        .uniform("u_damping", damping)
+        .output(corrected)
+        .label("fluid maccormack")
+        .run();
+    std::swap(advected, corrected);
+  }
+  const bool forces = m_params.buoyancy != 0 || m_params.vorticity != 0 || !m_splats.empty();
+  if (forces) {
+    if (m_params.vorticity != 0) {
+      Pass("fluid/curl")
+          .input("u_velocity", advected)
+          .input("u_boundary", m_boundary)
+          .uniform("u_h", float(m_h))
+          .output(m_curl)
+          .label("fluid curl")
+          .run();
+    }
+    std::vector<float> positions(32, 0.0f), force(32, 0.0f);
+    for (std::size_t k = 0; k < m_splats.size(); ++k) {
+      positions[4 * k] = m_splats[k].x;
+      positions[4 * k + 1] = m_splats[k].y;
+      positions[4 * k + 2] = std::max(m_splats[k].radius, 0.5f);
+      force[4 * k] = m_splats[k].forceX;
+      force[4 * k + 1] = m_splats[k].forceY;
+    }
+    Pass pass("fluid/forces");
+    pass.input("u_velocity", advected).input("u_boundary", m_boundary).input("u_curl", m_curl).input("u_dye", m_dye);
+    pass.uniform("u_dt", float(m_dt)).uniform("u_h", float(m_h)).uniform("u_buoyancy", float(m_params.buoyancy));
+    pass.uniform("u_vorticity", float(m_params.vorticity)).uniform("u_dyeScale", float(m_params.dyeScale));
+    pass.uniform("u_splatCount", int(m_splats.size()));
+    pass.uniformArray("u_splatPosition", positions).uniformArray("u_splatForce", force);
+    pass.output(m_velocity).label("fluid forces").run();
+  } else {
+    std::swap(m_velocity, advected);
+  }
+  Pass pass("fluid/relayer_velocity");
+  m_grid.bind(pass);
+  pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
+  pass.label("fluid relayer").run();
+  m_velocityCurrent = false;
+}
+
+void FluidSolver::applyViscosity() {
+  if (!m_viscous || m_nu <= 0) return;
+  // (I - nu dt Δ) u = u*, per component, Dirichlet values at solids (Bolz §4.1, eq. 2).
+  const float sigma = float(m_h * m_h / (m_nu * m_dt));
+  for (Vector* q : {&m_u, &m_v}) {
+    Pass pass("fluid/viscous_rhs");
+    m_grid.bind(pass);
+    pass.input("u_q", *q).input("u_centre", m_viscous->op().centre()).uniform("u_sigma", sigma);
+    pass.output(m_viscous->rhs()).label("fluid viscous rhs").run();
+    linalg::copy(*q, m_viscous->solution());
+    // Warm-started from u*, one cycle: sigma = h^2 / (nu dt) makes A strongly diagonal
+    // (sigma >= 1 in the demos), and the Helmholtz cycles converge faster than Poisson's.
+    m_viscous->cycle();
+    linalg::copy(m_viscous->solution(), *q);
+  }
+}
+
+void FluidSolver::solvePressure() {
+  solvers::Multigrid& mg = *m_pressure;
+  const bool stats = m_params.statistics;
+  const double bnorm = stats ? mg.rhsNorm() : 0.0;
+  auto relative = [&](double r) { return bnorm > 0 ? r / bnorm : 0.0; };
+  switch (m_params.solver) {
+    case PressureSolver::Multigrid: {
+      if (m_params.tolerance > 0) {
+        solvers::MultigridSolveOptions o;
+        o.tolerance = m_params.tolerance;
+        o.maxCycles = m_params.maxIterations;
+        const solvers::SolverStatus s = mg.solveLayered(o);
+        m_stats.iterations = s.iterations;
+        m_stats.residuals.assign(s.residualHistory.begin() + (s.residualHistory.empty() ? 0 : 1),
+                                 s.residualHistory.end());
+      } else {
+        for (int c = 0; c < m_params.cycles; ++c) {
+          mg.cycle();
+          if (stats) m_stats.residuals.push_back(relative(mg.residualNorm()));
+        }
+        m_stats.iterations = m_params.cycles;
+      }
+      break;
+    }
+    case PressureSolver::Jacobi: {
+      const int sweeps = m_params.tolerance > 0 ? m_params.maxIterations : m_params.iterations;
+      // Residual checks every 10 sweeps (statistics or a tolerance).
+      const int chunk = (m_params.tolerance > 0 || stats) ? 10 : sweeps;
+      int done = 0;
+      while (done < sweeps) {
+        const int n = std::min(chunk, sweeps - done);
+        mg.relax(n);
+        done += n;
+        if (stats || m_params.tolerance > 0) {
+          const double rel = relative(mg.residualNorm());
+          m_stats.residuals.push_back(rel);
+          if (m_params.tolerance > 0 && rel <= m_params.tolerance) break;
+        }
+      }
+      m_stats.iterations = done;
+      break;
+    }
+    case PressureSolver::ConjugateGradient: {
+      // CG on the same operator in the plain layout (LayeredStencil is a LinearOperator),
+      // Jacobi-preconditioned, warm-started from the last pressure.
+      const std::size_t n = m_grid.nodes();
+      Vector b(n, "fluid.cg.b"), x(n, "fluid.cg.x");
+      m_grid.unlayer(mg.rhs(), b);
+      m_grid.unlayer(mg.solution(), x);
+      solvers::JacobiPreconditioner M(mg.op(), b.layout());
+      solvers::CgOptions o;
+      o.tolerance = m_params.tolerance > 0 ? m_params.tolerance : 0.0f;
+      o.maxIterations = m_params.tolerance > 0 ? m_params.maxIterations : m_params.iterations;
+      o.checkEvery = stats ? 1 : o.maxIterations;
+      const solvers::SolverStatus s = solvers::cg(mg.op(), b, x, o, &M);
+      m_stats.iterations = s.iterations;
+      if (stats && !s.residualHistory.empty())
+        m_stats.residuals.assign(s.residualHistory.begin() + 1, s.residualHistory.end());
+      m_grid.layer(x, mg.solution());
+      break;
+    }
+  }
+}
+
+void FluidSolver::project() {
+  solvers::Multigrid& mg = *m_pressure;
+  const solvers::LayeredStencil& A = mg.op();
+  auto bindProjection = [&](Pass& pass) {
+    m_grid.bind(pass);
+    pass.input("u_u", m_u).input("u_v", m_v);
+    for (int e : {1, 3, 4, 5, 7}) pass.input("u_A" + std::to_string(e), A.entry(e));
+  };
+  {
+    Pass pass("fluid/divergence_rhs");
+    bindProjection(pass);
+    pass.output(mg.rhs()).label("fluid divergence").run();
+  }
+  // A closed box's flux divergence sums to zero by construction (interior faces cancel, walls
+  // carry no net flux), so the right-hand side is consistent up to rounding, which the
+  // coarsest level's pseudo-inverse absorbs: no mean removal (two passes and a reduction)
+  // per step. The statistics report the solver's residual either way.
+  const double fluid = std::max<double>(1.0, double(mg.freeNodes()));
+  const double toRms = 1.0 / (m_h * std::sqrt(fluid));
+  if (m_params.statistics) m_stats.divergenceBefore = mg.rhsNorm() * toRms;
+
+  solvePressure();
+  if (m_params.statistics) m_stats.divergenceAfter = mg.residualNorm() * toRms;
+
+  Vector u = Vector::temporary(m_grid.layout(), "fluid.u.next");
+  Vector v = Vector::temporary(m_grid.layout(), "fluid.v.next");
+  {
+    Pass pass("fluid/gradient_subtract");
+    bindProjection(pass);
+    pass.input("u_phi", mg.solution()).output(u).output(v).label("fluid gradient").run();
+  }
+  m_grid.syncBorder({&u, &v});
+  std::swap(m_u, u);
+  std::swap(m_v, v);
+
+  if (m_params.statistics) {
+    Vector d = Vector::temporary(m_grid.layout(), "fluid.divergence");
+    Pass pass("fluid/divergence_rhs");
+    bindProjection(pass);
+    pass.define("NODE_DIVERGENCE").output(d).label("fluid node divergence").run();
+    stream::norm2(d, m_scalar);
+    m_stats.divergenceAfterNodes = double(m_scalar.read()) * toRms;
+  }
+  Pass pass("fluid/unlayer_velocity");
+  m_grid.bind(pass);
+  pass.input("u_u", m_u).input("u_v", m_v).output(m_velocity).label("fluid unlayer").run();
+  m_velocityCurrent = true;
+}
+
+void FluidSolver::advectDye() {
+  const float cells = float(m_dt / m_h), scale = float(m_params.dyeScale);
+  const float damping = float(1.0 / (1.0 + m_params.dyeDissipation * m_dt));
+  std::vector<float> positions(32, 0.0f), colors(32, 0.0f);
+  for (std::size_t k = 0; k < m_splats.size(); ++k) {
+    positions[4 * k] = m_splats[k].x;
+    positions[4 * k + 1] = m_splats[k].y;
+    positions[4 * k + 2] = std::max(m_splats[k].radius, 0.5f);
+    colors[4 * k] = m_splats[k].r;
+    colors[4 * k + 1] = m_splats[k].g;
+    colors[4 * k + 2] = m_splats[k].b;
+  }
+  // Sources: the smoke rises from a disc at the bottom; the channel and the obstacles get
+  // dye in the inflow (a disc at the inlet's middle).
+  float source[4] = {0, 0, 0, 0}, sourceColor[4] = {0, 0, 0, 0};
+  if (m_params.scene == Scene::Smoke) {
+    const float r = std::max(3.0f, float(m_nx) * 0.06f);
+    source[0] = 0.5f * float(m_nx - 1), source[1] = r + 2.0f, source[2] = r, source[3] = 4.0f;
+    sourceColor[0] = 1.0f, sourceColor[1] = 0.85f, sourceColor[2] = 0.6f;
+  } else if (m_params.scene == Scene::Channel || m_params.scene == Scene::Obstacles) {
+    const float phase = float(std::fmod(m_time * 2.0, 2.0));
+    source[0] = 1.0f, source[1] = 0.5f * float(m_ny - 1), source[2] = std::max(2.0f, float(m_ny) * 0.08f);
+    source[3] = 30.0f;
+    sourceColor[0] = phase < 1.0f ? 1.0f : 0.2f, sourceColor[1] = 0.6f, sourceColor[2] = phase < 1.0f ? 0.2f : 1.0f;
+  }
+  auto inject = [&](Pass& pass) {
+    pass.define("INJECT").uniform("u_splatCount", int(m_splats.size()));
+    pass.uniformArray("u_splatPosition", positions).uniformArray("u_splatColor", colors);
+    pass.uniform("u_source", source[0], source[1], source[2], source[3]);
+    pass.uniform("u_sourceColor", sourceColor[0], sourceColor[1], sourceColor[2], 0.0f).uniform("u_dt", float(m_dt));
+  };
+  Vector out = Vector::temporary(m_dye.layout(), "fluid.dye.next");
+  {
+    Pass pass("fluid/advect");
+    pass.input("u_q", m_dye).input("u_velocity", m_velocity).uniform("u_cells", cells).uniform("u_scale", scale);
+    pass.uniform("u_damping", damping);
+    if (m_params.advection == Advection::SemiLagrangian) inject(pass);
+    pass.output(out).label("fluid dye").run();
+  }
+  if (m_params.advection == Advection::MacCormack) {
+    Vector back = Vector::temporary(m_dye.layout(), "fluid.dye.back");
+    Vector corrected = Vector::temporary(m_dye.layout(), "fluid.dye.corrected");
+    Pass pass("fluid/advect");
+    pass.define("REVERSE").input("u_q", out).input("u_velocity", m_velocity).uniform("u_cells", cells);
+    pass.uniform("u_scale", scale).uniform("u_damping", 1.0f).output(back).label("fluid dye back").run();
+    Pass("fluid/maccormack")
+        .input("u_q", m_dye)
+        .input("u_forward", out)
+        .input("u_backward", back)
+        .input("u_velocity", m_velocity)
+        .uniform("u_cells", cells)
+        .uniform("u_scale", scale)
+        .uniform("u_damping", damping)
+        .output(corrected)
+        .label("fluid dye maccormack")
+        .run();
+    // Sources on top, through the same kernel without motion.
+    Pass add("fluid/advect");
+    add.input("u_q", corrected).input("u_velocity", m_velocity).uniform("u_cells", 0.0f).uniform("u_scale", scale);
+    add.uniform("u_damping", 1.0f);
+    inject(add);
+    add.output(out).label("fluid dye inject").run();
+  }
+  std::swap(m_dye, out);
+}
+
+void FluidSolver::advectParticles() {
+  if (m_particleCount == 0) return;
+  const bool inflow = m_params.scene == Scene::Channel || m_params.scene == Scene::Obstacles;
+  Pass("fluid/particles")
+      .input("u_particles", m_particles)
+      .input("u_velocity", m_velocity)
+      .input("u_boundary", m_boundary)
+      .uniform("u_cells", float(m_dt / m_h))
+      .uniform("u_maxAge", inflow ? 4000.0f : 400.0f)
+      .uniform("u_spawnX", inflow ? 3.0f : 0.0f)
+      .uniform("u_step", int(m_steps % 100000))
+      .uniform("u_count", m_particleCount)
+      .uniform("u_width", m_particles.layout().width())
+      .output(m_particles)
+      .label("fluid particles")
+      .run();
+}
+
+void FluidSolver::fieldImage(Field f, stream::Vector& out) {
+  gl::StateGuard guard;
+  if (m_operatorsDirty) rebuildOperators();
+  if (f == Field::Dye) {
+    if (out.empty() || out.layout() != m_dye.layout()) out = Vector(m_dye.layout(), "fluid.image");
+    linalg::copy(m_dye, out);
+    return;
+  }
+  if (out.empty() || out.layout() != nodeLayout(m_nx, m_ny)) out = Vector(nodeLayout(m_nx, m_ny), "fluid.image");
+  const solvers::LayeredStencil& A = m_pressure->op();
+  Pass pass("fluid/field_image");
+  m_grid.bind(pass);
+  pass.define(f == Field::Velocity     ? "VELOCITY"
+              : f == Field::Pressure   ? "PRESSURE"
+              : f == Field::Divergence ? "DIVERGENCE"
+              : f == Field::Vorticity  ? "VORTICITY"
+                                       : "TYPE");
+  pass.input("u_u", m_u).input("u_v", m_v).input("u_phi", m_pressure->solution()).input("u_boundary", m_boundary);
+  for (int e : {1, 3, 4, 5, 7}) pass.input("u_A" + std::to_string(e), A.entry(e));
+  pass.uniform("u_h", float(m_h)).uniform("u_pressureScale", float(m_h / m_dt));
+  pass.output(out).label("fluid image").run();
+}
+
+std::vector<FluidSolver::NodeSample> FluidSolver::sampleNodes() {
+  gl::StateGuard guard;
+  const std::vector<float> u = m_grid.unlayerHost(m_u.download());
+  const std::vector<float> v = m_grid.unlayerHost(m_v.download());
+  const std::vector<float> phi = m_pressure ? m_grid.unlayerHost(m_pressure->solution().download())
+                                            : std::vector<float>(m_grid.nodes(), 0.0f);
+  std::vector<NodeSample> out;
+  out.reserve(m_grid.nodes());
+  for (int j = 0; j < m_ny; ++j)
+    for (int i = 0; i < m_nx; ++i) {
+      const std::size_t k = std::size_t(j) * m_nx + i;
+      out.push_back({i, j, i * m_h, j * m_h, u[k], v[k], double(phi[k]) * m_h / m_dt});
+    }
+  return out;
+}
+
+void FluidSolver::writeCsv(const std::string& path) {
+  const std::vector<NodeSample> nodes = sampleNodes();
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("FluidSolver::writeCsv(\"" + path + "\"): cannot open the file for writing");
+  out << "i,j,x,y,u,v,p\n";
+  out.precision(9);
+  for (const NodeSample& s : nodes) out << s.i << ',' << s.j << ',' << s.x << ',' << s.y << ',' << s.u << ',' << s.v << ',' << s.p << '\n';
+  if (!out) throw std::runtime_error("FluidSolver::writeCsv(\"" + path + "\"): write failed");
+}
+
+}  // namespace texstream::fluid

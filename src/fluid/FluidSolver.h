@@ -1,0 +1,194 @@
+#pragma once
+// texstream::fluid::FluidSolver: Stam's stable fluids (1999) on the GPU as Bolz et al.
+// 2003, §4.1 set them out: velocity and pressure colocated on an nx x ny grid of nodes,
+// the pressure projection solved by the layered multigrid of §4.2 (solvers/Multigrid.h).
+//
+// The velocity lives layered (two LayeredGrid fields u, v with one-texel borders). A step:
+//  1. un-layer (u, v) into a node texture, advect it semi-Lagrangian (trace back, bilinear
+//     interpolation, clamped to the domain; or MacCormack with Selle et al.'s 2008 limiter),
+//     add body forces (buoyancy, mouse splats, vorticity confinement, Fedkiw et al. 2001),
+//     damp, and re-layer it with the boundary velocities imposed (§4.3: "un-layers the
+//     velocity field, performs the computations for advection, and then layers the
+//     velocity variables again");
+//  2. viscosity (nu > 0): (I - nu dt Δ) u = u*, a Helmholtz multigrid solve per component
+//     with Dirichlet (no-slip, lid, inflow) values at solid nodes;
+//  3. projection: the flux divergence of the face velocities (averages of the nodes, the
+//     solid nodes' prescribed velocity on faces to solids) is the right-hand side of the
+//     Neumann Poisson problem A phi = -D (outlets Dirichlet), solved by multigrid (or CG, or
+//     Jacobi, for comparison); face fluxes are corrected by the exact gradient of phi (the
+//     5-point Laplacian is their divergence of gradient, so the face divergence falls to the
+//     solver's residual) and node velocities by the average of their faces' corrections
+//     (an approximate projection, as colocated grids allow; Almgren et al. 1996);
+//  4. dye (at a higher resolution than the velocity) and display particles (Bolz fig. 5)
+//     are advected through the new velocity.
+// Units: see Scene.h. Pressure p = phi h / dt.
+#include <texstream/fluid/Scene.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/solvers/LayeredStencil.h>
+#include <texstream/solvers/Multigrid.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace texstream::fluid {
+
+enum class Advection { SemiLagrangian, MacCormack };
+enum class PressureSolver { Multigrid, ConjugateGradient, Jacobi };
+const char* advectionName(Advection a);
+const char* pressureSolverName(PressureSolver p);
+/// "mg" | "cg" | "jacobi"; throws std::invalid_argument naming the value.
+PressureSolver parsePressureSolver(std::string_view text);
+
+struct FluidParameters {
+  Scene scene = Scene::Smoke;
+  int nx = 0, ny = 0;               ///< 0: the scene's default
+  double dt = 0;                    ///< 0: the scene's default
+  double viscosity = -1;            ///< nu; < 0: the scene's default (cavity: 1 / reynolds)
+  double reynolds = 100;            ///< cavity: nu = 1 / Re (lid speed 1, side 1)
+  double vorticity = -1;            ///< confinement epsilon; < 0: the scene's default
+  double velocityDissipation = -1;  ///< per unit time; < 0: the scene's default
+  double dyeDissipation = -1;
+  double buoyancy = -1;
+  Advection advection = Advection::SemiLagrangian;
+  int dyeScale = 2;                 ///< dye grid: dyeScale (n - 1) + 1 nodes per side
+  int particles = 16384;            ///< display particles (0: none)
+
+  PressureSolver solver = PressureSolver::Multigrid;
+  /// Multigrid cycles per step (Bolz: two V-cycles of four pre- and two post-smoothing
+  /// steps); CG or Jacobi iterations per step for the other solvers.
+  int cycles = 2;
+  int iterations = 50;
+  /// > 0: iterate until the relative residual reaches it (at most maxIterations), instead
+  /// of a fixed count.
+  float tolerance = 0;
+  int maxIterations = 200;
+  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2};
+
+  /// Read residuals and divergence norms back every step (blocking): the statistics below.
+  bool statistics = true;
+};
+
+/// What one step measured (statistics on).
+struct StepStats {
+  double divergenceBefore = 0;       ///< RMS face-flux divergence of the velocity to project (1 / time)
+  double divergenceAfter = 0;        ///< the same after projection (the constraint enforced)
+  double divergenceAfterNodes = 0;   ///< RMS central divergence of the projected node velocities
+  std::vector<double> residuals;     ///< pressure solver: relative residual after each cycle/check
+  int iterations = 0;                ///< cycles (multigrid) or iterations (CG, Jacobi)
+  bool finite = true;                ///< no NaN/Inf in the velocity
+  double maxSpeed = 0;
+};
+
+/// A mouse action for the next step (node coordinates: x in [0, nx - 1], y in [0, ny - 1]).
+struct Splat {
+  float x = 0, y = 0;
+  float forceX = 0, forceY = 0;  ///< velocity added at the centre (domain units / time)
+  float radius = 8;              ///< in nodes
+  float r = 1, g = 1, b = 1;     ///< dye added at the centre
+};
+
+/// Node fields for display (field textures hold the value in .x, velocity in .xy).
+enum class Field { Dye, Velocity, Pressure, Divergence, Vorticity, Type };
+const char* fieldName(Field f);
+
+class FluidSolver {
+ public:
+  /// Builds the scene, the operators and both multigrid hierarchies (context current).
+  /// Throws std::invalid_argument on bad parameters.
+  explicit FluidSolver(const FluidParameters& params);
+  ~FluidSolver();
+  FluidSolver(FluidSolver&&) noexcept;
+  FluidSolver& operator=(FluidSolver&&) noexcept;
+
+  void step();
+  /// Back to the scene's initial state (obstacles painted since are kept unless `geometry`).
+  void reset(bool geometry = true);
+  /// Knobs that need no rebuild: solver, cycles/iterations, tolerance, smoothing, omega,
+  /// coarse iterations, dissipation, vorticity, buoyancy, advection, statistics. A change
+  /// of dt or viscosity rebuilds the viscosity operator; of grid size or scene: use a new
+  /// solver.
+  void setParameters(const FluidParameters& params);
+  const FluidParameters& parameters() const { return m_params; }
+
+  /// Sets the velocity of every node (nx ny values each, i fastest, domain units per time);
+  /// solid and outlet nodes then take their boundary values. Throws std::invalid_argument
+  /// on a size mismatch.
+  void setVelocity(const std::vector<float>& u, const std::vector<float>& v);
+  void addSplat(const Splat& s);
+  /// Paints (solid = true) or erases solid nodes in a disc; the pressure and viscosity
+  /// operators are rebuilt before the next step.
+  void paintObstacle(float x, float y, float radius, bool solid);
+
+  int nx() const { return m_nx; }
+  int ny() const { return m_ny; }
+  double h() const { return m_h; }
+  double dt() const { return m_dt; }
+  double time() const { return m_time; }
+  long long steps() const { return m_steps; }
+  const StepStats& lastStats() const { return m_stats; }
+  const solvers::Multigrid& pressureMultigrid() const { return *m_pressure; }
+
+  /// The dye grid (dyeWidth() x dyeHeight() texels, rgb).
+  const stream::Vector& dye() const { return m_dye; }
+  int dyeWidth() const { return m_dyeW; }
+  int dyeHeight() const { return m_dyeH; }
+  /// Node texture (nx x ny texels): .x node type (fluid/Scene.h), .yz prescribed velocity.
+  const stream::Vector& boundary() const { return m_boundary; }
+  /// Writes `f` into `out` as a node texture (nx x ny texels, or the dye grid for
+  /// Field::Dye; `out` is reallocated when its layout differs): .x the scalar (pressure p,
+  /// flux divergence, vorticity, node type), .xy the velocity, .rgb the dye.
+  void fieldImage(Field f, stream::Vector& out);
+  /// Particle positions in node coordinates (.xy), in a square texture of particle slots.
+  const gl::Texture& particles() const { return m_particles.texture(); }
+  int particleTextureWidth() const { return m_particleCount > 0 ? m_particles.layout().width() : 0; }
+  int particleCount() const { return m_particleCount; }
+
+  struct NodeSample {
+    int i, j;
+    double x, y, u, v, p;
+  };
+  /// Every node's position (domain units), velocity and pressure (blocking read-back).
+  std::vector<NodeSample> sampleNodes();
+  /// Writes sampleNodes() as CSV with the header i,j,x,y,u,v,p; throws std::runtime_error
+  /// naming the path on failure.
+  void writeCsv(const std::string& path);
+
+ private:
+  void buildGeometry();
+  void rebuildOperators();
+  void advectVelocity();
+  void applyViscosity();
+  void project();
+  void advectDye();
+  void advectParticles();
+  void solvePressure();
+  double divergenceNorm(bool projected, bool nodes);
+
+  FluidParameters m_params;
+  int m_nx = 0, m_ny = 0, m_dyeW = 0, m_dyeH = 0, m_particleCount = 0;
+  double m_h = 0, m_dt = 0, m_nu = 0, m_time = 0;
+  long long m_steps = 0;
+  SceneGeometry m_scene;
+  bool m_operatorsDirty = true;
+  bool m_velocityCurrent = false;  ///< m_velocity holds the un-layered (u, v) already
+  StepStats m_stats;
+  std::vector<Splat> m_splats;
+
+  solvers::LayeredGrid m_grid;
+  stream::Vector m_boundary;           ///< node texture: .x type, .yz prescribed velocity
+  stream::Vector m_u, m_v;             ///< layered velocity (border in sync)
+  stream::Vector m_velocity;           ///< node texture (u, v) after un-layering / advection
+  stream::Vector m_curl;               ///< node texture: vorticity
+  stream::Vector m_dye;                ///< dye grid, rgb
+  stream::Vector m_particles;
+  std::unique_ptr<solvers::Multigrid> m_pressure, m_viscous;
+  stream::Scalar m_scalar;
+};
+
+}  // namespace texstream::fluid

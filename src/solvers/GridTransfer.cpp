@@ -1,0 +1,85 @@
+// Bolz et al. 2003, §4.2: "Interpolation", "Projection", "Composition of Stencils".
+#include <texstream/solvers/GridTransfer.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/solvers/LayeredGrid.h>
+#include <texstream/solvers/LayeredStencil.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Vector.h>
+
+#include <array>
+
+namespace texstream::solvers {
+
+namespace {
+
+void requireCoarser(const char* what, const LayeredGrid& fine, const LayeredGrid& coarse) {
+  if (!fine.canCoarsen() || !(fine.coarser() == coarse))
+    throw gl::Error(std::string(what) + ": " + coarse.describe() + " is not the next coarser grid of " +
+                    fine.describe());
+}
+
+const int kDx[9] = {-1, 0, 1, -1, 0, 1, -1, 0, 1};
+const int kDy[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
+
+}  // namespace
+
+void interpolateBilinear(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& v,
+                         const stream::Vector& fineCentre, stream::Vector& x, bool add, bool borderInKernel) {
+  gl::StateGuard guard;
+  requireCoarser("interpolateBilinear", fine, coarse);
+  coarse.require("interpolateBilinear (v)", v);
+  fine.require("interpolateBilinear (fine centre)", fineCentre);
+  fine.require("interpolateBilinear (x)", x);
+  stream::Pass pass("multigrid/interpolate_correct");
+  fine.bind(pass);
+  if (!add) pass.define("NO_CORRECT");
+  if (borderInKernel) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_x", x).input("u_v", v).input("u_centre", fineCentre).output(x).label("mg interpolate").run();
+  if (!borderInKernel) fine.syncBorder({&x});
+}
+
+void projectFullWeighting(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& r,
+                          const stream::Vector& coarseCentre, stream::Vector& b) {
+  gl::StateGuard guard;
+  requireCoarser("projectFullWeighting", fine, coarse);
+  fine.require("projectFullWeighting (r)", r);
+  coarse.require("projectFullWeighting (coarse centre)", coarseCentre);
+  coarse.require("projectFullWeighting (b)", b);
+  stream::Pass pass("multigrid/restrict_full_weighting");
+  coarse.bind(pass, "u_coarse");
+  pass.input("u_r", r).input("u_coarseCentre", coarseCentre).output(b).label("mg restrict").run();
+}
+
+void composeGalerkin(const LayeredStencil& fine, LayeredStencil& coarse) {
+  gl::StateGuard guard;
+  const LayeredGrid& fg = fine.grid();
+  const LayeredGrid& cg = coarse.grid();
+  requireCoarser("composeGalerkin", fg, cg);
+  // The fine operator without couplings into fixed nodes (owned texels, then borders).
+  std::array<stream::Vector, 9> masked;
+  for (int e = 0; e < 9; ++e) {
+    if (e == 4) continue;
+    masked[std::size_t(e)] = stream::Vector::temporary(fg.layout(), fine.name() + ".masked" + std::to_string(e));
+    stream::Pass pass("multigrid/mask_couplings");
+    fg.bind(pass);
+    pass.uniform("u_offset", kDx[e], kDy[e]).input("u_entry", fine.entry(e)).input("u_centre", fine.centre());
+    pass.output(masked[std::size_t(e)]).label("mg mask couplings").run();
+  }
+  fg.syncBorder({&masked[0], &masked[1], &masked[2], &masked[3]});
+  fg.syncBorder({&masked[5], &masked[6], &masked[7], &masked[8]});
+  for (int e = 0; e < 9; ++e) {
+    stream::Pass pass("multigrid/compose_galerkin");
+    fg.bind(pass, "u_fine");
+    cg.bind(pass, "u_coarse");
+    pass.uniform("u_coarseSize", cg.width(), cg.height());
+    pass.uniform("u_entry", kDx[e], kDy[e]);
+    for (int g = 0; g < 9; ++g)
+      pass.input("u_A" + std::to_string(g), g == 4 ? fine.centre() : masked[std::size_t(g)]);
+    pass.output(coarse.entry(e)).label("mg compose").run();
+  }
+  coarse.syncBorder();
+}
+
+}  // namespace texstream::solvers

@@ -1,0 +1,65 @@
+#pragma once
+// texstream::solvers::LayeredStencil: a 3x3-per-node grid operator on the GPU as nine
+// layered textures A^d (Bolz et al. 2003, §4.2: "we store the matrix as nine 2D textures
+// A_h^d[i], d in {-1, 0, 1}^2"), entry d in entry(GridStencil::entryIndex(dx, dy)), each a
+// layered field of grid() (LayeredGrid.h) with its border in sync. The centre entry is
+// zero at fixed (Dirichlet) nodes.
+//
+// It is also a LinearOperator on plain vectors of nx ny elements (node (i, j) at element
+// i + nx j, any layout): apply() layers x, applies the stencil, un-layers y (fixed rows are
+// identity rows, as GridStencil::apply), so CG runs on the very operator multigrid uses.
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/solvers/GridStencil.h>
+#include <texstream/solvers/LayeredGrid.h>
+#include <texstream/stream/Vector.h>
+
+#include <array>
+#include <string>
+
+namespace texstream::solvers {
+
+class LayeredStencil : public linalg::LinearOperator {
+ public:
+  LayeredStencil() = default;
+  /// All coefficients zero (every node fixed), on `grid`.
+  LayeredStencil(const LayeredGrid& grid, std::string name);
+  /// Uploads A (validated: GridStencil::validate) onto `grid` (same node counts), border
+  /// included. Throws std::invalid_argument on a bad stencil or a size mismatch.
+  static LayeredStencil upload(const GridStencil& A, const LayeredGrid& grid);
+  /// Reads the coefficients back (blocking).
+  GridStencil download() const;
+
+  LayeredStencil(LayeredStencil&&) noexcept = default;
+  LayeredStencil& operator=(LayeredStencil&&) noexcept = default;
+
+  const LayeredGrid& grid() const { return m_grid; }
+  const stream::Vector& entry(int e) const { return m_entries[std::size_t(e)]; }
+  stream::Vector& entry(int e) { return m_entries[std::size_t(e)]; }
+  const stream::Vector& centre() const { return m_entries[4]; }
+  /// Copies the owners' coefficients into every entry's border (after writing entries).
+  void syncBorder();
+  /// Binds the nine entries as u_A0 .. u_A8 (shaders/multigrid/stencil.glsl).
+  void bind(stream::Pass& pass) const;
+
+  /// y = A x on layered fields of grid() (x border-synchronised; y gets owned values only).
+  void applyLayered(const stream::Vector& x, stream::Vector& y) const;
+
+  // LinearOperator (plain vectors of nx ny elements).
+  void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// d = the centre entries, 1 at fixed nodes (their identity rows), in d's layout.
+  void diagonal(stream::Vector& d) const override;
+  std::size_t rows() const override { return m_grid.nodes(); }
+  std::size_t cols() const override { return m_grid.nodes(); }
+  const std::string& name() const override { return m_name; }
+  /// Nine coefficient texels, x at the texel and its neighbours (cached), one write, per
+  /// texel of the layered apply; layering and un-layering not counted.
+  double bytesPerApply() const override;
+  double flopsPerApply() const override { return 9.0 * double(m_grid.nodes()); }
+
+ private:
+  LayeredGrid m_grid;
+  std::string m_name;
+  std::array<stream::Vector, 9> m_entries;
+};
+
+}  // namespace texstream::solvers

@@ -1,0 +1,502 @@
+// Bolz et al. 2003, §4.2: layered multigrid (V-cycle pseudo-code, weighted Jacobi relaxation,
+// interpolation S, projection P = 1/4 S^T, coarse operators P A S composed on the GPU), with
+// W-cycles and full multigrid as in Briggs et al. 2000.
+#include <texstream/solvers/Multigrid.h>
+
+#include <texstream/solvers/GridTransfer.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace texstream::solvers {
+
+namespace {
+
+using stream::Pass;
+using stream::Vector;
+
+/// Largest coarsest level solved directly (a dense inverse of this many nodes squared).
+constexpr std::size_t kMaxDirectCoarseNodes = 1024;
+
+std::string formatNumber(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+const char* cycleName(CycleType c) { return c == CycleType::V ? "V" : "W"; }
+const char* coarseSolveName(CoarseSolve c) { return c == CoarseSolve::Direct ? "direct" : "jacobi"; }
+const char* borderUpdateName(BorderUpdate b) { return b == BorderUpdate::CopyPasses ? "copy passes" : "in kernel"; }
+
+void validate(const MultigridOptions& o) {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("MultigridOptions: " + what); };
+  if (o.preSmoothing < 0) bad("preSmoothing must be >= 0, got " + std::to_string(o.preSmoothing));
+  if (o.postSmoothing < 0) bad("postSmoothing must be >= 0, got " + std::to_string(o.postSmoothing));
+  if (!(o.omega > 0.0f && o.omega < 2.0f)) bad("omega must be in (0, 2), got " + formatNumber(o.omega));
+  if (o.coarseIterations < 1) bad("coarseIterations must be >= 1, got " + std::to_string(o.coarseIterations));
+  if (o.maxLevels < 0) bad("maxLevels must be >= 0 (0: automatic), got " + std::to_string(o.maxLevels));
+  if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
+}
+
+LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
+  validate(options);
+  return LayeredGrid::hierarchy(nx, ny, options.maxLevels, options.coarsestNodes)[0];
+}
+
+Multigrid::Multigrid(const GridStencil& A, const MultigridOptions& options)
+    : m_name(A.name()), m_options(options), m_singular(A.hasConstantNullSpace()) {
+  validate(options);
+  build(LayeredStencil::upload(A, fineGrid(A.nx(), A.ny(), options)));
+}
+
+Multigrid::Multigrid(LayeredStencil fine, bool singular, const MultigridOptions& options)
+    : m_name(fine.name()), m_options(options), m_singular(singular) {
+  validate(options);
+  build(std::move(fine));
+}
+
+void Multigrid::setOptions(const MultigridOptions& options) {
+  validate(options);
+  if (options.maxLevels != m_options.maxLevels || options.coarsestNodes != m_options.coarsestNodes)
+    throw std::invalid_argument("Multigrid(\"" + m_name +
+                                "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
+  m_options = options;
+}
+
+void Multigrid::setOperator(LayeredStencil fine, bool singular) {
+  if (!(fine.grid() == grid(0)))
+    throw gl::Error("Multigrid(\"" + m_name + "\")::setOperator: operator on " + fine.grid().describe() +
+                    ", the hierarchy's finest grid is " + grid(0).describe());
+  m_singular = singular;
+  m_levels[0].A = std::move(fine);
+  gl::StateGuard guard;
+  for (int l = 0; l + 1 < levels(); ++l) compose(l);
+  buildCoarseInverse();
+  Vector ones = Vector::temporary(grid(0).layout(), m_name + ".free");
+  maskFree(0, ones, ones, true);
+  stream::sum(ones, m_scalar);
+  m_freeNodes = std::size_t(std::llround(double(m_scalar.read())));
+}
+
+void Multigrid::build(LayeredStencil fine) {
+  const LayeredGrid fg = fine.grid();
+  const std::vector<LayeredGrid> grids = LayeredGrid::hierarchy(fg.nx(), fg.ny(), m_options.maxLevels,
+                                                                m_options.coarsestNodes);
+  if (!(grids[0] == fg))
+    throw gl::Error("Multigrid(\"" + m_name + "\"): operator on " + fg.describe() +
+                    ", but these options need the finest grid " + grids[0].describe() + " (use Multigrid::fineGrid)");
+  gl::StateGuard guard;
+  m_scalar = stream::Scalar(m_name + ".scalar");
+  m_levels.clear();
+  for (std::size_t l = 0; l < grids.size(); ++l) {
+    const std::string tag = m_name + ".L" + std::to_string(l);
+    Level level{grids[l], l == 0 ? std::move(fine) : LayeredStencil(grids[l], tag), Vector(grids[l].layout(), tag + ".x"),
+                Vector(grids[l].layout(), tag + ".b"), Vector(grids[l].layout(), tag + ".r")};
+    m_levels.push_back(std::move(level));
+  }
+  setOperator(std::move(m_levels[0].A), m_singular);
+}
+
+void Multigrid::compose(int l) { composeGalerkin(m_levels[std::size_t(l)].A, m_levels[std::size_t(l) + 1].A); }
+
+void Multigrid::maskFree(int l, const Vector& x, Vector& out, bool ones) const {
+  const Level& level = m_levels[std::size_t(l)];
+  Pass pass("multigrid/mask_free");
+  level.grid.bind(pass);
+  if (ones) pass.define("FREE_ONES");
+  else pass.input("u_x", x);
+  pass.input("u_centre", level.A.centre()).output(out).label("mg mask free").run();
+}
+
+void Multigrid::border(int l, Vector& field) {
+  if (!inKernel()) m_levels[std::size_t(l)].grid.syncBorder({&field});
+}
+
+void Multigrid::smooth(int l, int sweeps, bool zeroGuess) {
+  Level& level = m_levels[std::size_t(l)];
+  for (int s = 0; s < sweeps; ++s) {
+    Pass pass("multigrid/smooth");
+    level.grid.bind(pass);
+    level.A.bind(pass);
+    const bool zero = zeroGuess && s == 0;
+    if (zero) pass.define("ZERO_GUESS");
+    else pass.input("u_x", level.x);
+    if (inKernel()) pass.define("BORDER_IN_KERNEL");
+    pass.input("u_b", level.b).uniform("u_omega", m_options.omega).output(level.x).label("mg smooth").run();
+    border(l, level.x);
+  }
+}
+
+void Multigrid::residual(int l) {
+  Level& level = m_levels[std::size_t(l)];
+  Pass pass("multigrid/residual");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_x", level.x).input("u_b", level.b).output(level.r).label("mg residual").run();
+}
+
+void Multigrid::defectUpdate(Vector& x, Vector& r) {
+  Level& level = m_levels[0];
+  Pass pass("multigrid/defect_update");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  pass.input("u_x", x).input("u_r", r).input("u_c", level.x).output(x).output(r).label("mg defect update").run();
+}
+
+void Multigrid::restrictResidual(int l, bool rInSync) {
+  Level& fine = m_levels[std::size_t(l)];
+  Level& coarse = m_levels[std::size_t(l) + 1];
+  if (!rInSync) fine.grid.syncBorder({&fine.r});
+  projectFullWeighting(fine.grid, coarse.grid, fine.r, coarse.A.centre(), coarse.b);
+}
+
+void Multigrid::interpolate(int l, bool correct) {
+  Level& fine = m_levels[std::size_t(l)];
+  const Level& coarse = m_levels[std::size_t(l) + 1];
+  interpolateBilinear(fine.grid, coarse.grid, coarse.x, fine.A.centre(), fine.x, correct, inKernel());
+}
+
+void Multigrid::coarseSolve(int l, bool zeroGuess) {
+  Level& level = m_levels[std::size_t(l)];
+  if (m_options.coarseSolve == CoarseSolve::Jacobi || m_coarseInverse.empty()) {
+    smooth(l, m_options.coarseIterations, zeroGuess);
+    return;
+  }
+  Pass pass("multigrid/coarse_direct");
+  level.grid.bind(pass);
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_b", level.b).input("u_inverse", m_coarseInverse).output(level.x).label("mg coarse solve").run();
+  border(l, level.x);
+}
+
+void Multigrid::buildCoarseInverse() {
+  const Level& level = m_levels.back();
+  const std::size_t n = level.grid.nodes();
+  if (n > kMaxDirectCoarseNodes) {
+    m_coarseInverse = Vector();
+    return;
+  }
+  // Dense coarsest operator in double: free rows as stored, fixed rows identity (x = b).
+  const GridStencil A = level.A.download();
+  const int nx = A.nx(), ny = A.ny();
+  std::vector<double> M(n * n, 0.0), inv(n * n, 0.0);
+  std::vector<bool> free(n);
+  std::size_t freeCount = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const std::size_t k = std::size_t(j) * nx + i;
+      free[k] = !A.isFixed(i, j);
+      freeCount += free[k];
+      if (!free[k]) {
+        M[k * n + k] = 1.0;
+        continue;
+      }
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int a = i + dx, b = j + dy;
+          if (a < 0 || b < 0 || a >= nx || b >= ny) continue;
+          M[k * n + std::size_t(b) * nx + std::size_t(a)] += A.coefficient(i, j, dx, dy);
+        }
+    }
+  // Singular (constants on the free nodes): invert A + e e^T with e = 1/sqrt(free) on the
+  // free nodes, then project the result to zero mean there (the pseudo-inverse on the
+  // range of A for symmetric A).
+  if (m_singular && freeCount > 0)
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t m = 0; m < n; ++m)
+        if (free[k] && free[m]) M[k * n + m] += 1.0 / double(freeCount);
+  for (std::size_t k = 0; k < n; ++k) inv[k * n + k] = 1.0;
+  // Gauss-Jordan elimination with partial pivoting.
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t p = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(M[r * n + c]) > std::abs(M[p * n + c])) p = r;
+    if (std::abs(M[p * n + c]) < 1e-12)
+      throw gl::Error("Multigrid(\"" + m_name + "\"): the coarsest operator (" + level.grid.describe() +
+                      ") is singular beyond the constants; use MultigridOptions::coarseSolve = CoarseSolve::Jacobi");
+    if (p != c)
+      for (std::size_t m = 0; m < n; ++m) {
+        std::swap(M[p * n + m], M[c * n + m]);
+        std::swap(inv[p * n + m], inv[c * n + m]);
+      }
+    const double d = M[c * n + c];
+    for (std::size_t m = 0; m < n; ++m) {
+      M[c * n + m] /= d;
+      inv[c * n + m] /= d;
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == c || M[r * n + c] == 0.0) continue;
+      const double f = M[r * n + c];
+      for (std::size_t m = 0; m < n; ++m) {
+        M[r * n + m] -= f * M[c * n + m];
+        inv[r * n + m] -= f * inv[c * n + m];
+      }
+    }
+  }
+  if (m_singular && freeCount > 0)
+    for (std::size_t m = 0; m < n; ++m) {
+      double mean = 0;
+      for (std::size_t k = 0; k < n; ++k)
+        if (free[k]) mean += inv[k * n + m] / double(freeCount);
+      for (std::size_t k = 0; k < n; ++k)
+        if (free[k]) inv[k * n + m] -= mean;
+    }
+  const int width = int((n + 3) / 4);
+  std::vector<float> texels(4 * std::size_t(width) * n, 0.0f);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t m = 0; m < n; ++m) texels[k * 4 * std::size_t(width) + m] = float(inv[k * n + m]);
+  m_coarseInverse = Vector(stream::Layout::withWidth(texels.size(), width), m_name + ".coarse_inverse");
+  m_coarseInverse.upload(texels);
+}
+
+void Multigrid::cycleAt(int l, bool zeroGuess) {
+  if (l == levels() - 1) {
+    coarseSolve(l, zeroGuess);
+    return;
+  }
+  Level& level = m_levels[std::size_t(l)];
+  if (m_options.preSmoothing > 0) {
+    smooth(l, m_options.preSmoothing, zeroGuess);
+  } else if (zeroGuess) {
+    // x = 0 at free nodes, b at fixed ones: a zero-guess sweep with omega 0.
+    Pass pass("multigrid/smooth");
+    level.grid.bind(pass);
+    level.A.bind(pass);
+    pass.define("ZERO_GUESS").input("u_b", level.b).uniform("u_omega", 0.0f).output(level.x).label("mg smooth");
+    if (inKernel()) pass.define("BORDER_IN_KERNEL");
+    pass.run();
+    border(l, level.x);
+  }
+  residual(l);
+  restrictResidual(l, inKernel());
+  cycleAt(l + 1, true);
+  if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
+  interpolate(l, true);
+  smooth(l, m_options.postSmoothing, false);
+}
+
+void Multigrid::cycle(bool zeroGuess) {
+  gl::StateGuard guard;
+  cycleAt(0, zeroGuess);
+}
+
+void Multigrid::relax(int sweeps) {
+  gl::StateGuard guard;
+  smooth(0, sweeps, false);
+}
+
+void Multigrid::fullMultigrid() {
+  gl::StateGuard guard;
+  // Right-hand sides of every level: b_2h = P b_h (b_h masked to free owned nodes, then
+  // its border copied, as the projection reads neighbours).
+  for (int l = 0; l + 1 < levels(); ++l) {
+    Level& level = m_levels[std::size_t(l)];
+    maskFree(l, level.b, level.r);  // owned texels only: restrictResidual copies the border
+    restrictResidual(l);
+  }
+  coarseSolve(levels() - 1, true);
+  for (int l = levels() - 2; l >= 0; --l) {
+    interpolate(l, false);
+    cycleAt(l, false);
+  }
+}
+
+void Multigrid::imposeFixed() {
+  gl::StateGuard guard;
+  Level& level = m_levels[0];
+  Pass pass("multigrid/impose_fixed");
+  level.grid.bind(pass);
+  pass.input("u_x", level.x).input("u_b", level.b).input("u_centre", level.A.centre()).output(level.x);
+  pass.label("mg impose fixed").run();
+  level.grid.syncBorder({&level.x});
+}
+
+void Multigrid::removeMean(Vector& layered) {
+  gl::StateGuard guard;
+  grid(0).require("Multigrid::removeMean", layered);
+  if (m_freeNodes == 0) return;
+  Vector masked = Vector::temporary(grid(0).layout(), m_name + ".masked");
+  maskFree(0, layered, masked);
+  stream::sum(masked, m_scalar);
+  Pass("multigrid/add_constant")
+      .input("u_x", layered)
+      .input("u_centre", m_levels[0].A.centre())
+      .coefficient("u_a", stream::Coefficient(-1.0f / float(m_freeNodes), m_scalar))
+      .output(layered)
+      .label("mg remove mean")
+      .run();
+}
+
+void Multigrid::residualNorm(stream::Scalar& out) {
+  gl::StateGuard guard;
+  residual(0);
+  stream::norm2(m_levels[0].r, out);
+}
+
+double Multigrid::residualNorm() {
+  residualNorm(m_scalar);
+  return double(m_scalar.read());
+}
+
+double Multigrid::rhsNorm() {
+  gl::StateGuard guard;
+  Vector masked = Vector::temporary(grid(0).layout(), m_name + ".masked");
+  maskFree(0, m_levels[0].b, masked);
+  stream::norm2(masked, m_scalar);
+  return double(m_scalar.read());
+}
+
+SolverStatus Multigrid::solveLayered(const MultigridSolveOptions& opts) {
+  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance))
+    throw std::invalid_argument("Multigrid::solve: tolerance must be finite and >= 0, got " +
+                                formatNumber(opts.tolerance));
+  if (opts.maxCycles < 0)
+    throw std::invalid_argument("Multigrid::solve: maxCycles must be >= 0, got " + std::to_string(opts.maxCycles));
+  if (opts.checkEvery < 1)
+    throw std::invalid_argument("Multigrid::solve: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
+  const auto start = std::chrono::steady_clock::now();
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+
+  SolverStatus status;
+  const std::string where = "multigrid(\"" + m_name + "\") " + cycleName(m_options.cycle) + "(" +
+                            std::to_string(m_options.preSmoothing) + "," + std::to_string(m_options.postSmoothing) + ")";
+  auto finish = [&](Outcome o, int cycles, std::string message) {
+    if (m_singular) removeMean(m_levels[0].x);
+    glFinish();
+    status.outcome = o;
+    status.iterations = cycles;
+    status.message = where + ": " + message;
+    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return status;
+  };
+  auto record = [&](int cycles, double rel) {
+    status.residualHistory.push_back(rel);
+    status.checkedAt.push_back(cycles);
+    status.relativeResidual = rel;
+    if (opts.onCheck) opts.onCheck(cycles, rel);
+  };
+
+  if (m_singular) removeMean(m_levels[0].b);
+  imposeFixed();
+  const double bnorm = rhsNorm();
+  if (!std::isfinite(bnorm)) return finish(Outcome::NonFinite, 0, "the right-hand side holds NaN or Inf");
+  if (bnorm == 0.0) {
+    // b = 0 at free nodes: x = 0 there (fixed nodes already hold b).
+    Pass("multigrid/add_constant")
+        .input("u_x", m_levels[0].x)
+        .input("u_centre", m_levels[0].A.centre())
+        .define("ZERO_FREE")
+        .coefficient("u_a", 0.0f)
+        .output(m_levels[0].x)
+        .label("mg zero")
+        .run();
+    record(0, 0.0);
+    return finish(Outcome::Converged, 0, "b = 0, x = 0");
+  }
+  double rel = residualNorm() / bnorm;
+  if (!std::isfinite(rel)) return finish(Outcome::NonFinite, 0, "the initial guess holds NaN or Inf");
+  record(0, rel);
+  if (rel <= opts.tolerance) return finish(Outcome::Converged, 0, "converged at cycle 0, residual " + formatNumber(rel));
+
+  const bool recurrence = opts.check == ResidualCheck::Recurrence;
+  // Defect correction: the cycles work on corrections c (level 0's x) for A c = r, with
+  // the recurrence residual r in level 0's b; x and the original b wait here.
+  Level& top = m_levels[0];
+  Vector x, savedB;
+  if (recurrence) {
+    residual(0);
+    x = std::move(top.x);
+    savedB = std::move(top.b);
+    top.x = Vector::temporary(top.grid.layout(), m_name + ".correction");
+    top.b = Vector::temporary(top.grid.layout(), m_name + ".defect");
+    std::swap(top.b, top.r);
+  }
+  auto restore = [&] {
+    if (!recurrence) return;
+    top.x = std::move(x);
+    top.b = std::move(savedB);
+  };
+  auto checkNorm = [&] {
+    if (!recurrence) return residualNorm() / bnorm;
+    stream::norm2(top.b, m_scalar);
+    return double(m_scalar.read()) / bnorm;
+  };
+
+  int cycles = 0;
+  if (opts.fullMultigrid && opts.maxCycles > 0) {
+    fullMultigrid();  // from zero: as a correction in recurrence mode
+    if (recurrence) defectUpdate(x, top.b);
+    cycles = 1;
+  }
+  // The true residual stops falling at the float32 floor; stop there too.
+  double best = rel;
+  int sinceBest = 0;
+  while (true) {
+    const bool check = cycles % opts.checkEvery == 0 || cycles >= opts.maxCycles;
+    if (cycles > 0 && check) {
+      rel = checkNorm();
+      if (!std::isfinite(rel)) {
+        restore();
+        return finish(Outcome::NonFinite, cycles, "the residual became NaN or Inf at cycle " + std::to_string(cycles));
+      }
+      record(cycles, rel);
+      if (rel <= opts.tolerance) {
+        restore();
+        return finish(Outcome::Converged, cycles,
+                      "converged in " + std::to_string(cycles) + " cycles, residual " + formatNumber(rel));
+      }
+      if (rel < 0.9 * best) {
+        best = rel;
+        sinceBest = 0;
+      } else if (++sinceBest >= 3 && !recurrence) {
+        restore();
+        return finish(Outcome::MaxIterations, cycles,
+                      "stagnated at residual " + formatNumber(rel) + " after " + std::to_string(cycles) +
+                          " cycles (the float32 floor of the true residual; ResidualCheck::Recurrence goes lower)");
+      }
+    }
+    if (cycles >= opts.maxCycles) break;
+    if (recurrence) {
+      cycleAt(0, true);
+      defectUpdate(x, top.b);
+    } else {
+      cycleAt(0, false);
+    }
+    ++cycles;
+  }
+  restore();
+  return finish(Outcome::MaxIterations, cycles,
+                "stopped at the cycle cap " + std::to_string(opts.maxCycles) + ", residual " + formatNumber(rel) +
+                    " > tolerance " + formatNumber(opts.tolerance));
+}
+
+SolverStatus Multigrid::solve(const Vector& b, Vector& x, const MultigridSolveOptions& opts) {
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+  const std::size_t n = grid(0).nodes();
+  if (b.size() != n || x.size() != n)
+    throw gl::Error("Multigrid(\"" + m_name + "\")::solve: b \"" + b.name() + "\" has n=" + std::to_string(b.size()) +
+                    ", x \"" + x.name() + "\" n=" + std::to_string(x.size()) + ", the grid " + std::to_string(n) +
+                    " nodes");
+  grid(0).layer(b, m_levels[0].b);
+  grid(0).layer(x, m_levels[0].x);
+  SolverStatus status = solveLayered(opts);
+  grid(0).unlayer(m_levels[0].x, x);
+  return status;
+}
+
+}  // namespace texstream::solvers

@@ -1,0 +1,205 @@
+#pragma once
+// texstream::solvers::Multigrid: the regular-grid multigrid solver of Bolz et al. 2003, §4.2,
+// entirely on the GPU, for a 3x3-per-node operator with variable coefficients (GridStencil,
+// or a LayeredStencil built on the GPU): Poisson and Helmholtz problems with Dirichlet,
+// Neumann or mixed boundaries.
+//
+//  - Layout: every level is a LayeredGrid (four parts of the grid in RGBA, one-texel
+//    borders kept in sync by copy passes).
+//  - Transfers: bilinear interpolation S and full-weighting projection P = 1/4 S^T.
+//  - Coarse operators: A_2h = P A_h S, composed on the GPU (couplings into fixed nodes
+//    dropped first; a coarse node is fixed only when its support holds no free fine
+//    node, so constants stay in the coarse space next to Neumann walls between fluid and
+//    fixed nodes; Bolz fixes the coarse Dirichlet boundary instead, the same thing when
+//    the fixed nodes are the grid's edge).
+//  - Smoother: weighted Jacobi with eta1 pre- and eta2 post-sweeps. Bolz uses omega = 2/3
+//    (the best weight in 1D, Briggs et al. 2000, ch. 2); the default here is 4/5, the best
+//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3; measured
+//    V(2,2) factors 0.116 against 0.178, tests/solvers/multigrid_convergence.cpp).
+//  - Coarsest level (at most coarsestNodes nodes, typically 5x5): solved exactly by
+//    default (its inverse, or pseudo-inverse for singular problems, computed on the CPU when
+//    the hierarchy is built; one pass), or by coarseIterations weighted Jacobi sweeps as
+//    Bolz does ("we will use Jacobi iteration for the coarsest level solve as well"), which
+//    is also the fallback for thin grids that leave more than 1024 nodes there.
+//  - Cycles: V (Bolz's pseudo-code), W (mu = 2), and full multigrid (FMG: the right-hand
+//    side projected to the coarsest level, then interpolated up with one cycle per level).
+//  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
+//  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
+//    side is projected to zero mean before solving, the solution returned with zero mean,
+//    the coarsest solve keeps zero mean.
+// Any grid size works (coarse grids have n / 2 + 1 nodes); (2^j + 1)^2 grids and 2^j grids
+// waste no texels, other sizes some (the splits are multiples of 2^(levels - 1)).
+//
+//   GridStencil A = GridStencil::poisson(1025, 1025, GridBoundaries::all(Boundary::Dirichlet), "A");
+//   Multigrid mg(A, {.preSmoothing = 2, .postSmoothing = 2});
+//   SolverStatus s = mg.solve(b, x, {.tolerance = 1e-6f});   // b, x: 1025^2 elements
+//
+// MGPCG: MultigridPreconditioner (MultigridPreconditioner.h) with cg().
+#include <texstream/solvers/GridStencil.h>
+#include <texstream/solvers/LayeredGrid.h>
+#include <texstream/solvers/LayeredStencil.h>
+#include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/Backend.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace texstream::solvers {
+
+enum class CycleType { V, W };
+const char* cycleName(CycleType c);
+enum class CoarseSolve { Direct, Jacobi };
+const char* coarseSolveName(CoarseSolve c);
+/// How the one-texel borders of the layered fields are brought in sync after a kernel
+/// writes a field that is read at neighbours (x after a sweep, an interpolation or the
+/// coarse solve; r before the projection):
+enum class BorderUpdate {
+  /// Bolz §4.2: a copy pass over the border strips after each such kernel.
+  CopyPasses,
+  /// The kernel itself writes the border: a strip texel evaluates each duplicate's node at
+  /// its owner (bit-identical values, one pass fewer per kernel; a V(2,2) cycle at 1025^2
+  /// goes from 13 to 7 passes per level). Setup passes (composition) still copy.
+  InKernel,
+};
+const char* borderUpdateName(BorderUpdate b);
+
+struct MultigridOptions {
+  CycleType cycle = CycleType::V;
+  int preSmoothing = 2;         ///< eta1 (>= 0)
+  int postSmoothing = 2;        ///< eta2 (>= 0)
+  float omega = 0.8f;           ///< Jacobi weight, in (0, 2) (Bolz: 2/3)
+  CoarseSolve coarseSolve = CoarseSolve::Direct;
+  BorderUpdate border = BorderUpdate::CopyPasses;
+  int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
+  // Fixed when the hierarchy is built:
+  int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
+  int coarsestNodes = 64;       ///< coarsen while the coarsest level has more nodes (>= 4)
+};
+/// Throws std::invalid_argument naming the bad field.
+void validate(const MultigridOptions& o);
+
+/// Which residual a solve checks against its tolerance.
+enum class ResidualCheck {
+  /// ||b - A x|| computed from x each check. In float32 it cannot fall below about
+  /// 8 eps ||x|| / ||b|| (x itself is rounded): ~1e-6 at 500^2, ~5e-6 at 1025^2 for a
+  /// random b; a solve that stops gaining there ends as MaxIterations, "stagnated".
+  True,
+  /// Defect correction (Briggs et al. 2000, ch. 5): each cycle solves A c = r from c = 0,
+  /// then x += c and r -= A c. r is the recurrence residual, as in CG's stopping test
+  /// (ConjugateGradient.h), and keeps falling below the float32 floor of the true one.
+  Recurrence,
+};
+
+struct MultigridSolveOptions {
+  /// Stop when ||r|| / ||b|| <= tolerance (free nodes; r as `check` says).
+  float tolerance = 1e-6f;
+  int maxCycles = 100;
+  /// Begin with one full-multigrid pass (replaces the initial guess).
+  bool fullMultigrid = false;
+  /// Cycles between residual checks (each: a residual pass, a reduction, a read-back).
+  int checkEvery = 1;
+  ResidualCheck check = ResidualCheck::True;
+  std::optional<stream::Backend> backend;
+  /// Called at each check (cycle 0 included) with the relative residual.
+  std::function<void(int cycle, double relativeResidual)> onCheck;
+};
+
+class Multigrid {
+ public:
+  /// Uploads A (GridStencil::validate) and builds the hierarchy on the GPU. A singular
+  /// problem is recognised by GridStencil::hasConstantNullSpace().
+  explicit Multigrid(const GridStencil& A, const MultigridOptions& options = {});
+  /// For an operator built on the GPU: `fine` must live on fineGrid(nx, ny, options).
+  /// `singular`: A 1 = 0 on the free nodes (pure Neumann), handled as above.
+  Multigrid(LayeredStencil fine, bool singular, const MultigridOptions& options = {});
+  /// The finest LayeredGrid of an nx x ny hierarchy for these options.
+  static LayeredGrid fineGrid(int nx, int ny, const MultigridOptions& options = {});
+
+  Multigrid(Multigrid&&) noexcept = default;
+  Multigrid& operator=(Multigrid&&) noexcept = default;
+
+  /// Replaces the finest operator (same grid) and recomposes the coarse ones.
+  void setOperator(LayeredStencil fine, bool singular);
+  /// Changes cycle, smoothing, omega and coarse iterations (not maxLevels/coarsestNodes).
+  void setOptions(const MultigridOptions& options);
+  const MultigridOptions& options() const { return m_options; }
+
+  int levels() const { return int(m_levels.size()); }
+  const LayeredGrid& grid(int level = 0) const { return m_levels.at(std::size_t(level)).grid; }
+  const LayeredStencil& op(int level = 0) const { return m_levels.at(std::size_t(level)).A; }
+  bool singular() const { return m_singular; }
+  /// Free nodes of the finest level.
+  std::size_t freeNodes() const { return m_freeNodes; }
+  const std::string& name() const { return m_name; }
+
+  // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
+  // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.
+  stream::Vector& rhs() { return m_levels[0].b; }
+  stream::Vector& solution() { return m_levels[0].x; }
+  const stream::Vector& solution() const { return m_levels[0].x; }
+
+  /// One cycle (options().cycle) on solution() for rhs(); zeroGuess: solution() is taken
+  /// as zero (not read). Fixed nodes get x = b.
+  void cycle(bool zeroGuess = false);
+  /// Full multigrid: overwrites solution() with the FMG result for rhs().
+  void fullMultigrid();
+  /// `sweeps` weighted Jacobi sweeps (options().omega) on the finest level only: plain
+  /// Jacobi iteration, for comparison with the cycles.
+  void relax(int sweeps);
+  /// Sets x = b at fixed nodes of solution() (Dirichlet values), border kept in sync.
+  void imposeFixed();
+  /// Shifts a layered field of grid(0) to zero mean over the free nodes (border included).
+  void removeMean(stream::Vector& layered);
+  /// ||b - A x|| over free nodes into out.x (GPU; no read-back).
+  void residualNorm(stream::Scalar& out);
+  /// The same, read back (blocking).
+  double residualNorm();
+  /// ||rhs()|| over free nodes (blocking).
+  double rhsNorm();
+
+  /// Cycles on rhs()/solution() until the relative residual reaches the tolerance (the
+  /// right-hand side is made zero-mean first for singular problems, the solution after).
+  SolverStatus solveLayered(const MultigridSolveOptions& options = {});
+  /// Solves A x = b for plain vectors of nx ny elements (node (i, j) at i + nx j); x is
+  /// the initial guess (its fixed nodes are overwritten with b). Throws gl::Error on size
+  /// mismatches, std::invalid_argument on bad options; failures are in the status.
+  SolverStatus solve(const stream::Vector& b, stream::Vector& x, const MultigridSolveOptions& options = {});
+
+ private:
+  struct Level {
+    LayeredGrid grid;
+    LayeredStencil A;
+    stream::Vector x, b, r;
+  };
+  void build(LayeredStencil fine);
+  void compose(int level);
+  void cycleAt(int level, bool zeroGuess);
+  void smooth(int level, int sweeps, bool zeroGuess);
+  void coarseSolve(int level, bool zeroGuess);
+  /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
+  void buildCoarseInverse();
+  /// b_{level+1} = P r_level; copies r's border first unless it is already in sync.
+  void restrictResidual(int level, bool rInSync = false);
+  /// Defines BORDER_IN_KERNEL on the pass, or copies the border of `field` after it (then).
+  bool inKernel() const { return m_options.border == BorderUpdate::InKernel; }
+  void border(int level, stream::Vector& field);
+  void interpolate(int level, bool correct);
+  void residual(int level);
+  /// x += c (solution, border included) and r -= A c (owned free nodes), one pass.
+  void defectUpdate(stream::Vector& x, stream::Vector& r);
+  void maskFree(int level, const stream::Vector& x, stream::Vector& out, bool ones = false) const;
+
+  std::string m_name;
+  MultigridOptions m_options;
+  bool m_singular = false;
+  std::size_t m_freeNodes = 0;
+  std::vector<Level> m_levels;
+  stream::Vector m_coarseInverse;  ///< empty: no direct coarse solve
+  stream::Scalar m_scalar;
+};
+
+}  // namespace texstream::solvers
