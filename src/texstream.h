@@ -6,16 +6,25 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/HeadlessContext.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/fluid/FluidSolver.h>
+#include <texstream/geometry/CurvatureFlow.h>
+#include <texstream/geometry/Mesh.h>
 #include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/PointMatrix.h>
+#include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/EnhancedBlockJacobi.h>
 #include <texstream/solvers/Jacobi.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/Multigrid.h>
+#include <texstream/solvers/MultigridPreconditioner.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/Backend.h>
@@ -42,12 +51,15 @@ using linalg::BandedMatrix;
 using linalg::Csr;
 using linalg::DenseMatrix;
 using linalg::LinearOperator;
+using linalg::BcrsMatrix;
 using linalg::PointMatrix;
+using linalg::SegmentMatrix;
 using linalg::StencilMatrix;
 
 using solvers::CgOptions;
 using solvers::cg;
 using solvers::JacobiPreconditioner;
+using solvers::Multigrid;
 using solvers::SolverStatus;
 
 /// Frees texstream's GL objects for the current thread's context; call before destroying it.

@@ -48,6 +48,7 @@ const std::vector<BenchCase>& benchCases() {
       {"fluid", "one stable-fluids step, projection by two V(4,2) cycles", runFluid},
       {"smooth", "one mean-curvature-flow step (GPU assembly + CG), Eigen LLT and CG peers", runSmooth},
       {"sparse", "SpMV (segment, BCRS 2x2/4x4) and CG on mesh curvature-flow systems", runSparse},
+      {"ebj", "enhanced block Jacobi (Bajaj 2004): iteration, solves to 1e-3/1e-4/1e-5 vs Jacobi, CG, CPU GS", runEbj},
   };
   return cases;
 }

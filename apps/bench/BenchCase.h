@@ -60,5 +60,6 @@ void runMultigrid(BenchContext& ctx); // FluidBench.cpp
 void runFluid(BenchContext& ctx);
 void runSmooth(BenchContext& ctx);    // SmoothBench.cpp
 void runSparse(BenchContext& ctx);    // SparseBench.cpp
+void runEbj(BenchContext& ctx);       // EbjBench.cpp
 
 }  // namespace texstream::bench

@@ -1,0 +1,354 @@
+// Bajaj et al. 2004, §4.1: the enhanced block Jacobi method, slab by slab, with the S block
+// evaluated by the kernel src/codegen generates (EbjKernel).
+#include <texstream/solvers/EnhancedBlockJacobi.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace texstream::solvers {
+
+namespace {
+
+using stream::Pass;
+using stream::Rect;
+using stream::Vector;
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string formatNumber(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+
+void requireCells(const EbjGrid& g) {
+  if (g.nx < 1 || g.ny < 1 || g.nz < 1) {
+    throw std::invalid_argument("EnhancedBlockJacobi: grid " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
+                                "x" + std::to_string(g.nz) + " is empty (nx, ny, nz must be >= 1)");
+  }
+}
+
+const EbjGrid& validated(const EbjGrid& g) {
+  requireCells(g);
+  if (g.nx % 4 != 0 || g.nx > kEbjMaxLineLength) {
+    throw std::invalid_argument("EnhancedBlockJacobi: grid " + g.describe() + ": nx = " + std::to_string(g.nx) +
+                                " is not supported; the x-lines are packed four unknowns to a texel, so nx must be a "
+                                "multiple of 4 in [4, " + std::to_string(kEbjMaxLineLength) +
+                                "] (orient the grid so that such a side runs along x)");
+  }
+  return g;
+}
+
+}  // namespace
+
+bool EbjGrid::singular() const {
+  return x == EbjBoundary::Neumann && y == EbjBoundary::Neumann && (nz == 1 || z == EbjBoundary::Neumann);
+}
+
+std::string EbjGrid::describe() const {
+  // Built by appending (GCC 12 warns falsely on "literal" + std::string).
+  std::string s = std::to_string(nx);
+  s += 'x';
+  s += std::to_string(ny);
+  if (nz != 1) {
+    s += 'x';
+    s += std::to_string(nz);
+  }
+  s += " (x ";
+  s += ebjBoundaryName(x);
+  s += ", y ";
+  s += ebjBoundaryName(y);
+  if (nz != 1) {
+    s += ", z ";
+    s += ebjBoundaryName(z);
+  }
+  s += ')';
+  return s;
+}
+
+EnhancedBlockJacobi::EnhancedBlockJacobi(const EbjGrid& grid, const EbjOptions& options, std::string name)
+    : m_grid(validated(grid)),
+      m_name(std::move(name)),
+      m_kernel(grid.nx, grid.dimensions(), grid.x, options.ordering,
+               options.schedule ? *options.schedule : EbjKernel::defaultSchedule()) {
+  m_kernel.registerSource();
+  const std::size_t slabTexels = std::size_t(m_grid.ny) * std::size_t(m_grid.nz);
+  m_slabLayout = stream::Layout::withWidth(4 * slabTexels, m_grid.ny);
+  m_packedLayout = stream::Layout::withWidth(m_grid.cells(), m_grid.ny);
+  for (int s = 0; s < slabs(); ++s) m_slabs.emplace_back(m_slabLayout, m_name + ".slab" + std::to_string(s));
+  m_f = Vector(m_packedLayout, m_name + ".f");
+  m_scratch = Vector(m_packedLayout, m_name + ".packed");
+}
+
+namespace {
+
+/// A's rows: centre and the six neighbour coefficients (-1, or 0 beyond the grid, where a
+/// Neumann side lowers the centre by one), x fastest.
+linalg::SevenPointCoefficients coefficients(const EbjGrid& g) {
+  const std::size_t n = g.cells();
+  const bool threeD = g.dimensions() == 3;
+  linalg::SevenPointCoefficients c;
+  for (auto* v : {&c.center, &c.west, &c.east, &c.south, &c.north, &c.down, &c.up}) v->assign(n, 0.0f);
+  std::size_t p = 0;
+  for (int k = 0; k < g.nz; ++k) {
+    for (int j = 0; j < g.ny; ++j) {
+      for (int i = 0; i < g.nx; ++i, ++p) {
+        float d = threeD ? 6.0f : 4.0f;
+        auto side = [&](bool inside, EbjBoundary b, std::vector<float>& coefficient) {
+          coefficient[p] = inside ? -1.0f : 0.0f;
+          if (!inside && b == EbjBoundary::Neumann) d -= 1.0f;
+        };
+        side(i > 0, g.x, c.west);
+        side(i + 1 < g.nx, g.x, c.east);
+        side(j > 0, g.y, c.south);
+        side(j + 1 < g.ny, g.y, c.north);
+        if (threeD) {
+          side(k > 0, g.z, c.down);
+          side(k + 1 < g.nz, g.z, c.up);
+        }
+        c.center[p] = d;
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+linalg::Csr ebjPoissonCsr(const EbjGrid& g) {
+  requireCells(g);
+  const linalg::SevenPointCoefficients c = coefficients(g);
+  const std::int64_t sx = 1, sy = g.nx, sz = std::int64_t(g.nx) * g.ny;
+  const std::pair<const std::vector<float>*, std::int64_t> entries[] = {
+      {&c.down, -sz}, {&c.south, -sy}, {&c.west, -sx}, {&c.center, 0}, {&c.east, sx}, {&c.north, sy}, {&c.up, sz}};
+  std::vector<std::int64_t> rows, cols;
+  std::vector<double> values;
+  for (std::int64_t p = 0; p < std::int64_t(g.cells()); ++p) {
+    for (const auto& [coefficient, offset] : entries) {
+      const float v = (*coefficient)[std::size_t(p)];
+      if (v == 0.0f) continue;
+      rows.push_back(p);
+      cols.push_back(p + offset);
+      values.push_back(v);
+    }
+  }
+  return linalg::Csr::fromTriplets(g.cells(), g.cells(), rows, cols, values);
+}
+
+linalg::StencilMatrix ebjPoissonMatrix(const EbjGrid& g, std::string name) {
+  requireCells(g);
+  linalg::SevenPointCoefficients c = coefficients(g);
+  const auto nx = std::size_t(g.nx), ny = std::size_t(g.ny);
+  if (g.dimensions() == 2) {
+    return linalg::StencilMatrix::fivePoint(nx, ny, {std::move(c.center), std::move(c.west), std::move(c.east),
+                                                     std::move(c.south), std::move(c.north)},
+                                            std::move(name));
+  }
+  return linalg::StencilMatrix::sevenPoint(nx, ny, std::size_t(g.nz), c, std::move(name));
+}
+
+void EnhancedBlockJacobi::requireNatural(const char* what, const Vector& v) const {
+  if (v.empty()) throw gl::Error(std::string(what) + "(" + quoted(m_name) + "): the vector is empty");
+  if (v.size() != size()) {
+    throw gl::Error(std::string(what) + "(" + quoted(m_name) + "): vector " + quoted(v.name()) + " has n=" +
+                    std::to_string(v.size()) + ", the " + m_grid.describe() + " grid has " + std::to_string(size()) +
+                    " cells");
+  }
+}
+
+void EnhancedBlockJacobi::packInto(const Vector& natural, int s, Vector& out, int offset) const {
+  const auto& perm = m_kernel.permutation();
+  const std::size_t q = std::size_t(4 * s);
+  Pass("ebj/pack")
+      .label("ebj pack")
+      .input("u_natural", natural)
+      .uniform("u_lines", perm[q], perm[q + 1], perm[q + 2], perm[q + 3])
+      .uniform("u_nx", m_grid.nx)
+      .uniform("u_ny", m_grid.ny)
+      .uniform("u_outputOffset", offset)
+      .output(out)
+      .run({Rect{0, offset, m_grid.ny, m_grid.nz}});
+}
+
+void EnhancedBlockJacobi::load(const Vector& f, const Vector* x) {
+  requireNatural("EnhancedBlockJacobi::load: f", f);
+  if (x) requireNatural("EnhancedBlockJacobi::load: x", *x);
+  gl::StateGuard guard;
+  for (int s = 0; s < slabs(); ++s) {
+    packInto(f, s, m_f, s * m_grid.nz);
+    if (x) packInto(*x, s, m_slabs[std::size_t(s)], 0);
+    else m_slabs[std::size_t(s)].setZero();
+  }
+}
+
+void EnhancedBlockJacobi::runSlab(int s, bool residual) {
+  Pass pass(m_kernel.kernelName());
+  pass.label(residual ? "ebj residual" : "ebj slab")
+      .define("EBJ_SLAB", (long long)s)
+      .define("EBJ_DIMENSIONS", (long long)m_grid.dimensions());
+  if (m_grid.y == EbjBoundary::Neumann) pass.define("EBJ_NEUMANN_Y");
+  if (m_grid.dimensions() == 3 && m_grid.z == EbjBoundary::Neumann) pass.define("EBJ_NEUMANN_Z");
+  Vector& self = m_slabs[std::size_t(s)];
+  pass.input("u_self", self).input("u_f", m_f);
+  for (int J : m_kernel.blocksRead(s)) {
+    if (J != s) pass.input("u_block" + std::to_string(J), m_slabs[std::size_t(J)]);
+  }
+  pass.uniform("u_residual", residual ? 1 : 0);
+  if (residual) {
+    // Into rows [s nz, (s + 1) nz) of the packed residual.
+    pass.uniform("u_outputOffset", s * m_grid.nz).output(m_scratch).run({Rect{0, s * m_grid.nz, m_grid.ny, m_grid.nz}});
+  } else {
+    // The slab reads its own old texels, so the pass renders into a fresh texture that
+    // then replaces it (stream/Pass.h); the slabs it reads are other textures.
+    pass.uniform("u_outputOffset", 0).output(self).run();
+  }
+}
+
+void EnhancedBlockJacobi::sweep(int sweeps) {
+  if (sweeps < 0) throw std::invalid_argument("EnhancedBlockJacobi::sweep: sweeps must be >= 0, got " + std::to_string(sweeps));
+  gl::StateGuard guard;
+  for (int k = 0; k < sweeps; ++k) {
+    for (int s = 0; s < slabs(); ++s) runSlab(s, false);
+  }
+}
+
+double EnhancedBlockJacobi::residualNorm() {
+  gl::StateGuard guard;
+  for (int s = 0; s < slabs(); ++s) runSlab(s, true);
+  stream::Scalar rr(m_name + ".rr");
+  stream::dot(m_scratch, m_scratch, rr);
+  return std::sqrt(double(rr.read()));
+}
+
+double EnhancedBlockJacobi::rhsNorm() {
+  gl::StateGuard guard;
+  stream::Scalar ff(m_name + ".ff");
+  stream::dot(m_f, m_f, ff);
+  return std::sqrt(double(ff.read()));
+}
+
+void EnhancedBlockJacobi::store(Vector& x) {
+  requireNatural("EnhancedBlockJacobi::store: x", x);
+  gl::StateGuard guard;
+  for (int s = 0; s < slabs(); ++s) {
+    Pass("ebj/copy_slab")
+        .label("ebj copy slab")
+        .input("u_slab", m_slabs[std::size_t(s)])
+        .uniform("u_outputOffset", s * m_grid.nz)
+        .output(m_scratch)
+        .run({Rect{0, s * m_grid.nz, m_grid.ny, m_grid.nz}});
+  }
+  Pass("ebj/unpack")
+      .label("ebj unpack")
+      .define("EBJ_LINE", (long long)m_grid.nx)
+      .input("u_packed", m_scratch)
+      .uniformArray("u_position", m_kernel.position())
+      .uniform("u_ny", m_grid.ny)
+      .uniform("u_nz", m_grid.nz)
+      .uniform("u_n", int(x.size()))
+      .uniform("u_outputWidth", x.layout().width())
+      .output(x)
+      .run();
+}
+
+SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, const EbjSolveOptions& opts) {
+  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance)) {
+    throw std::invalid_argument("enhancedBlockJacobi: tolerance must be finite and >= 0, got " +
+                                formatNumber(opts.tolerance));
+  }
+  if (opts.maxIterations < 0) {
+    throw std::invalid_argument("enhancedBlockJacobi: maxIterations must be >= 0, got " +
+                                std::to_string(opts.maxIterations));
+  }
+  if (opts.checkEvery < 1) {
+    throw std::invalid_argument("enhancedBlockJacobi: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+  stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
+  const std::string where = "enhancedBlockJacobi(" + quoted(ebj.name()) + ")";
+  ebj.load(f, &x);
+
+  SolverStatus result;
+  auto finish = [&](Outcome outcome, int iterations, std::string message) {
+    ebj.store(x);
+    glFinish();
+    result.outcome = outcome;
+    result.iterations = iterations;
+    result.message = where + ": " + std::move(message);
+    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+
+  const double fnorm = ebj.rhsNorm();
+  if (!std::isfinite(fnorm)) {
+    result.relativeResidual = NAN;
+    return finish(Outcome::NonFinite, 0,
+                  "||f|| = " + formatNumber(fnorm) + ": f " + quoted(f.name()) + " holds NaN or Inf (or overflows)");
+  }
+  if (fnorm == 0.0) {
+    ebj.load(f, nullptr);
+    result.residualHistory = {0.0};
+    result.checkedAt = {0};
+    if (opts.onCheck) opts.onCheck(0, 0.0);
+    return finish(Outcome::Converged, 0, "f " + quoted(f.name()) + " is zero, so x = 0");
+  }
+
+  for (int k = 0;; ++k) {
+    if (k % opts.checkEvery == 0 || k == opts.maxIterations) {
+      const double relres = ebj.residualNorm() / fnorm;
+      result.relativeResidual = relres;
+      if (!std::isfinite(relres)) {
+        return finish(Outcome::NonFinite, k,
+                      "||f - A x|| is not finite at iteration " + std::to_string(k) +
+                          " (x " + quoted(x.name()) + " held NaN or Inf, or the iteration overflowed)");
+      }
+      result.residualHistory.push_back(relres);
+      result.checkedAt.push_back(k);
+      if (opts.onCheck) opts.onCheck(k, relres);
+      if (relres <= opts.tolerance) {
+        return finish(Outcome::Converged, k,
+                      "converged: ||f - A x||/||f|| = " + formatNumber(relres) + " <= " +
+                          formatNumber(opts.tolerance) + " at iteration " + std::to_string(k));
+      }
+      if (k == opts.maxIterations) {
+        std::string message = "not converged after " + std::to_string(k) + " iterations: ||f - A x||/||f|| = " +
+                              formatNumber(relres) + " > " + formatNumber(opts.tolerance);
+        if (ebj.grid().singular()) {
+          stream::Scalar total("ebj.sum_f");
+          stream::sum(f, total);
+          const double mean = double(total.read()) / double(ebj.size());
+          message += "; the grid is Neumann in every direction, so A is singular and f must have zero mean (its mean is " +
+                     formatNumber(mean) + ")";
+        }
+        return finish(Outcome::MaxIterations, k, std::move(message));
+      }
+    }
+    ebj.sweep(1);
+  }
+}
+
+void enhancedBlockJacobiSmooth(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, int sweeps) {
+  if (sweeps < 0) {
+    throw std::invalid_argument("enhancedBlockJacobiSmooth: sweeps must be >= 0, got " + std::to_string(sweeps));
+  }
+  ebj.load(f, &x);
+  if (sweeps == 0) return;
+  ebj.sweep(sweeps);
+  ebj.store(x);
+}
+
+}  // namespace texstream::solvers
