@@ -61,7 +61,8 @@ using SpD = Eigen::SparseMatrix<double>;
 using SpF = Eigen::SparseMatrix<float, Eigen::RowMajor>;
 
 /// The free rows of the CPU system as an SPD matrix A_FF and right-hand sides b_F - A_FH x_H
-/// (held rows are identity rows: their x is known).
+/// (held rows are decoupled rows a_ii x_i' = a_ii x_i: their x is known; A_FH is 0 since
+/// buildCurvatureSystem already moves the held columns to b, symmetric elimination).
 struct ReducedSystem {
   std::vector<int> freeIndex;  ///< per vertex its row in A_FF, or -1 when held
   std::vector<int> freeVertex;
@@ -107,20 +108,26 @@ std::vector<float> assemblePositions(const ReducedSystem& r, const Eigen::Matrix
 }
 
 /// Estimated bytes of the three assembly passes (curvature_offdiagonal, _diagonal, _rhs):
-/// I, C, N, P texels and four position texels per value texel channel, the values
-/// written; per row-group texel R, the positions again and the values, C, N, P read,
-/// diagonal and mass written; per vertex texel b = m x.
+/// I, C, N, P texels and four position texels per value texel channel, the values and G
+/// (held columns moved to b) written; per row-group texel R, the positions again and the
+/// values, G, C, N, P read, diagonal and mass written; per vertex texel b = m x, or, when a
+/// fixed boundary fills G, b = m x + G x (one vertex product).
+bool movesHeldColumns(const geometry::CurvatureFlow& flow) {
+  return flow.options().fixBoundary && flow.topology().boundaryVertexCount() > 0;
+}
+
 double assemblyBytes(const geometry::CurvatureFlow& flow) {
   const linalg::SegmentMatrix& A = flow.matrix();
   const double valueTexels = double(A.valueTexels()), internalTexels = double(A.internalLayout().texels());
   const double vertexTexels = double(flow.positions().layout().texels());
-  return valueTexels * (4 * 16 + 4 * 4 * 16 + 16) + valueTexels * (4 * 16 + 4 * 3 * 16) +
-         internalTexels * (4 + 4 * 16 + 16 + 16) + vertexTexels * (16 + 4 + 16);
+  const double rhs = movesHeldColumns(flow) ? flow.vertexOperator().bytesPerApply() : vertexTexels * (16 + 4 + 16);
+  return valueTexels * (4 * 16 + 4 * 4 * 16 + 2 * 16) + valueTexels * (5 * 16 + 4 * 3 * 16) +
+         internalTexels * (4 + 4 * 16 + 16 + 16) + rhs;
 }
 
 double assemblyBytesWritten(const geometry::CurvatureFlow& flow) {
   const linalg::SegmentMatrix& A = flow.matrix();
-  return double(A.valueTexels()) * 16 + double(A.internalLayout().texels()) * 32 +
+  return double(A.valueTexels()) * 32 + double(A.internalLayout().texels()) * 32 +
          double(flow.positions().layout().texels()) * 16;
 }
 
@@ -136,14 +143,14 @@ void runSmooth(BenchContext& ctx) {
 
     geometry::CurvatureFlowOptions options;
     options.cgTolerance = kCgTolerance;
-    geometry::CurvatureFlow flow(mesh, options, "bench.smooth");
-    const std::vector<double> x0 = flow.downloadPositions();
+    // CurvatureFlow hands unchanged coordinates back bit-exact: the GPU's x0 is the mesh's.
+    const std::vector<double>& x0 = mesh.positions;
+    const geometry::TriangleTopology topology(mesh);
     const std::string meshNote = "noisy " + std::string(spec.name) + " (" + std::to_string(mesh.triangleCount()) +
-                                 " triangles, " + std::to_string(flow.topology().boundaryVertexCount()) +
+                                 " triangles, " + std::to_string(topology.boundaryVertexCount()) +
                                  " boundary vertices fixed)";
 
     // The CPU system of the same state: the reference and the peers' input.
-    const geometry::TriangleTopology& topology = flow.topology();
     const geometry::CurvatureSystem system = geometry::buildCurvatureSystem(mesh, topology, lambdaDt, true, x0);
     const ReducedSystem reduced = reduce(system, x0);
     const auto nf = Eigen::Index(reduced.freeVertex.size());
@@ -160,16 +167,18 @@ void runSmooth(BenchContext& ctx) {
     std::vector<double> cpuDiagonal(n);
     for (std::size_t v = 0; v < n; ++v) cpuDiagonal[v] = system.A.values[std::size_t(system.A.rowPtr[v])];
 
-    stream::Vector saved(flow.positions().layout(), "bench.smooth.saved");
-    linalg::copy(flow.positions(), saved);
-    const double vertexScalars = double(flow.positions().layout().size());
-    const double iterationBytes = flow.vertexOperator().bytesPerApply() + 52.0 * vertexScalars;
-    const double iterationWritten = 5.0 * double(flow.positions().layout().texels()) * 16.0;
-    const double iterationFlops = flow.vertexOperator().flopsPerApply() + 10.0 * vertexScalars;
-
     for (stream::Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);
-      flow.restorePositions(saved);  // the previous backend's check stepped them
+      // A flow per backend: the segment layout follows the backend it is built on
+      // (SegmentOptions::interleave: interleaved on compute, consecutive on fragment).
+      geometry::CurvatureFlow flow(mesh, options, "bench.smooth");
+      const std::string layoutNote = flow.matrix().interleaved() ? "interleaved segments" : "consecutive segments";
+      stream::Vector saved(flow.positions().layout(), "bench.smooth.saved");
+      linalg::copy(flow.positions(), saved);
+      const double vertexScalars = double(flow.positions().layout().size());
+      const double iterationBytes = flow.vertexOperator().bytesPerApply() + 52.0 * vertexScalars;
+      const double iterationWritten = 5.0 * double(flow.positions().layout().texels()) * 16.0;
+      const double iterationFlops = flow.vertexOperator().flopsPerApply() + 10.0 * vertexScalars;
       const Timing ta = timeGl([&] { flow.assemble(float(lambdaDt)); }, ctx.timing);
       Row assemble = makeRow("smooth_assemble", stream::backendName(backend), n, ta, assemblyBytes(flow),
                              assemblyBytesWritten(flow), 0.0);
@@ -182,7 +191,7 @@ void runSmooth(BenchContext& ctx) {
       for (std::size_t v = 0; v < n; ++v) gotDiagonal[v] = diagonal[std::size_t(flow.positionIndexOf(v))];
       assemble.maxRelErr = maxRelativeError(gotDiagonal, cpuDiagonal);
       assemble.tolerance = assemblyTolerance(mesh);
-      assemble.note = meshNote + "; a_ij, a_ii, b on the GPU (Bolz s3.1.2)";
+      assemble.note = meshNote + "; a_ij, a_ii, b on the GPU (Bolz s3.1.2), " + layoutNote;
       ctx.add(std::move(assemble));
 
       int iterations = 0;
@@ -202,10 +211,10 @@ void runSmooth(BenchContext& ctx) {
       row.maxRelErr = maxRelativeError(got, reference);
       row.tolerance = kStepTolerance;
       row.peerCandidates = peers;
-      row.note = meshNote + "; " + std::to_string(iterations) + " CG iterations to 1e-6, assembly included";
+      row.note = meshNote + "; " + std::to_string(iterations) + " CG iterations to 1e-6, assembly included, " +
+                 layoutNote;
       ctx.add(std::move(row));
     }
-    flow.restorePositions(saved);
 
     if (!ctx.cpuPeers) continue;
     const TimingSpec cpu = cpuSpec(ctx.timing);

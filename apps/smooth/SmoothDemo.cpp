@@ -124,7 +124,7 @@ void SmoothDemo::setMesh(const MeshSpec& spec) {
   m_lambdaDt = m_edgeLength * m_edgeLength;
   const double r = boundingRadius(m_clean);
   m_curvatureReference = 1.0 / r;
-  m_camera.frame(float(r));
+  m_camera.frame(glm::vec3(0.0f), float(r));
   m_shadingDirty = true;
   const geometry::TriangleTopology& topo = m_flow->topology();
   std::cerr << "texstream-smooth: " << m_initial.name << ": " << m_initial.vertexCount() << " vertices, "

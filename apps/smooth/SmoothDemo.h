@@ -4,8 +4,8 @@
 // straight from the flow's position texture, with a Dear ImGui panel for the mesh, noise,
 // λΔt, CG, boundary, rescaling and backend.
 #include "DemoRunner.h"
-#include "MeshCamera.h"
 #include "MeshRenderer.h"
+#include "OrbitCamera.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
 #include <texstream/geometry/Mesh.h>
@@ -73,7 +73,7 @@ class SmoothDemo : public Demo {
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
   std::unique_ptr<geometry::CurvatureFlow> m_flow;
   MeshRenderer m_renderer;
-  MeshCamera m_camera;
+  OrbitCamera m_camera;
   MeshView m_view;
   bool m_shadingDirty = true;
   int m_stepsPerFrame = 1;

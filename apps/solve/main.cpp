@@ -88,7 +88,7 @@ struct Operator {
     if (segment) {
       std::snprintf(text, sizeof text, "segment (%s packing, %zu groups, %d passes, padding %.2f%s)",
                     linalg::packingName(segment->packing()), segment->groups().size(), segment->passesPerApply(),
-                    segment->paddingRatio(), segment->groups().empty() || segment->groups()[0].stride == 1 ? "" : ", interleaved");
+                    segment->paddingRatio(), segment->interleaved() ? ", interleaved" : "");
     } else {
       std::snprintf(text, sizeof text, "bcrs%d (%zu blocks, fill %.2f%s)", bcrs->blockSize(), bcrs->blocks(),
                     bcrs->fillRatio(), bcrs->reordered() ? ", RCM" : "");
@@ -97,15 +97,13 @@ struct Operator {
   }
 };
 
-Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::string& format, stream::Backend backend) {
+Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::string& format) {
   Operator op;
   if (format == "segment") {
     linalg::SegmentOptions o;
     o.packing = s.packing == "tiles" ? linalg::SegmentPacking::IdenticalTiles : linalg::SegmentPacking::GroupRectangles;
-    // Interleaved segments read coalesced on the compute backend (H200, 1M-row mesh
-    // matrix: 27 us against 41 us consecutive); the fragment backend is a little faster
-    // with Bolz's consecutive segments (0.49 against 0.52 ms).
-    o.interleave = backend == stream::Backend::Compute;
+    // Segment layout: the library's default for the current backend (interleaved on
+    // compute, consecutive on fragment; linalg/SegmentMatrix.h).
     op.segment = std::make_unique<linalg::SegmentMatrix>(A, "A", o);
     op.internal = std::make_unique<linalg::SegmentMatrix::Internal>(*op.segment);
     op.layout = op.segment->internalLayout();
@@ -167,7 +165,7 @@ int run(const Settings& s, const app::AppOptions& shared) {
 
   const std::string format = s.format == "auto" ? chooseFormat(A) : s.format;
   const auto t1 = clock::now();
-  Operator op = buildOperator(A, s, format, shared.backend);
+  Operator op = buildOperator(A, s, format);
   stream::Vector bUser(n, "b"), xUser(n, "x");
   bUser.upload(b);
   xUser.upload(x0);

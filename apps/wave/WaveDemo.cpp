@@ -58,8 +58,9 @@ void WaveDemo::dropStartingRipples() {
 void WaveDemo::frameCamera() {
   const double h = m_wave->spacing();
   const float lx = float((m_wave->gridWidth() + 1) * h), ly = float((m_wave->gridHeight() + 1) * h);
-  m_camera.target = glm::vec3(0.5f * lx, 0.0f, 0.5f * ly);
+  m_camera.frame(glm::vec3(0.5f * lx, 0.0f, 0.5f * ly), 0.5f * std::hypot(lx, ly));
   m_camera.distance = 1.85f * std::max(lx, ly);
+  m_camera.minPitch = 0.05f;  // stay above the water
 }
 
 void WaveDemo::step() {

@@ -1,6 +1,7 @@
 // b = m x per vertex (Bolz et al. 2003, §3: right-hand side 4 A_i x_i; on held rows
 // a_ii = m_i too, so x_i' = x_i), x and b vertex vectors, m in the internal layout
-// (curvature_diagonal.glsl).
+// (curvature_diagonal.glsl). When held columns were eliminated (a fixed boundary that the
+// mesh has), b = m x + G x comes from geometry/spmv_vertices.glsl instead.
 #include "sparse/element.glsl"
 
 uniform sampler2D u_positions;  // vertex vector, 2^u_vertexShift texels wide

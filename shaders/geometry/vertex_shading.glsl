@@ -18,6 +18,7 @@ uniform sampler2D u_flags;      // internal layout: 1 on boundary vertices
 uniform int u_vertexShift;
 uniform int u_internalShift;
 uniform int u_valuesShift;
+uniform int u_stride;          // values texels between consecutive segment entries (SegmentGroup::stride)
 
 void kernel(ivec2 texel) {
   int v = (texel.y << u_vertexShift) + texel.x;
@@ -29,7 +30,7 @@ void kernel(ivec2 texel) {
 #if K > 0
   int s = int(texelFetch(u_starts, t, 0).x);
   for (int k = 0; k < K; ++k) {
-    ivec2 at = texelAtShift(s + k, u_valuesShift);
+    ivec2 at = texelAtShift(s + k * u_stride, u_valuesShift);
     int n = int(texelFetch(u_next, at, 0)[c]);
     int p = int(texelFetch(u_prev, at, 0)[c]);
     if (n < 0 && p < 0) continue;

@@ -83,6 +83,9 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
     m_next.upload(next.data());
     m_prev = gl::Texture(w, h, gl::TextureFormat::RGBA32F, m_name + ".P");
     m_prev.upload(prev.data());
+    // G: the held columns' coefficients moved to the right-hand side, laid out like A's
+    // values (written by every assembly).
+    m_moved = gl::Texture(w, h, gl::TextureFormat::RGBA32F, m_name + ".G");
   }
 
   // Boundary flags in the internal layout.
@@ -220,7 +223,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
   const int fix = m_options.fixBoundary ? 1 : 0;
   const int vertexShift = m_operator->vertexShift();
 
-  // 1. a_ij per entry.
+  // 1. a_ij per entry; held columns of free rows go to G (symmetric elimination).
   stream::Pass("geometry/curvature_offdiagonal")
       .input("u_positions", m_positions)
       .input("u_rows", m_rows)
@@ -233,6 +236,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
       .uniform("u_fixBoundary", fix)
       .uniform("u_lambdaDt", lambdaDt)
       .output(A.mutableOffDiagonalValues())
+      .output(m_moved)
       .run();
 
   // 2. a_ii and m_i per row, one program per row group.
@@ -243,6 +247,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .input("u_positions", m_positions)
         .input("u_starts", A.segmentStarts())
         .input("u_values", A.offDiagonalValues())
+        .input("u_moved", m_moved)
         .input("u_columns", A.columns())
         .input("u_next", m_next)
         .input("u_prev", m_prev)
@@ -250,6 +255,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .uniform("u_vertexShift", vertexShift)
         .uniform("u_internalShift", A.internalWidthShift())
         .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_stride", g.stride)
         .uniform("u_fixBoundary", fix)
         .uniform("u_n", int(A.internalLayout().size()))
         .output(A.mutableDiagonal())
@@ -257,14 +263,18 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .run(g.rects);
   }
 
-  // 3. b = m x.
-  stream::Pass("geometry/curvature_rhs")
-      .input("u_positions", m_positions)
-      .input("u_mass", m_mass)
-      .uniform("u_vertexShift", vertexShift)
-      .uniform("u_internalShift", A.internalWidthShift())
-      .output(m_rhs)
-      .run();
+  // 3. b = m x, plus G x when boundary columns were eliminated.
+  if (fix && m_topology.boundaryVertexCount() > 0) {
+    m_operator->applyWith(m_mass, m_moved, m_positions, m_rhs);
+  } else {
+    stream::Pass("geometry/curvature_rhs")
+        .input("u_positions", m_positions)
+        .input("u_mass", m_mass)
+        .uniform("u_vertexShift", vertexShift)
+        .uniform("u_internalShift", A.internalWidthShift())
+        .output(m_rhs)
+        .run();
+  }
 
   if (m_options.jacobi) m_jacobi->update(*m_operator);
 }
@@ -347,6 +357,7 @@ void CurvatureFlow::updateShading() {
         .uniform("u_vertexShift", m_operator->vertexShift())
         .uniform("u_internalShift", A.internalWidthShift())
         .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_stride", g.stride)
         .output(m_shading)
         .run(VertexOperator::vertexRects(g));
   }

@@ -12,14 +12,19 @@
 // λΔt in the mesh's own units (no normalisation). The matrix is a linalg::SegmentMatrix
 // built once from the mesh's pattern (fromPattern); each step runs
 //   1. curvature_offdiagonal: a_ij per entry from the I, N, P and C textures (laid out
-//      like the values) and the positions texture X;
+//      like the values) and the positions texture X; with a fixed boundary, the free
+//      rows' held-column entries go to G (laid out like the values) instead of A;
 //   2. curvature_diagonal: a_ii and m_i = 4 A_i per row, one program per row group;
-//   3. curvature_rhs: b = m x;
+//   3. b = m x (curvature_rhs), or b = m x + G x (spmv_vertices) when G is in use;
 //   4. CG on A (x) I for x, y and z at once (VertexOperator.h says why), warm-started from
 //      the current positions [Jacobi-preconditioned: 1 / diag computed on the GPU];
 //   5. [rescaling to the initial area or volume].
 // Held vertices (the boundary when fixed, unused vertices, vertices whose triangles are all
-// degenerate) keep their positions and still enter their neighbours' coefficients.
+// degenerate) keep their positions and still enter their neighbours' coefficients
+// (Bolz §3.1.2): their rows are a_ii x_i' = a_ii x_i, and the free rows' a_ij x_j of held
+// j are moved to b (symmetric elimination), so A stays symmetric positive definite, as CG
+// needs. Both segment layouts (consecutive or interleaved, SegmentOptions::interleave)
+// work: the kernels walk segments with SegmentGroup::stride.
 //
 // Positions live in a vertex vector in the matrix's internal row order, one vertex per
 // texel (x, y, z, 0), relative to origin() (the mean of the input vertices: float keeps
@@ -72,7 +77,8 @@ struct CurvatureFlowOptions {
   /// enqueues iterations faster than the GPU runs them and the solve ran to its cap
   /// (1000 iterations for 6 needed) before a read-back landed.
   bool cgAsynchronousCheck = false;
-  /// Row packing of the SegmentMatrix (Bolz §3.2).
+  /// Row packing and segment layout of the SegmentMatrix (Bolz §3.2); interleaving, when
+  /// unset, follows the backend current at construction.
   linalg::SegmentOptions segment;
 };
 
@@ -151,9 +157,12 @@ class CurvatureFlow {
   const TriangleTopology& topology() const { return m_topology; }
   const linalg::SegmentMatrix& matrix() const { return *m_matrix; }
   const VertexOperator& vertexOperator() const { return *m_operator; }
-  /// b of the last assembly (vertex vector) and m_i = 4 A_i (1 where no usable triangle
-  /// touches vertex i; internal layout).
+  /// b of the last assembly (vertex vector: m_i x_i - Σ_{held j} a_ij x_j) and m_i = 4 A_i
+  /// (1 where no usable triangle touches vertex i; internal layout).
   const stream::Vector& rightHandSide() const { return m_rhs; }
+  /// G: per values slot of matrix(), -a_ij where row i is free and column j held (its
+  /// a_ij x_j moved to b: b = m x + G x), else 0. Laid out like matrix().offDiagonalValues().
+  const gl::Texture& heldColumnCoefficients() const { return m_moved; }
   const stream::Vector& mass() const { return m_mass; }
   /// Vertices held in place now (boundary if fixed, unused). Degenerate ones come on top.
   std::size_t heldVertexCount() const;
@@ -171,7 +180,7 @@ class CurvatureFlow {
   std::unique_ptr<linalg::SegmentMatrix> m_matrix;
   std::unique_ptr<VertexOperator> m_operator;
   std::unique_ptr<VertexJacobi> m_jacobi;
-  gl::Texture m_rows, m_next, m_prev, m_triangles;
+  gl::Texture m_rows, m_next, m_prev, m_moved, m_triangles;
   int m_triangleShift = 0;
   stream::Vector m_flags, m_mass, m_positions, m_rhs, m_shading;
   std::vector<double> m_uploaded;  ///< the last positions uploaded, mesh order

@@ -73,8 +73,10 @@ CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& t
   s.vertexArea.assign(n, 0.0);
   s.mass.assign(n, 1.0);
   s.held.assign(n, 0);
+  auto isFixed = [&](std::size_t v) { return fixBoundary && topology.isBoundary(v); };
   for (std::size_t i = 0; i < n; ++i) {
-    const bool fixed = fixBoundary && topology.isBoundary(i);
+    const bool fixed = isFixed(i);
+    double moved[3] = {0.0, 0.0, 0.0};  // -Σ a_ij x_j over held columns j
     const std::size_t diagonalAt = s.A.values.size();
     s.A.colIdx.push_back(std::int32_t(i));
     s.A.values.push_back(0.0);
@@ -99,9 +101,15 @@ CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& t
         }
       }
       const double a = fixed ? 0.0 : -lambdaDt * w;
+      // Symmetric elimination of a held column: a_ij x_j moves to b_i, 0 in the matrix,
+      // a_ij still in a_ii (the boundary vertex enters the coefficients).
+      const bool eliminated = isFixed(std::size_t(j));
       s.A.colIdx.push_back(j);
-      s.A.values.push_back(a);
+      s.A.values.push_back(eliminated ? 0.0 : a);
       offDiagonal += a;
+      if (eliminated) {
+        for (int c = 0; c < 3; ++c) moved[c] -= a * xj[c];
+      }
     }
     s.vertexArea[i] = area;
     const bool held = fixed || usable == 0;
@@ -112,7 +120,7 @@ CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& t
     const double mass = usable == 0 ? 1.0 : 4.0 * area;
     s.mass[i] = mass;
     s.A.values[diagonalAt] = held ? mass : mass - offDiagonal;
-    for (int c = 0; c < 3; ++c) s.rhs[3 * i + std::size_t(c)] = mass * xi[c];
+    for (int c = 0; c < 3; ++c) s.rhs[3 * i + std::size_t(c)] = mass * xi[c] + (held ? 0.0 : moved[c]);
     s.A.rowPtr[i + 1] = std::int64_t(s.A.values.size());
   }
   s.degenerateTriangles = countDegenerateTriangles(mesh, x);

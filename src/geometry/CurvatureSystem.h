@@ -14,6 +14,12 @@
 // "Boundaries"). Held are: boundary vertices when the boundary is fixed (m_i = 4 A_i, so
 // that their b_i weigh like the free rows' in CG's ||r|| / ||b||), and vertices no usable
 // triangle touches, unused or all degenerate (m_i = 1).
+// The system is symmetric (CG and Cholesky need it): a fixed boundary is eliminated
+// symmetrically, so for a free row i and a boundary column j the entry is stored as 0 and
+// a_ij x_j moves to the right-hand side,
+//   b_i = 4 A_i x_i - Σ_{held j} a_ij x_j,   a_ii = 4 A_i - Σ_j a_ij  (all j, held included).
+// Vertices held for want of usable triangles need no elimination: every triangle at such
+// a vertex is degenerate, so their a_ij are 0 in both directions.
 //
 // Degenerate triangles: a triangle (a, b, c) is degenerate when
 //   |(a - b) x (c - b)| <= kDegenerateEpsilon (|a - b|^2 + |c - b|^2 + |a - c|^2),
@@ -38,11 +44,11 @@ bool isDegenerateTriangle(const double* a, const double* b, const double* c);
 double cotangentAt(const double* a, const double* b, const double* c);
 
 struct CurvatureSystem {
-  /// n x n: each row its diagonal entry first, then the topology's entries in its order
-  /// (the pattern is the topology's plus the diagonal). Held rows: diagonal m_i, explicit
-  /// zeros elsewhere.
+  /// n x n, symmetric: each row its diagonal entry first, then the topology's entries in
+  /// its order (the pattern is the topology's plus the diagonal). Held rows: diagonal m_i,
+  /// explicit zeros elsewhere; held columns of free rows: explicit zeros.
   linalg::Csr A;
-  /// b, 3 per vertex (x, y, z of row i at 3i..3i+2).
+  /// b, 3 per vertex (x, y, z of row i at 3i..3i+2), held columns' terms included.
   std::vector<double> rhs;
   /// A_i (area of the incident triangles), per vertex.
   std::vector<double> vertexArea;

@@ -52,24 +52,39 @@ void VertexOperator::requireVertexVector(const char* what, const stream::Vector&
 }
 
 void VertexOperator::apply(const stream::Vector& x, stream::Vector& y) const {
+  applyWith(m_matrix->internalDiagonal(), m_matrix->offDiagonalValues(), x, y);
+}
+
+void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture& offDiagonal, const stream::Vector& x,
+                               stream::Vector& y) const {
   requireVertexVector("apply", x);
   requireVertexVector("apply", y);
   if (x.texture().id() == y.texture().id())
     throw gl::Error("VertexOperator(\"" + m_name + "\").apply: y must not be x (vector \"" + x.name() + "\")");
-  gl::StateGuard guard;
   const linalg::SegmentMatrix& A = *m_matrix;
+  if (diagonal.layout() != A.internalLayout())
+    throw gl::Error("VertexOperator(\"" + m_name + "\").applyWith: diagonal \"" + diagonal.name() + "\" has " +
+                    diagonal.layout().describe() + ", expected the matrix's internal layout " +
+                    A.internalLayout().describe());
+  if (offDiagonal.width() != A.offDiagonalValues().width() || offDiagonal.height() != A.offDiagonalValues().height())
+    throw gl::Error("VertexOperator(\"" + m_name + "\").applyWith: off-diagonal texture \"" + offDiagonal.name() +
+                    "\" is " + std::to_string(offDiagonal.width()) + "x" + std::to_string(offDiagonal.height()) +
+                    ", expected the values texture's " + std::to_string(A.offDiagonalValues().width()) + "x" +
+                    std::to_string(A.offDiagonalValues().height()));
+  gl::StateGuard guard;
   for (const linalg::SegmentGroup& g : A.groups()) {
     stream::Pass("geometry/spmv_vertices")
         .define("K", (long long)g.k)
         .label("spmv_vertices K=" + std::to_string(g.k))
         .input("u_x", x)
-        .input("u_diagonal", A.internalDiagonal())
+        .input("u_diagonal", diagonal)
         .input("u_starts", A.segmentStarts())
-        .input("u_values", A.offDiagonalValues())
+        .input("u_values", offDiagonal)
         .input("u_columns", A.columns())
         .uniform("u_vertexShift", m_vertexShift)
         .uniform("u_internalShift", A.internalWidthShift())
         .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_stride", g.stride)
         .output(y)
         .run(vertexRects(g));
   }

@@ -13,6 +13,7 @@
 // Vertex layout: 4 x A.internalLayout().size() scalars, 4 x the internal layout's width
 // (a power of two): internal row p is vertex texel p, and internal texel (x, y) covers
 // vertex texels (4x .. 4x+3, y), so A's row-group rectangles scale by 4 in x.
+#include <texstream/gl/Texture.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/solvers/Preconditioner.h>
@@ -41,6 +42,11 @@ class VertexOperator : public linalg::LinearOperator {
 
   /// Y = A X (X, Y vertex vectors, Y not X). Throws gl::Error naming the vectors otherwise.
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// Y = (D + O) X with A's pattern (R, C, row groups) but another diagonal D (a vector in
+  /// A's internal layout) and other off-diagonal values O (a texture laid out like
+  /// A.offDiagonalValues(), padding 0): e.g. curvature flow's b = m x + G x.
+  void applyWith(const stream::Vector& diagonal, const gl::Texture& offDiagonal, const stream::Vector& x,
+                 stream::Vector& y) const;
   /// d = (a_vv, a_vv, a_vv, 1) per vertex texel (1 where a_vv = 0: layout padding).
   void diagonal(stream::Vector& d) const override;
   /// d = 1 / diagonal(), the Jacobi preconditioner's vector, computed on the GPU.

@@ -23,6 +23,11 @@ const char* packingName(SegmentPacking p) {
   return p == SegmentPacking::GroupRectangles ? "groups" : "tiles";
 }
 
+bool resolveInterleave(const SegmentOptions& options) {
+  if (options.interleave) return *options.interleave;
+  return stream::Runtime::current().backend() == stream::Backend::Compute;
+}
+
 namespace {
 
 constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
@@ -102,6 +107,7 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
                              const std::vector<std::int32_t>* forcedOrder, const stream::Layout* forcedLayout)
     : m_n(A.rows), m_name(std::move(name)), m_options(options), m_pattern(A) {
   const std::string title = operatorTitle("SegmentMatrix", m_name);
+  options.interleave = m_options.interleave = resolveInterleave(options);
   A.validate(title);
   if (A.rows != A.cols) {
     throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
@@ -233,7 +239,7 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
   }
   std::vector<int> stride(texelCount, 1);
   std::size_t total = 0;
-  if (!options.interleave) {
+  if (!*options.interleave) {
     for (std::size_t t : placement) {
       start[t] = total;
       total += std::size_t(texelK[t]);

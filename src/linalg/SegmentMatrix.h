@@ -7,7 +7,8 @@
 // - off-diagonal values (offDiagonalValues(), RGBA32F): one segment per row. The four rows
 //   of one internal texel t share a run of K_t texels (K_t = the texel's bucketed maximum
 //   off-diagonal count), R[t] + c * stride for c < K_t (stride 1: consecutive, as Bolz;
-//   see SegmentOptions::interleave and SegmentGroup::stride), channel c of that run
+//   see SegmentOptions::interleave and SegmentGroup::stride: interleaved by default on the
+//   compute backend, consecutive on the fragment one), channel c of that run
 //   holding row 4t+c's entries in CSR order; shorter rows are padded with zeros.
 // - R (segmentStarts(), R32F, internal layout's W x H): per internal texel the index of the
 //   first texel of its segment in the values texture (exact float; values texel s sits at
@@ -58,6 +59,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -90,10 +92,19 @@ struct SegmentOptions {
   /// (IdenticalTiles), so neighbouring texels read neighbouring value texels. false:
   /// Bolz's consecutive segments (stride 1). Measured on an H200, 1M-row mesh matrix,
   /// GroupRectangles: compute 27 us interleaved against 40 us consecutive (cuSPARSE CSR
-  /// 27 us); fragment 0.52 against 0.49 ms. Kernels that walk segments themselves must
-  /// use SegmentGroup::stride.
-  bool interleave = false;
+  /// 27 us); fragment 0.52 against 0.49 ms (a rasteriser's quads already read
+  /// neighbouring segments together, and interleaving spreads one texel's reads).
+  /// Unset (the default): chosen from the backend current when the matrix is built,
+  /// interleaved on Compute, consecutive on Fragment; the layout is then fixed
+  /// (SegmentMatrix::interleaved()) and both layouts work on both backends, so a matrix
+  /// built on one backend and applied on the other is only slower. Kernels that walk
+  /// segments themselves must use SegmentGroup::stride.
+  std::optional<bool> interleave;
 };
+
+/// The layout `options` gives on the current backend: options.interleave if set, else
+/// true on Backend::Compute and false on Backend::Fragment.
+bool resolveInterleave(const SegmentOptions& options);
 
 /// Where a CSR entry sits: off-diagonal entries in offDiagonalValues() (texel x, y and
 /// channel), diagonal entries in the diagonal (texel x, y and channel of the internal
@@ -110,7 +121,7 @@ struct SegmentGroup {
   std::vector<stream::Rect> rects;
   std::size_t texels = 0;
   /// Segment entry c of a texel t of this group is values texel R[t] + c * stride (1
-  /// unless SegmentOptions::interleave).
+  /// unless interleaved, see SegmentOptions::interleave).
   int stride = 1;
 };
 
@@ -228,6 +239,8 @@ class SegmentMatrix : public LinearOperator {
   /// The groups rendered by apply(), by decreasing K, covering every internal texel once.
   const std::vector<SegmentGroup>& groups() const { return m_groups; }
   SegmentPacking packing() const { return m_options.packing; }
+  /// Whether segments are interleaved (SegmentOptions::interleave, resolved at build).
+  bool interleaved() const { return *m_options.interleave; }
   /// Stored off-diagonal slots (padding included) / actual off-diagonal non-zeros (>= 1).
   double paddingRatio() const;
   /// Passes of one internal product (rectangle draws / dispatches counted once per group).

@@ -1,8 +1,11 @@
 // Tests src/geometry/CurvatureFlow.*, VertexOperator.* and CurvatureSystem.* on both
-// backends: the matrix and right-hand side assembled on the GPU equal the CPU double build
-// within float tolerance; L 1 = 0 (A 1 = 4 A_i); A (x) I on vertex vectors against the CSR
-// product, long rows included; one step equals Eigen's direct solve of the same system; a
-// sphere stays round and shrinks at the rate the scheme predicts; degenerate triangles are
+// backends and both segment layouts (consecutive and interleaved): the matrix and
+// right-hand side assembled on the GPU equal the CPU double build within float tolerance,
+// and the matrix is exactly symmetric with a fixed boundary too (held columns eliminated
+// to the right-hand side); L 1 = 0 (A 1 = 4 A_i); A (x) I on vertex vectors against the
+// CSR product, long rows included; one step equals Eigen's Cholesky solve (SimplicialLLT:
+// symmetric systems only) of the same system and leaves held vertices bit-exact; a sphere
+// stays round and shrinks at the rate the scheme predicts; degenerate triangles are
 // counted and neutralised; rescaling restores area or volume; positions come back in the
 // mesh's order; bad input is refused.
 #include <catch2/catch.hpp>
@@ -19,7 +22,7 @@
 #include <texstream/linalg/VectorOps.h>
 
 #include <Eigen/Sparse>
-#include <Eigen/SparseLU>
+#include <Eigen/SparseCholesky>
 
 #include <algorithm>
 #include <cmath>
@@ -45,8 +48,26 @@ std::vector<double> perRow(const CurvatureFlow& flow, const std::vector<float>& 
   return out;
 }
 
-/// Eigen's direct solve of the CPU system: 3 coordinates, 3 per vertex.
+/// Exactly symmetric: a_ij == a_ji for every stored entry (both must be stored).
+bool exactlySymmetric(const linalg::Csr& a) {
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    for (auto e = a.rowPtr[i]; e < a.rowPtr[i + 1]; ++e) {
+      const std::size_t j = std::size_t(a.colIdx[std::size_t(e)]);
+      double aji = 0;
+      bool found = false;
+      for (auto f = a.rowPtr[j]; f < a.rowPtr[j + 1]; ++f) {
+        if (std::size_t(a.colIdx[std::size_t(f)]) == i) aji += a.values[std::size_t(f)], found = true;
+      }
+      if (!found || aji != a.values[std::size_t(e)]) return false;
+    }
+  }
+  return true;
+}
+
+/// Eigen's Cholesky solve of the CPU system (SimplicialLLT reads one triangle: the system
+/// must be symmetric, checked first): 3 coordinates, 3 per vertex.
 std::vector<double> eigenSolve(const CurvatureSystem& s) {
+  REQUIRE(exactlySymmetric(s.A));
   const auto n = Eigen::Index(s.A.rows);
   std::vector<Eigen::Triplet<double>> triplets;
   for (std::size_t i = 0; i < s.A.rows; ++i) {
@@ -55,13 +76,13 @@ std::vector<double> eigenSolve(const CurvatureSystem& s) {
   }
   Eigen::SparseMatrix<double> A(n, n);
   A.setFromTriplets(triplets.begin(), triplets.end());
-  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(A);
-  REQUIRE(lu.info() == Eigen::Success);
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
+  REQUIRE(llt.info() == Eigen::Success);  // positive definite
   std::vector<double> x(3 * s.A.rows);
   for (int c = 0; c < 3; ++c) {
     Eigen::VectorXd b(n);
     for (Eigen::Index i = 0; i < n; ++i) b[i] = s.rhs[3 * std::size_t(i) + std::size_t(c)];
-    const Eigen::VectorXd xc = lu.solve(b);
+    const Eigen::VectorXd xc = llt.solve(b);
     for (Eigen::Index i = 0; i < n; ++i) x[3 * std::size_t(i) + std::size_t(c)] = xc[i];
   }
   return x;
@@ -106,14 +127,19 @@ std::vector<Case> assemblyCases() {
 
 }  // namespace
 
-TEST_CASE("GPU-assembled curvature matrix equals the CPU double build", "[gl][geometry]") {
+TEST_CASE("GPU-assembled curvature matrix equals the CPU double build and is symmetric", "[gl][geometry]") {
   TEXSTREAM_FOR_EACH_BACKEND();
+  const bool interleave = GENERATE(false, true);
+  INFO((interleave ? "interleaved" : "consecutive") << " segments");
   const float lambdas[] = {0.0f, 3.7e-3f, 0.21f};
   for (const Case& c : assemblyCases()) {
     INFO(c.mesh.name << (c.fixBoundary ? " (boundary fixed)" : " (boundary free)"));
     CurvatureFlowOptions opts;
     opts.fixBoundary = c.fixBoundary;
+    opts.segment.interleave = interleave;
     CurvatureFlow flow(c.mesh, opts, "test");
+    REQUIRE(flow.matrix().interleaved() == interleave);
+    REQUIRE((flow.matrix().groups()[0].stride > 1) == (interleave && flow.matrix().groups()[0].texels > 1));
     const TriangleTopology& topo = flow.topology();
     for (float lambdaDt : lambdas) {
       INFO("lambdaDt " << lambdaDt);
@@ -121,6 +147,7 @@ TEST_CASE("GPU-assembled curvature matrix equals the CPU double build", "[gl][ge
       // The same positions the GPU holds (floats relative to the origin), in double.
       const std::vector<double> x = flow.downloadPositions();
       const CurvatureSystem cpu = buildCurvatureSystem(c.mesh, topo, lambdaDt, c.fixBoundary, x);
+      REQUIRE(exactlySymmetric(cpu.A));
 
       gl::StateGuard guard;
       const linalg::Csr gpu = flow.matrix().toCsr();  // off-diagonal entries, topology order
@@ -138,24 +165,33 @@ TEST_CASE("GPU-assembled curvature matrix equals the CPU double build", "[gl][ge
       REQUIRE(maxAbsDifference(gpu.values, cpuOff) <= 2e-5 * scale);
       REQUIRE(maxAbsDifference(diagonal, cpuDiagonal) <= 2e-5 * scale);
       REQUIRE(maxAbsDifference(mass, cpuMass) <= 2e-5 * maxAbs(cpuMass));
-      // Exactly symmetric between free rows: a_ij and a_ji come from identical operations.
+      // Exactly symmetric, held rows and columns included: a_ij and a_ji come from identical
+      // operations, and a held vertex's row and column are both 0 off the diagonal.
+      REQUIRE(exactlySymmetric(gpu));
+      std::size_t eliminated = 0;
       for (std::size_t i = 0; i < c.mesh.vertexCount(); ++i) {
         for (auto e = gpu.rowPtr[i]; e < gpu.rowPtr[i + 1]; ++e) {
           const std::size_t j = std::size_t(gpu.colIdx[std::size_t(e)]);
-          if (cpu.held[i] || cpu.held[j]) continue;
-          const auto first = gpu.colIdx.begin() + gpu.rowPtr[j], last = gpu.colIdx.begin() + gpu.rowPtr[j + 1];
-          const auto at = std::lower_bound(first, last, std::int32_t(i));
-          REQUIRE(gpu.values[std::size_t(at - gpu.colIdx.begin())] == gpu.values[std::size_t(e)]);
+          if (cpu.held[i] || cpu.held[j]) REQUIRE(gpu.values[std::size_t(e)] == 0.0);
+          eliminated += !cpu.held[i] && c.fixBoundary && topo.isBoundary(j);
         }
       }
-      // b = m (x - origin).
+      if (c.fixBoundary && topo.boundaryVertexCount() > 0) REQUIRE(eliminated > 0);
+      // b = m (x - origin) - sum over held j of a_ij (x_j - origin): the CPU system at the
+      // positions relative to the origin, as the GPU holds them.
+      std::vector<double> relative = x;
+      for (std::size_t k = 0; k < relative.size(); ++k) relative[k] -= flow.origin()[k % 3];
+      const CurvatureSystem cpuRelative = buildCurvatureSystem(c.mesh, topo, lambdaDt, c.fixBoundary, relative);
       const std::vector<double> b = perVertex(flow, flow.rightHandSide().download());
-      std::vector<double> cpuB(3 * c.mesh.vertexCount());
-      for (std::size_t v = 0; v < c.mesh.vertexCount(); ++v) {
-        for (int k = 0; k < 3; ++k)
-          cpuB[3 * v + std::size_t(k)] = cpuMass[v] * (x[3 * v + std::size_t(k)] - flow.origin()[std::size_t(k)]);
+      REQUIRE(maxAbsDifference(b, cpuRelative.rhs) <= 1e-5 * maxAbs(cpuRelative.rhs));
+      if (lambdaDt > 0.0f && c.fixBoundary && topo.boundaryVertexCount() > 0) {
+        // The eliminated columns matter: b differs from m x by more than the tolerance.
+        std::vector<double> massOnly(cpuRelative.rhs.size());
+        for (std::size_t v = 0; v < c.mesh.vertexCount(); ++v) {
+          for (int k = 0; k < 3; ++k) massOnly[3 * v + std::size_t(k)] = cpuMass[v] * relative[3 * v + std::size_t(k)];
+        }
+        REQUIRE(maxAbsDifference(massOnly, cpuRelative.rhs) > 1e-3 * maxAbs(cpuRelative.rhs));
       }
-      REQUIRE(maxAbsDifference(b, cpuB) <= 1e-5 * maxAbs(cpuB));
       // Degenerate triangles, area and volume from the GPU reductions.
       const FlowMeasures m = flow.measure();
       REQUIRE(m.degenerateTriangles == cpu.degenerateTriangles);
@@ -168,33 +204,46 @@ TEST_CASE("GPU-assembled curvature matrix equals the CPU double build", "[gl][ge
 
 TEST_CASE("L 1 = 0: the assembled A maps the ones vector to 4 A_i", "[gl][geometry]") {
   TEXSTREAM_FOR_EACH_BACKEND();
+  const bool interleave = GENERATE(false, true);
   for (const Case& c : assemblyCases()) {
-    INFO(c.mesh.name);
+    INFO(c.mesh.name << ", " << (interleave ? "interleaved" : "consecutive") << " segments");
     CurvatureFlowOptions opts;
     opts.fixBoundary = c.fixBoundary;
+    opts.segment.interleave = interleave;
     CurvatureFlow flow(c.mesh, opts, "test");
     flow.assemble(0.05f);
     gl::StateGuard guard;
     const VertexOperator& A = flow.vertexOperator();
-    stream::Vector ones(A.layout(), "ones"), y(A.layout(), "y");
+    stream::Vector ones(A.layout(), "ones"), y(A.layout(), "y"), moved(A.layout(), "moved");
     std::vector<float> texels(A.layout().size(), 0.0f);
     for (std::size_t v = 0; v < c.mesh.vertexCount(); ++v) {
       for (int k = 0; k < 3; ++k) texels[4 * std::size_t(flow.positionIndexOf(v)) + std::size_t(k)] = 1.0f;
     }
     ones.upload(texels);
     A.apply(ones, y);
+    // Rows next to an eliminated (held) column miss its a_ij: A 1 = 4 A_i - sum_{held j}
+    // a_ij = 4 A_i + G 1, which the right-hand side's operator computes with m = 4 A_i.
+    A.applyWith(flow.mass(), flow.heldColumnCoefficients(), ones, moved);
     const std::vector<double> got = perVertex(flow, y.download());
+    const std::vector<double> withMoved = perVertex(flow, moved.download());
     const std::vector<double> mass = perRow(flow, flow.mass().download());
     std::vector<double> expected;
     for (double m : mass) expected.insert(expected.end(), {m, m, m});
     // (A 1)_i - 4 A_i = -λΔt (L 1)_i: zero up to float rounding of the row's entries.
     const std::vector<double> diagonal = perRow(flow, flow.matrix().internalDiagonal().download());
-    REQUIRE(maxAbsDifference(got, expected) <= 1e-5 * maxAbs(diagonal));
+    REQUIRE(maxAbsDifference(got, withMoved) <= 1e-5 * maxAbs(diagonal));
+    const bool eliminates = c.fixBoundary && flow.topology().boundaryVertexCount() > 0;
+    if (!eliminates) REQUIRE(maxAbsDifference(got, expected) <= 1e-5 * maxAbs(diagonal));
+    // G holds something exactly when a boundary is eliminated.
+    REQUIRE((maxAbsDifference(withMoved, expected) > 1e-3 * maxAbs(diagonal)) == eliminates);
   }
 }
 
 TEST_CASE("VertexOperator applies A to x, y and z at once, long rows included", "[gl][geometry]") {
   TEXSTREAM_FOR_EACH_BACKEND();
+  linalg::SegmentOptions layout;
+  layout.interleave = GENERATE(false, true);
+  INFO((*layout.interleave ? "interleaved" : "consecutive") << " segments");
   // A fan: vertex 0 has valence 150 (rows longer than one segment pass of SegmentMatrix).
   Mesh fan;
   fan.name = "fan";
@@ -221,7 +270,7 @@ TEST_CASE("VertexOperator applies A to x, y and z at once, long rows included", 
     }
     const linalg::Csr csr = linalg::Csr::fromTriplets(n, n, rows, cols, test::toDouble(test::randomFloats(rows.size(), 71)));
     gl::StateGuard guard;
-    const linalg::SegmentMatrix A(csr, "A");
+    const linalg::SegmentMatrix A(csr, "A", layout);
     const VertexOperator op(A, "A(x)I");
     REQUIRE(op.rows() == 4 * A.internalLayout().size());
     const std::vector<float> xs = test::randomFloats(3 * n, 73);
@@ -257,14 +306,17 @@ TEST_CASE("VertexOperator applies A to x, y and z at once, long rows included", 
   }
 }
 
-TEST_CASE("One smoothing step equals Eigen's direct solve of the same system", "[gl][geometry]") {
+TEST_CASE("One smoothing step equals Eigen's Cholesky solve of the same symmetric system", "[gl][geometry]") {
   TEXSTREAM_FOR_EACH_BACKEND();
+  const bool interleave = GENERATE(false, true);
   for (const Case& c : assemblyCases()) {
     for (const bool jacobi : {true, false}) {
-      INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free") << (jacobi ? ", Jacobi" : ", plain CG"));
+      INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free") << (jacobi ? ", Jacobi" : ", plain CG") << ", "
+                       << (interleave ? "interleaved" : "consecutive") << " segments");
       CurvatureFlowOptions opts;
       opts.fixBoundary = c.fixBoundary;
       opts.jacobi = jacobi;
+      opts.segment.interleave = interleave;
       opts.cgTolerance = 1e-6f;
       CurvatureFlow flow(c.mesh, opts, "test");
       const std::vector<double> x0 = flow.downloadPositions();
@@ -281,11 +333,15 @@ TEST_CASE("One smoothing step equals Eigen's direct solve of the same system", "
       // The step moves vertices by a fraction of an edge; float CG gets that motion to 1%.
       REQUIRE(maxAbs(moved) > 1e-3 * meanEdgeLength(c.mesh));
       REQUIRE(maxAbsDifference(got, expected) <= 1e-2 * maxAbs(moved));
-      // Held vertices did not move at all.
+      // Held vertices did not move at all (their rows and columns are decoupled, so CG
+      // never touches them).
+      std::size_t held = 0;
       for (std::size_t v = 0; v < c.mesh.vertexCount(); ++v) {
         if (!cpu.held[v]) continue;
+        ++held;
         for (int k = 0; k < 3; ++k) REQUIRE(got[3 * v + std::size_t(k)] == c.mesh.positions[3 * v + std::size_t(k)]);
       }
+      if (c.fixBoundary) REQUIRE(held >= flow.topology().boundaryVertexCount());
     }
   }
 }
@@ -296,6 +352,8 @@ TEST_CASE("A sphere stays round and shrinks at the rate the scheme predicts", "[
   const Mesh sphere = icosphereMesh(14, R0);
   CurvatureFlowOptions opts;
   opts.cgTolerance = 1e-6f;
+  opts.segment.interleave = GENERATE(false, true);
+  INFO((*opts.segment.interleave ? "interleaved" : "consecutive") << " segments");
   CurvatureFlow flow(sphere, opts, "sphere");
   // dx/dt = λ (4 A_i)^-1 L x with L x ≈ -(4 A_i / 3R) n on a sphere: dR/dt = -λ / (3R), so a
   // backward-Euler step maps R to R / (1 + λΔt / (3 R^2)) and R^2 -> R0^2 - 2 λ t / 3.

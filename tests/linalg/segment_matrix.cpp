@@ -1,7 +1,8 @@
 // Tests src/linalg/SegmentMatrix.*: y = A x against CPU CSR products in double precision on
 // random non-symmetric matrices with 0 to 300 off-diagonal non-zeros per row (long rows take
-// several passes), empty rows and n = 1, both packings, both backends, in user and internal
-// order; A^T; values written through the documented texel mapping; CG on SPD systems.
+// several passes), empty rows and n = 1, both packings, both segment layouts (consecutive,
+// interleaved; the default follows the backend), both backends, in user and internal order;
+// A^T; values written through the documented texel mapping; CG on SPD systems.
 #include <catch2/catch.hpp>
 
 #include "linalg/LinalgTestSupport.h"
@@ -13,6 +14,7 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
@@ -135,12 +137,13 @@ void checkProduct(const SegmentMatrix& A, const Csr& csr, std::uint64_t seed) {
 TEST_CASE("SegmentMatrix: y = A x for rows of 0 to 300 non-zeros, both packings", "[gl][linalg][segment]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
-  // Variants: defaults; x gathered from an R32F copy; interleaved segments; no merging
-  // of small groups (one program per bucketed count, Bolz's plain scheme).
+  // Variants: defaults (the backend's segment layout); x gathered from an R32F copy; the
+  // other segment layout (consecutive on compute, interleaved on fragment); no merging of
+  // small groups (one program per bucketed count, Bolz's plain scheme).
   const int variant = GENERATE(0, 1, 2, 3);
   SegmentOptions options = packingOption(packing);
   options.scalarGather = variant == 1;
-  options.interleave = variant == 2;
+  if (variant == 2) options.interleave = !linalg::resolveInterleave(options);
   if (variant == 3) options.mergeBelow = 0;
   INFO("packing: " << linalg::packingName(packing) << ", variant " << variant);
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(97), std::size_t(1000),
@@ -165,6 +168,30 @@ TEST_CASE("SegmentMatrix: y = A x for rows of 0 to 300 non-zeros, both packings"
       }
     }
     CHECK(test::maxRelativeError(d.download(), diag) <= 1e-7);
+  }
+}
+
+TEST_CASE("SegmentMatrix: the segment layout follows the backend unless chosen", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool compute = stream::Runtime::current().backend() == stream::Backend::Compute;
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const Csr csr = randomRows(2001, 20, 5);
+  // Unset: interleaved on compute, consecutive on fragment; the layout then stays.
+  const SegmentMatrix byBackend(csr, "byBackend", packingOption(packing));
+  REQUIRE(byBackend.interleaved() == compute);
+  REQUIRE(byBackend.transposed("t").interleaved() == compute);
+  for (const bool interleave : {false, true}) {
+    SegmentOptions options = packingOption(packing);
+    options.interleave = interleave;
+    const SegmentMatrix A(csr, "A", options);
+    REQUIRE(A.interleaved() == interleave);
+    for (const auto& g : A.groups()) {
+      const int tile = options.tileWidth * options.tileHeight;
+      if (!interleave) REQUIRE(g.stride == 1);
+      else if (packing == SegmentPacking::IdenticalTiles) REQUIRE(g.stride == tile);
+      else REQUIRE(std::size_t(g.stride) == g.texels);
+    }
+    checkProduct(A, csr, 14 + int(interleave));
   }
 }
 
