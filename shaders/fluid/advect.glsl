@@ -35,8 +35,13 @@ void kernel(ivec2 p) {
     q.rgb += vec3(u_splatColor[4 * k], u_splatColor[4 * k + 1], u_splatColor[4 * k + 2]) * exp(-dot(d, d) / (r * r));
   }
   if (u_source.w > 0.0) {
-    vec2 d = x - u_source.xy;
-    float inside = dot(d, d) <= u_source.z * u_source.z ? 1.0 : 0.0;
+    // Coverage of this node's cell (one node of the grid q lives on) by the disc, linear
+    // over one cell across the edge. A hard inside test would inject at isolated nodes
+    // where the edge grazes a row or column of nodes: the smoke's disc sits on the row
+    // y = 2, tangent at the one node of its axis, and the convergent inflow there
+    // (u = 0 on the axis: the back-trace never blends that column with its neighbours)
+    // carried that node's dye up the whole plume as a one-column bright line.
+    float inside = clamp((u_source.z - length(x - u_source.xy)) * u_scale + 0.5, 0.0, 1.0);
     q = mix(q, u_sourceColor, inside * min(1.0, u_source.w * u_dt));
   }
 #endif

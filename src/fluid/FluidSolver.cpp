@@ -509,7 +509,9 @@ void FluidSolver::advectDye() {
   float source[4] = {0, 0, 0, 0}, sourceColor[4] = {0, 0, 0, 0};
   if (m_params.scene == Scene::Smoke) {
     const float r = std::max(3.0f, float(m_nx) * 0.06f);
-    source[0] = 0.5f * float(m_nx - 1), source[1] = r + 2.0f, source[2] = r, source[3] = 4.0f;
+    // Clear of the wall: a disc tangent to the bottom rows fed the axis column from the
+    // stagnation region there (no sideways mixing on the axis) and drew a line up the plume.
+    source[0] = 0.5f * float(m_nx - 1), source[1] = r + 5.0f, source[2] = r, source[3] = 4.0f;
     sourceColor[0] = 1.0f, sourceColor[1] = 0.85f, sourceColor[2] = 0.6f;
   } else if (m_params.scene == Scene::Channel || m_params.scene == Scene::Obstacles) {
     const float phase = float(std::fmod(m_time * 2.0, 2.0));
