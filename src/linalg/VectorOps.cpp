@@ -80,13 +80,15 @@ void linearCombination(const Coefficient& a, const Vector& x, const Coefficient&
   combine("linalg::linearCombination", a, x, &b, &y, z);
 }
 
-void multiply(const Vector& x, const Vector& y, Vector& z) {
+namespace {
+// z_i = x_i (op) y_i in one pass of linalg/pointwise.glsl; `define` picks the operation.
+void pointwise(const char* what, const char* define, const Vector& x, const Vector& y, Vector& z) {
   gl::StateGuard guard;
-  stream::requireSameLayout("linalg::multiply", x, y);
-  stream::requireSameLayout("linalg::multiply", x, z);
+  stream::requireSameLayout(what, x, y);
+  stream::requireSameLayout(what, x, z);
   stream::Pass("linalg/pointwise")
-      .label("linalg::multiply")
-      .define("MULTIPLY")
+      .label(what)
+      .define(define)
       .input("u_x", x)
       .input("u_y", y)
       .uniform("u_n", int(z.size()))
@@ -94,21 +96,11 @@ void multiply(const Vector& x, const Vector& y, Vector& z) {
       .output(z)
       .run();
 }
+}  // namespace
 
-void divide(const Vector& x, const Vector& y, Vector& z) {
-  gl::StateGuard guard;
-  stream::requireSameLayout("linalg::divide", x, y);
-  stream::requireSameLayout("linalg::divide", x, z);
-  stream::Pass("linalg/pointwise")
-      .label("linalg::divide")
-      .define("DIVIDE")
-      .input("u_x", x)
-      .input("u_y", y)
-      .uniform("u_n", int(z.size()))
-      .uniform("u_width", z.layout().width())
-      .output(z)
-      .run();
-}
+void multiply(const Vector& x, const Vector& y, Vector& z) { pointwise("linalg::multiply", "MULTIPLY", x, y, z); }
+
+void divide(const Vector& x, const Vector& y, Vector& z) { pointwise("linalg::divide", "DIVIDE", x, y, z); }
 
 void dot(const Vector& x, const Vector& y, Scalar& out) {
   gl::StateGuard guard;
