@@ -17,6 +17,8 @@
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/stream/Vector.h>
+#include <texstream/linalg/VectorOps.h>
 
 #include <glad/gl.h>
 
@@ -141,6 +143,100 @@ void computeCopy(BenchContext& ctx, const stream::Layout& layout) {
   ctx.add(std::move(best));
 }
 
+// One pass's fixed cost, the floor under every small problem (a V-cycle's coarse levels,
+// CG on 37k rows): a chain of dependent passes over a 16x16 texture, each reading what the
+// previous one wrote. Raw GL first (the driver and GPU floor: dispatch or draw, barrier),
+// then a texstream Pass doing the same (axpy on 1024 elements), whose excess over the raw
+// chain is the library's own overhead. ms is GPU time per pass; submit_ms is the CPU time
+// per pass to enqueue it.
+constexpr int kChain = 64;
+const char* kStepCompute =
+    "layout(local_size_x = 16, local_size_y = 16) in;\n"
+    "uniform sampler2D u_x;\n"
+    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "void main() {\n"
+    "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
+    "  imageStore(u_out, t, texelFetch(u_x, t, 0) + vec4(1.0));\n"
+    "}\n";
+const char* kStepFragment =
+    "uniform sampler2D u_x;\n"
+    "out vec4 o_value;\n"
+    "void main() { o_value = texelFetch(u_x, ivec2(gl_FragCoord.xy), 0) + vec4(1.0); }\n";
+
+void passLatency(BenchContext& ctx, stream::Backend backend) {
+  stream::Runtime& rt = stream::Runtime::current();
+  const bool compute = backend == stream::Backend::Compute;
+  const char* name = compute ? "compute" : "fragment";
+  gl::Texture a(16, 16, gl::TextureFormat::RGBA32F, "bench.latency.a");
+  gl::Texture b(16, 16, gl::TextureFormat::RGBA32F, "bench.latency.b");
+  a.fill(0.0f);
+  gl::Program program = compute
+      ? gl::Program("bench limits.pass compute",
+                    {{GL_COMPUTE_SHADER, "#version 430 core", {{"<bench pass step>", kStepCompute, 1}}}})
+      : gl::Program("bench limits.pass fragment",
+                    {{GL_VERTEX_SHADER, "#version 330 core", {{"<bench fill vertex>", kRectangleVertex, 1}}},
+                     {GL_FRAGMENT_SHADER, "#version 330 core", {{"<bench pass step>", kStepFragment, 1}}}});
+  auto chain = [&] {
+    glUseProgram(program.id());
+    glUniform1i(program.uniformLocation("u_x"), 0);
+    if (compute) glUniform1i(program.uniformLocation("u_out"), 1);
+    else glBindVertexArray(rt.emptyVertexArray().id()), glViewport(0, 0, 16, 16);
+    for (int i = 0; i < kChain; ++i) {
+      gl::Texture& from = i % 2 ? b : a;
+      gl::Texture& to = i % 2 ? a : b;
+      gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, from.id());
+      if (compute) {
+        gl::StateGuard::bindImage(1, to.id(), GL_WRITE_ONLY, GL_RGBA32F);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      } else {
+        rt.framebuffer().bindForDrawing({&to});
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+      }
+    }
+  };
+  auto perPass = [](Timing t) {
+    t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.reps *= kChain;
+    return t;
+  };
+  {
+    const Timing t = perPass(timeGl(chain, ctx.timing));
+    Row row = makeRow(std::string("limits.") + name + "_pass", name, 1024, t, 0, 0, 0);
+    a.fill(0.0f);
+    {
+      gl::StateGuard guard;
+      chain();
+    }
+    // kChain (even) steps of +1 from zero end in a.
+    row.maxRelErr = errorAgainst(a, std::vector<double>(1024, double(kChain)));
+    row.tolerance = 0;
+    row.note = "raw GL: " + std::to_string(kChain) + " dependent passes over 16x16 texels, per pass";
+    ctx.add(std::move(row));
+  }
+  {
+    stream::BackendScope scope(backend);
+    stream::Vector x(stream::Layout::forSize(1024), "bench.latency.x");
+    stream::Vector one(stream::Layout::forSize(1024), "bench.latency.one");
+    one.upload(std::vector<float>(1024, 1.0f));
+    x.setZero();
+    auto passes = [&] {
+      for (int i = 0; i < kChain; ++i) linalg::axpy(1.0f, one, x);
+    };
+    const Timing t = perPass(timeGl(passes, ctx.timing));
+    Row row = makeRow("overhead.pass", name, 1024, t, 0, 0, 0);
+    x.setZero();
+    {
+      gl::StateGuard guard;
+      passes();
+    }
+    std::vector<float> got = x.download();
+    row.maxRelErr = maxRelativeError(got, std::vector<double>(got.size(), double(kChain)));
+    row.tolerance = 0;
+    row.note = "texstream Pass (axpy, 1024 elements), " + std::to_string(kChain) + " dependent passes, per pass";
+    ctx.add(std::move(row));
+  }
+}
+
 }  // namespace
 
 void runLimits(BenchContext& ctx) {
@@ -149,6 +245,7 @@ void runLimits(BenchContext& ctx) {
   for (stream::Backend b : ctx.backends) {
     if (b == stream::Backend::Fragment) fragmentFill(ctx, layout);
     else computeCopy(ctx, layout);
+    passLatency(ctx, b);
   }
   const std::size_t n = ctx.sizes.vector;
   const double bytes = 8.0 * double(n);

@@ -37,6 +37,7 @@ Row makeRow(std::string op, std::string backend, std::size_t n, const Timing& t,
   r.n = n;
   r.ms = t.ms;
   r.wallMs = t.wallMs;
+  r.submitMs = t.submitMs;
   r.reps = t.reps;
   r.batches = t.batches;
   r.timer = t.method;
@@ -108,6 +109,7 @@ nlohmann::ordered_json Report::toJson() const {
     j["peer"] = optionalString(r.peer);
     j["peer_speedup"] = optionalNumber(r.peerSpeedup);
     j["wall_ms"] = number(r.wallMs);
+    j["submit_ms"] = number(r.submitMs);
     j["timer"] = r.timer;
     j["reps"] = r.reps;
     j["batches"] = r.batches;
@@ -144,6 +146,7 @@ Report Report::fromJson(const nlohmann::json& j) {
     r.n = std::size_t(readNumber(e, "n"));
     r.ms = readNumber(e, "ms");
     r.wallMs = readNumber(e, "wall_ms", r.ms);
+    r.submitMs = readNumber(e, "submit_ms", 0.0);
     r.reps = int(readNumber(e, "reps"));
     r.batches = int(readNumber(e, "batches"));
     r.timer = readString(e, "timer");

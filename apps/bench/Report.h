@@ -29,6 +29,7 @@ struct Row {
   std::string backend;  ///< "fragment", "compute", "cuda", "cpu"
   std::size_t n = 0;    ///< unknowns (vector length, matrix rows)
   double ms = 0, wallMs = 0;
+  double submitMs = 0;  ///< CPU time to enqueue one repetition (GL rows; 0 elsewhere)
   int reps = 0, batches = 0;
   std::string timer;
   double bytes = 0;         ///< bytes moved per repetition (reads + writes)

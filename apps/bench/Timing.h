@@ -18,6 +18,9 @@ struct TimingSpec {
 struct Timing {
   double ms = 0;      ///< median per repetition: GPU time (GL_TIME_ELAPSED / cudaEvent), else wall
   double wallMs = 0;  ///< median per repetition: wall clock with the device drained at both ends
+  /// Median per repetition: CPU time to enqueue the work, up to the glFinish. Close to
+  /// wallMs means the CPU side (library + driver) bounds the rate, not the GPU.
+  double submitMs = 0;
   int reps = 0, batches = 0;
   const char* method = "";  ///< "GL_TIME_ELAPSED", "glFinish+clock", "cudaEvent", "clock"
 };

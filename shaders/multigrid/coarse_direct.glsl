@@ -1,26 +1,41 @@
 // The coarsest-level solve (Bolz §4.2, "Solve(A_h, v_h, b_h)") done exactly: x = M b with M
 // the inverse of the coarsest operator (fixed nodes as identity rows; for singular
 // problems the pseudo-inverse onto zero-mean vectors), computed on the CPU when the
-// hierarchy is built and stored row by row, node k's row in texture row k (4 columns a
-// texel). Every owned channel of texel t takes the dot product of its node's row with b.
+// hierarchy is built. Row k of M sits in texture row k, in the layered order of b: texel
+// (q, k), channel c holds M[k][node of channel c at b's texel q] where that channel owns
+// its node, else 0 (Multigrid::buildCoarseInverse). So x_k is a sum over b's texels of
+// dot(b texel, M texel): independent fetches the compiler can overlap, no channel picked
+// by a run-time index.
+//
+// Every channel in the layered halo (owned nodes and, with BORDER_IN_KERNEL, border
+// duplicates, which are the same node and so the same row) takes its node's value; the
+// others are zero. This kernel writes the border itself, so it does not use
+// border_kernel.glsl.
 #include "multigrid/layered.glsl"
 uniform ivec4 u_grid;
 uniform sampler2D u_b;
 uniform sampler2D u_inverse;
 
-vec4 value(ivec2 t) {
-  ivec4 i = layeredNodeX(u_grid, t.x), j = layeredNodeY(u_grid, t.y);
-  // The row of each channel's node (clamped for channels that own none: masked by the caller).
-  int n = u_grid.x * u_grid.y;
-  ivec4 row = clamp(i + u_grid.x * j, ivec4(0), ivec4(n - 1));
-  vec4 x = vec4(0.0);
-  for (int m = 0; m < n; ++m) {
-    float b = layeredValue(u_b, u_grid, ivec2(m - u_grid.x * (m / u_grid.x), m / u_grid.x));
-    int column = m / 4, lane = m - 4 * column;
-    x += b * vec4(texelFetch(u_inverse, ivec2(column, row.x), 0)[lane], texelFetch(u_inverse, ivec2(column, row.y), 0)[lane],
-                  texelFetch(u_inverse, ivec2(column, row.z), 0)[lane], texelFetch(u_inverse, ivec2(column, row.w), 0)[lane]);
+void kernel(ivec2 t) {
+#ifdef BORDER_IN_KERNEL
+  bvec4 valid = layeredHalo(u_grid, t);
+#else
+  bvec4 valid = layeredOwned(u_grid, t);
+#endif
+  if (!any(valid)) {
+    o_out0 = vec4(0.0);
+    return;
   }
-  return x;
+  ivec4 i = layeredNodeX(u_grid, t.x), j = layeredNodeY(u_grid, t.y);
+  int n = u_grid.x * u_grid.y;
+  // Channels outside the halo read row 0 and are zeroed below.
+  ivec4 row = clamp(i + u_grid.x * j, ivec4(0), ivec4(n - 1));
+  ivec2 size = textureSize(u_b, 0);
+  vec4 x = vec4(0.0);
+  for (int q = 0; q < COARSE_TEXELS; ++q) {
+    vec4 b = texelFetch(u_b, ivec2(q % size.x, q / size.x), 0);
+    x += vec4(dot(texelFetch(u_inverse, ivec2(q, row.x), 0), b), dot(texelFetch(u_inverse, ivec2(q, row.y), 0), b),
+              dot(texelFetch(u_inverse, ivec2(q, row.z), 0), b), dot(texelFetch(u_inverse, ivec2(q, row.w), 0), b));
+  }
+  o_out0 = mix(vec4(0.0), x, valid);
 }
-
-#include "multigrid/border_kernel.glsl"
