@@ -8,6 +8,9 @@
 // also imageStore results for that texel, which is how CG fuses its x/r update with the
 // next dot product) and `void epilogue(float value)`, which runs in one invocation.
 // reduce/elements.glsl defines element() for OP_SUM / OP_DOT / OP_SUMSQ / OP_MAXABS.
+// With REDUCE_VEC4 the four channels are four separate sums (element() returns one
+// contribution per channel) and `void epilogue4(vec4 sums)` gets them unfolded: several
+// reductions of the same texels in one dispatch (CG's r.u, w.u and r.r).
 layout(local_size_x = 16, local_size_y = 16) in;
 
 uniform ivec2 u_size;  // the texture's size in texels: every texel is visited (padding is zero)
@@ -26,7 +29,11 @@ shared vec4 s_partials[256];
 shared bool s_lastGroup;
 
 vec4 element(ivec2 texel);
+#ifdef REDUCE_VEC4
+void epilogue4(vec4 sums);
+#else
 void epilogue(float value);
+#endif
 
 void foldSharedPartials(uint lid) {
   for (uint stride = 128u; stride > 0u; stride >>= 1) {
@@ -72,10 +79,14 @@ void main() {
   foldSharedPartials(lid);
   if (lid == 0u) {
     r_counter = 0u;  // ready for the next reduction without a CPU clear
+#ifdef REDUCE_VEC4
+    epilogue4(s_partials[0]);
+#else
     float value = foldChannels(s_partials[0]);
 #ifdef FINAL_SQRT
     value = sqrt(value);
 #endif
     epilogue(value);
+#endif
   }
 }

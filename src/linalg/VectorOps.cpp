@@ -122,14 +122,14 @@ void maxAbs(const Vector& x, Scalar& out) {
 
 float dot(const Vector& x, const Vector& y) {
   gl::StateGuard guard;
-  Scalar s("linalg::dot.result");
+  Scalar s = Scalar::temporary("linalg::dot.result");
   linalg::dot(x, y, s);
   return s.read();
 }
 
 float norm(const Vector& x) {
   gl::StateGuard guard;
-  Scalar s("linalg::norm.result");
+  Scalar s = Scalar::temporary("linalg::norm.result");
   linalg::norm(x, s);
   return s.read();
 }

@@ -60,12 +60,16 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   const stream::Layout& layout = b.layout();
   Vector r = Vector::temporary(layout, "cg.r");
   Vector p = Vector::temporary(layout, "cg.p");
-  Vector q = Vector::temporary(layout, "cg.q");
+  Vector q = Vector::temporary(layout, "cg.q");  // A x at the start; A p in the classic loop
   Vector z;
   if (preconditioned) z = Vector::temporary(layout, "cg.z");
   Vector& zr = preconditioned ? z : r;  // z = M^-1 r; without M it is r itself
-  Scalar bb("cg.bb"), rho("cg.rho"), rhoNew("cg.rhoNew"), pq("cg.pq"), alpha("cg.alpha"), beta("cg.beta");
-  Scalar rr("cg.rr"), status("cg.status"), check("cg.check");
+  // Pooled: every one is written on the GPU before it is read (status just below).
+  Scalar bb = Scalar::temporary("cg.bb"), rho = Scalar::temporary("cg.rho"), rhoNew = Scalar::temporary("cg.rhoNew");
+  Scalar pq = Scalar::temporary("cg.pq"), alpha = Scalar::temporary("cg.alpha"), beta = Scalar::temporary("cg.beta");
+  Scalar rr = Scalar::temporary("cg.rr"), status = Scalar::temporary("cg.status"), check = Scalar::temporary("cg.check");
+  // Chronopoulos-Gear: the previous alpha (rhoNew holds the previous rho).
+  Scalar alphaPrev = Scalar::temporary("cg.alphaPrev");
 
   SolverStatus result;
   auto finish = [&](Outcome outcome, int iterations, std::string message) {
@@ -117,30 +121,110 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   }
   if (opts.maxIterations == 0) return finish(Outcome::MaxIterations, 0, "maxIterations = 0");
 
+  // On the compute backend: Chronopoulos-Gear CG, three passes an iteration (update, A u,
+  // one fused reduction); on the fragment backend the classic loop of Krüger & Westermann.
+  const bool fused = stream::Runtime::current().backend() == stream::Backend::Compute;
+  Vector w, s;  // Chronopoulos-Gear: w = A u, s = A p
+  if (fused) {
+    w = Vector::temporary(layout, "cg.w");
+    s = Vector::temporary(layout, "cg.s");
+  }
   if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
   else if (preconditioned) M->apply(r, z);
-  stream::dot(r, zr, rho);
-  linalg::copy(zr, p);
   status.write4({0.0f, 0.0f, 0.0f, 0.0f});
+  // Chronopoulos-Gear's reduction: rho = r.u, w.u and r.r in one dispatch, alpha and beta
+  // (with the breakdown checks) in its last invocation, for iteration `iteration`.
+  // Reads rho and alpha, writes the new ones into rhoNew and alphaPrev, then swaps, so
+  // that afterwards rho/alpha are current and rhoNew/alphaPrev the previous ones (a
+  // residual replacement redoes the reduction from them).
+  auto reduceChronopoulosGear = [&](int iteration, bool first) {
+    stream::reduceCustom(layout, {"solvers/cg_cg_reduce", [&](Pass& pass) {
+                                    pass.label("cg r.u w.u r.r alpha beta").input("u_r", r).input("u_w", w);
+                                    if (preconditioned) pass.input("u_u", z);
+                                    else pass.define("UNPRECONDITIONED");
+                                    if (first) pass.define("FIRST");
+                                    pass.input("u_rho", rho).input("u_alpha", alpha).input("u_status", status)
+                                        .uniform("u_iteration", iteration)
+                                        .output(rhoNew).output(alphaPrev).output(beta).output(rr).output(status);
+                                  }});
+    std::swap(rho, rhoNew);
+    std::swap(alpha, alphaPrev);
+  };
+  if (fused) {
+    A.apply(zr, w);
+    reduceChronopoulosGear(1, true);
+  } else {
+    stream::dot(r, zr, rho);
+    linalg::copy(zr, p);
+  }
 
   // The packed check texel: (||r||^2, status code, iteration, value). Without a
   // preconditioner rho = r.r already; with one, r.r is one extra reduction per check.
   auto enqueueCheck = [&]() {
-    if (preconditioned) stream::dot(r, r, rr);
-    Pass("solvers/cg_check").label("cg check").input("u_rr", preconditioned ? rr : rho).input("u_status", status)
+    // Chronopoulos-Gear computes r.r in every reduction.
+    if (preconditioned && !fused) stream::dot(r, r, rr);
+    Pass("solvers/cg_check").label("cg check").input("u_rr", preconditioned || fused ? rr : rho).input("u_status", status)
         .output(check).run();
   };
+  std::unique_ptr<stream::ScalarReadback> readback;
+  if (opts.asynchronousCheck) readback = std::make_unique<stream::ScalarReadback>();
+  int pendingAt = 0, lastChecked = 0;
+
+  // Chronopoulos-Gear updates s = A p by a recurrence too, so its updated residual r drifts
+  // from b - A x further than standard CG's (Ghysels & Vanroose 2014, §4, for pipelined
+  // CG): on a badly scaled 456-row system converging at 1e-5 its true residual was 25x the
+  // tolerance, where standard CG stays within the 10x that float drift gives any CG. So a
+  // convergence it reports is checked against the true residual (one product, one
+  // read-back); beyond kDriftLimit times the tolerance the iteration restarts from the true
+  // residual (r = b - A x, p = u). Convergence itself is judged, as in every CG, by the
+  // updated residual: requiring ||b - A x|| <= tol in float stalls at tolerances near
+  // float's attainable accuracy (MGPCG at 1e-6 on 65^2: 1.15e-6 for ever). A residual
+  // replacement that keeps the directions (Ghysels & Vanroose's) broke down here: near
+  // convergence the float residual no longer satisfies the orthogonality Chronopoulos-
+  // Gear's alpha recurrence assumes, and its denominator went negative.
+  constexpr double kDriftLimit = 10.0;
+  bool restart = false;
+  // The true relative residual, and whether the iteration restarted because of it.
+  auto confirmConvergence = [&](int k, bool& restarted) -> double {
+    if (readback && readback->pending()) readback->value();  // a stale check: drop it
+    A.apply(x, q);
+    linalg::linearCombination(1.0f, b, -1.0f, q, r);
+    stream::dot(r, r, rr);
+    const double trueRelres = std::sqrt(double(rr.read4()[0]) / bnorm2);
+    restarted = !(trueRelres <= kDriftLimit * tol) && std::isfinite(trueRelres) && k < opts.maxIterations;
+    if (restarted) {
+      if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
+      else if (preconditioned) M->apply(r, z);
+      A.apply(zr, w);
+      reduceChronopoulosGear(k + 1, true);
+      restart = true;
+    }
+    return trueRelres;
+  };
+
   // Turns a check texel into a verdict, or nullopt to go on.
   struct Verdict {
     Outcome outcome;
     int iteration;  // where the failure happened; -1: the current one
     std::string message;
   };
-  auto evaluate = [&](int at, const std::array<float, 4>& v) -> std::optional<Verdict> {
+  // `at`: the iteration the check texel was taken at; `now`: the current one (later with
+  // asynchronous checks).
+  auto evaluate = [&](int at, int now, const std::array<float, 4>& v) -> std::optional<Verdict> {
     const int code = int(std::lround(v[1]));
     const int when = int(std::lround(v[2]));
     const double value = v[3];
-    const double relres = std::sqrt(double(v[0]) / bnorm2);
+    double relres = std::sqrt(double(v[0]) / bnorm2);
+    std::string trueResidual;
+    if (fused && relres <= tol && (code == kRunning || code == kRhoZero)) {
+      bool restarted = false;
+      const double trueRelres = confirmConvergence(now, restarted);
+      if (restarted) {
+        record(now, trueRelres);
+        return std::nullopt;
+      }
+      trueResidual = " (||b - A x||/||b|| = " + formatNumber(trueRelres) + ")";
+    }
     if (std::isfinite(relres) && code != kNonFinite) record(at, relres);
     switch (code) {
       case kPqNotPositive:
@@ -169,7 +253,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       // not moved since (alpha = 0): that is where the solve really ended.
       return Verdict{Outcome::Converged, code == kRhoZero ? when - 1 : -1,
                      "converged: ||r||/||b|| = " + formatNumber(relres) + " <= " + formatNumber(tol) +
-                         " at iteration " + std::to_string(at)};
+                         " at iteration " + std::to_string(at) + trueResidual};
     }
     if (code == kRhoZero) {
       return Verdict{Outcome::Breakdown, when,
@@ -180,58 +264,45 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
     return std::nullopt;
   };
 
-  std::unique_ptr<stream::ScalarReadback> readback;
-  if (opts.asynchronousCheck) readback = std::make_unique<stream::ScalarReadback>();
-  int pendingAt = 0, lastChecked = 0;
 
-  // On the compute backend the dot products end in the same dispatch that computes alpha
-  // (and beta): 5 passes an iteration instead of 11 (Reduction.h); measured on an H200 at
-  // 100^3 unknowns the mip levels and 1x1 passes cost ~7-10 us each, the data ~25 us.
-  const bool fused = stream::Runtime::current().backend() == stream::Backend::Compute;
   for (int k = 1; k <= opts.maxIterations; ++k) {
-    A.apply(p, q);
     if (fused) {
-      stream::reduceInto(stream::ReductionOp::Dot, p, &q,
-                         {"solvers/cg_dot_alpha", [&](Pass& pass) {
-                            pass.label("cg p.q alpha").input("u_rho", rho).input("u_status", status)
-                                .uniform("u_iteration", k).output(pq).output(alpha).output(status);
-                          }});
-    } else {
-      stream::dot(p, q, pq);
-      Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
-          .uniform("u_iteration", k).output(alpha).output(status).run();
-    }
-    auto bindUpdate = [&](Pass& update) {
-      update.input("u_x", x).input("u_p", p).input("u_r", r).input("u_q", q)
-          .coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
+      // Chronopoulos & Gear 1989: p = u + beta p, s = w + beta s, x += alpha p,
+      // r -= alpha s (and u = M^-1 r for Jacobi) in one pointwise pass, in place; then
+      // w = A u and the one reduction that gives the next alpha and beta. Standard CG's
+      // two reductions need four passes (H200, 1M-row mesh: ~13 us each beyond the data).
+      Pass update("solvers/cg_cg_update");
+      update.label(jacobi ? "cg update p s x r u" : "cg update p s x r").inPlace();
+      update.input("u_u", zr).input("u_w", w).input("u_p", p).input("u_s", s).input("u_x", x).input("u_r", r)
+          .coefficient("u_alpha", Coefficient(alpha)).coefficient("u_beta", Coefficient(beta));
+      if (k == 1 || restart) update.define("FIRST");
+      restart = false;
+      update.output(p).output(s).output(x).output(r);
       if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
-    };
-    if (fused && (!preconditioned || jacobi)) {
-      // x, r (and z) updated and rho' = r.z, beta = rho'/rho in one dispatch.
-      stream::reduceCustom(layout, {"solvers/cg_update_dot_beta", [&](Pass& pass) {
-                                      pass.label("cg update r.z beta");
-                                      bindUpdate(pass);
-                                      pass.input("u_rho", rho).output(rhoNew).output(beta);
-                                    }});
-      if (k < opts.maxIterations) linalg::xpay(zr, Coefficient(beta), p);
-      std::swap(rho, rhoNew);
+      update.run();
+      if (preconditioned && !jacobi) M->apply(r, z);
+      if (k < opts.maxIterations) {
+        A.apply(zr, w);
+        reduceChronopoulosGear(k + 1, false);
+      } else {
+        stream::dot(r, r, rr);  // the last iteration needs no new direction, only its residual
+      }
     } else {
+    A.apply(p, q);
+    stream::dot(p, q, pq);
+    Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
+        .uniform("u_iteration", k).output(alpha).output(status).run();
     Pass update("solvers/cg_update");
     update.label(jacobi ? "cg update x r z" : "cg update x r");
-    bindUpdate(update);
+    update.input("u_x", x).input("u_p", p).input("u_r", r).input("u_q", q)
+        .coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
+    if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
     update.run();
     if (preconditioned && !jacobi) M->apply(r, z);
-    if (fused) {
-      stream::reduceInto(stream::ReductionOp::Dot, r, &zr, {"solvers/cg_dot_beta", [&](Pass& pass) {
-                           pass.label("cg r.z beta").input("u_rho", rho).output(rhoNew).output(beta);
-                         }});
-      if (k < opts.maxIterations) linalg::xpay(zr, Coefficient(beta), p);
-    } else {
-      stream::dot(r, zr, rhoNew);
-      if (k < opts.maxIterations) {  // the last iteration needs no new direction
-        Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
-        linalg::xpay(zr, Coefficient(beta), p);
-      }
+    stream::dot(r, zr, rhoNew);
+    if (k < opts.maxIterations) {  // the last iteration needs no new direction
+      Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
+      linalg::xpay(zr, Coefficient(beta), p);
     }
     std::swap(rho, rhoNew);
     }
@@ -241,7 +312,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
     if (!readback) {
       if (due) {
         enqueueCheck();
-        verdict = evaluate(k, check.read4());
+        verdict = evaluate(k, k, check.read4());
         lastChecked = k;
       }
     } else {
@@ -255,7 +326,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       // iteration before the GPU reaches the read-back (seen on an H200: a solve needing 6
       // iterations ran to its cap of 1000).
       if (readback->pending() && (readback->ready() || k - pendingAt >= opts.checkEvery)) {
-        verdict = evaluate(pendingAt, readback->value());
+        verdict = evaluate(pendingAt, k, readback->value());
         lastChecked = pendingAt;
       }
     }
@@ -265,7 +336,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   // The cap: take a read-back still in flight, then check the final iterate itself.
   if (readback && readback->pending()) {
     const int at = pendingAt;
-    if (auto verdict = evaluate(at, readback->value())) {
+    std::optional<Verdict> verdict = evaluate(at, opts.maxIterations, readback->value());
+    if (verdict) {
       return finish(verdict->outcome, verdict->iteration < 0 ? opts.maxIterations : verdict->iteration,
                     verdict->message);
     }
@@ -273,7 +345,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   }
   if (lastChecked != opts.maxIterations) {
     enqueueCheck();
-    if (auto verdict = evaluate(opts.maxIterations, check.read4())) {
+    std::optional<Verdict> verdict = evaluate(opts.maxIterations, opts.maxIterations, check.read4());
+    if (verdict) {
       return finish(verdict->outcome, verdict->iteration < 0 ? opts.maxIterations : verdict->iteration,
                     verdict->message);
     }

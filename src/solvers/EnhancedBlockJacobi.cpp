@@ -328,7 +328,7 @@ SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vect
         std::string message = "not converged after " + std::to_string(k) + " iterations: ||f - A x||/||f|| = " +
                               formatNumber(relres) + " > " + formatNumber(opts.tolerance);
         if (ebj.grid().singular()) {
-          stream::Scalar total("ebj.sum_f");
+          stream::Scalar total = stream::Scalar::temporary("ebj.sum_f");
           stream::sum(f, total);
           const double mean = double(total.read()) / double(ebj.size());
           message += "; the grid is Neumann in every direction, so A is singular and f must have zero mean (its mean is " +

@@ -56,7 +56,7 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
   const JacobiPreconditioner inverse(A, b.layout());
   Vector ax = Vector::temporary(b.layout(), "jacobi.Ax");
   Vector r = Vector::temporary(b.layout(), "jacobi.r");
-  Scalar bb("jacobi.bb"), rr("jacobi.rr");
+  Scalar bb = Scalar::temporary("jacobi.bb"), rr = Scalar::temporary("jacobi.rr");
 
   SolverStatus result;
   auto finish = [&](Outcome outcome, int iterations, std::string message) {

@@ -2,6 +2,7 @@
 
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/stream/TexturePool.h>
 
 #include <glad/gl.h>
 
@@ -11,6 +12,28 @@ namespace texstream::stream {
 
 Scalar::Scalar(std::string name, float value) : m_texture(1, 1, gl::TextureFormat::RGBA32F, std::move(name)) {
   if (value != 0.0f) write(value);
+}
+
+Scalar Scalar::temporary(std::string name) {
+  Scalar s;
+  s.m_texture = Runtime::current().pool().acquire(1, 1, gl::TextureFormat::RGBA32F, std::move(name));
+  s.m_pooled = true;
+  return s;
+}
+
+Scalar::~Scalar() {
+  if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+}
+
+Scalar::Scalar(Scalar&& o) noexcept : m_texture(std::move(o.m_texture)), m_pooled(std::exchange(o.m_pooled, false)) {}
+
+Scalar& Scalar::operator=(Scalar&& o) noexcept {
+  if (this != &o) {
+    if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+    m_texture = std::move(o.m_texture);
+    m_pooled = std::exchange(o.m_pooled, false);
+  }
+  return *this;
 }
 
 float Scalar::read() const { return read4()[0]; }

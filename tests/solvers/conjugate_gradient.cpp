@@ -172,6 +172,7 @@ TEST_CASE("cg: checkEvery = 1 and 8 run the same iterations", "[gl][solvers][cg]
   REQUIRE(s1.converged());
   REQUIRE(s8.converged());
   // The sparser check stops at the first multiple of 8 at or after the exact count.
+  INFO("checkEvery 1: " << s1.iterations << " iterations, checkEvery 8: " << s8.iterations);
   CHECK(s8.iterations >= s1.iterations);
   CHECK(s8.iterations < s1.iterations + 8);
   CHECK(s8.iterations % 8 == 0);
