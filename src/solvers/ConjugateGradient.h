@@ -2,11 +2,19 @@
 // Conjugate gradients and preconditioned CG on the GPU (Bolz et al. 2003, §3.1; Krüger &
 // Westermann 2005, §44.4, Listing 44-1), with every scalar kept on the GPU.
 //
-// One iteration is: q = A p; pq = p.q (reduction to a 1x1 Scalar); alpha = rho / pq (1x1
-// pass, which also records breakdown in a sticky status Scalar); x += alpha p, r -= alpha q
-// (one pass, two outputs; with a JacobiPreconditioner also z = r / diag(A), three outputs);
-// z = M^-1 r (other preconditioners); rho' = r.z; beta = rho' / rho (1x1 pass);
-// p = z + beta p. The CPU only enqueues passes. Every `checkEvery` iterations it reads
+// Fragment backend, one iteration as Listing 44-1: q = A p; pq = p.q (mip reduction to a
+// 1x1 Scalar); alpha = rho / pq (1x1 pass, which also records breakdown in a sticky status
+// Scalar); x += alpha p, r -= alpha q (one pass, two outputs; with a JacobiPreconditioner
+// also z = r / diag(A), three outputs); z = M^-1 r (other preconditioners); rho' = r.z;
+// beta = rho' / rho (1x1 pass); p = z + beta p.
+// Compute backend: Chronopoulos & Gear's CG (1989), the same iterates in exact arithmetic
+// with one reduction an iteration: p = u + beta p, s = w + beta s, x += alpha p,
+// r -= alpha s (u = z = M^-1 r too for Jacobi) in one pass; w = A u; then r.u, w.u and r.r
+// in one dispatch whose last invocation computes the next alpha and beta (three passes;
+// standard CG needs four there). Its updated residual drifts more in float, so a
+// convergence it reports is checked once against b - A x and, beyond 10x the tolerance,
+// the iteration restarts from the true residual; the message gives both residuals.
+// The CPU only enqueues passes. Every `checkEvery` iterations it reads
 // ||r||^2 together with the status texel, blocking, or, with asynchronousCheck, through a
 // PBO + fence (stream::ScalarReadback) whose value is used when it lands (at most one
 // check interval later: then the CPU waits for it), so the GPU never idles waiting for the
