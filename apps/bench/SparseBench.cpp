@@ -285,10 +285,12 @@ void runSparse(BenchContext& ctx) {
     case Preset::Quick: meshCase(ctx, "mesh2k", 2000, 10); break;
     case Preset::Default: meshCase(ctx, "mesh37k", 37000, 30); break;
     case Preset::Full:
-      // 200 iterations a solve, as the cg case: the per-solve set-up (one blocking
-      // read-back of ||b|| and ||r0||, the final check) is then a small share of each
-      // iteration for texstream and the peers alike.
-      meshCase(ctx, "mesh37k", 37000, 200);
+      // The 1M-vertex system: 200 iterations a solve, as the cg case, so that the per-solve
+      // set-up (one blocking read-back of ||b|| and ||r0||, the final check) is a small
+      // share of an iteration for texstream and the peers alike. The 37k one converges to
+      // float precision well before 200 (with tolerance 0 float CG then wanders off the
+      // double reference: 3e7 relative error seen), so it keeps 50.
+      meshCase(ctx, "mesh37k", 37000, 50);
       meshCase(ctx, "mesh1m", 1000000, 200);
       break;
   }

@@ -1,5 +1,7 @@
 #pragma once
 // texstream::linalg::LinearOperator: the one interface every matrix offers to solvers.
+#include <texstream/stream/Reduction.h>
+
 #include <cstddef>
 #include <string>
 
@@ -15,6 +17,13 @@ class LinearOperator {
   /// y = A x. x has cols() elements, y rows(); y must not be x. Throws gl::Error naming
   /// the matrix and the vectors when sizes differ.
   virtual void apply(const stream::Vector& x, stream::Vector& y) const = 0;
+  /// y = A x, then epilogue(y . x) (compute backend): CG's w = A u with w . u. This
+  /// default is two dispatches, the product and a reduction; an operator that can fold
+  /// the dot product into its own kernel overrides it (SegmentMatrix's internal order).
+  virtual void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const {
+    apply(x, y);
+    stream::dotInto(y, x, epilogue);
+  }
   /// d = diag(A) (square matrices), in x's layout.
   virtual void diagonal(stream::Vector& d) const = 0;
   virtual std::size_t rows() const = 0;

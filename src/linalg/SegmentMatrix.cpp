@@ -11,6 +11,8 @@
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
 
+#include <glad/gl.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -477,6 +479,65 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
 
 void SegmentMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
   applyGroups(x, y, true, "applyInternal");
+}
+
+void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
+                                        const stream::DotEpilogue& epilogue) const {
+  stream::Runtime& rt = stream::Runtime::current();
+  bool fusable = rt.backend() == stream::Backend::Compute && !m_options.scalarGather;
+  std::size_t total = 0;
+  for (const SegmentGroup& g : m_groups) {
+    fusable = fusable && g.k <= kMaxSegmentPerPass;
+    for (const stream::Rect& r : g.rects) {
+      if (r.w > 0 && r.h > 0) total += std::size_t((r.w + 15) / 16) * std::size_t((r.h + 15) / 16);
+    }
+  }
+  if (!fusable || total == 0) {
+    applyInternal(x, y);
+    stream::dotInto(y, x, epilogue);
+    return;
+  }
+  // Checks the vectors as the plain product does (an empty group list cannot happen here).
+  gl::StateGuard guard;
+  const std::string where = operatorTitle("SegmentMatrix", m_name) + ".applyInternalAndDot";
+  const stream::Layout& layout = internalLayout();
+  for (const auto* v : {&x, static_cast<const stream::Vector*>(&y)}) {
+    if (v->empty()) throw gl::Error(where + ": empty vector (default-constructed or moved from)");
+    if (v->layout() != layout) {
+      throw gl::Error(where + ": vector \"" + v->name() + "\" has " + v->layout().describe() +
+                      ", expected the internal layout " + layout.describe());
+    }
+  }
+  if (x.texture().id() == y.texture().id()) {
+    throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
+  }
+  if (!m_dotScratch) {
+    // A zero counter, then one partial per workgroup of all the product's dispatches.
+    const std::vector<unsigned char> zeros(16 + 4 * total, 0);
+    m_dotScratch = std::make_unique<gl::Buffer>(m_name + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+  }
+  const std::string kernel = stream::composeReductionKernel("sparse/spmv_segment_dot", epilogue.include, 1);
+  int base = 0;
+  for (const SegmentGroup& g : m_groups) {
+    for (const stream::Rect& r : g.rects) {
+      if (r.w <= 0 || r.h <= 0) continue;
+      const int gx = (r.w + 15) / 16, gy = (r.h + 15) / 16;
+      stream::Pass p(kernel);
+      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0).define("X_SCALAR", 0);
+      p.label("spmv_segment K=" + std::to_string(g.k) + " + dot");
+      p.input("u_x", x).input("u_diagonal", m_diagonal).input("u_starts", m_starts).input("u_values", m_values);
+      p.input("u_columns", m_columns);
+      p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", 0);
+      p.uniform("u_stride", g.stride).uniform("u_rect", r.x, r.y, r.w, r.h);
+      p.uniform("u_groupBase", base).uniform("u_totalGroups", int(total));
+      p.output(y);
+      epilogue.bind(p);
+      // In place: only the last workgroup of the last dispatch reads and writes the
+      // epilogue's scalars (a status both read and written, say).
+      p.storage(0, m_dotScratch->id()).workgroups(gx, gy).inPlace().run();
+      base += gx * gy;
+    }
+  }
 }
 
 void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const {

@@ -50,6 +50,7 @@
 // slotEntries()[4 (y * valuesWidth + x) + c], or -1 for padding, which must stay 0) and
 // into mutableDiagonal() (internal layout; dead slots must hold a finite non-zero value,
 // 1 is what the matrix puts there; Layout padding must stay 0).
+#include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/LinearOperator.h>
@@ -59,6 +60,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -176,6 +178,11 @@ class SegmentMatrix : public LinearOperator {
     explicit Internal(const SegmentMatrix& m) : m_matrix(&m) {}
     /// y = A x with x and y in internalLayout().
     void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
+    /// y = A x and epilogue(y . x) in the product's own dispatches where it can
+    /// (SegmentMatrix::applyInternalAndDot).
+    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const override {
+      m_matrix->applyInternalAndDot(x, y, epilogue);
+    }
     /// d = the internal diagonal (dead slots 1, padding 0).
     void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
     std::size_t rows() const override { return m_matrix->internalLayout().size(); }
@@ -191,6 +198,11 @@ class SegmentMatrix : public LinearOperator {
 
   /// y = A x on internal vectors (both internalLayout()).
   void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
+  /// fits one pass (and scalarGather is off), the dot product is folded into the
+  /// product's dispatches (sparse/spmv_segment_dot.glsl): one pass fewer per CG
+  /// iteration. Otherwise the product and a reduction.
+  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
   /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
   void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
@@ -261,6 +273,7 @@ class SegmentMatrix : public LinearOperator {
   stream::Vector m_diagonal;
   gl::Texture m_values, m_columns, m_starts;
   mutable gl::Texture m_xScalar;  // x unpacked to R32F (scalarGather), 4 W x H
+  mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
   std::vector<SegmentSlot> m_entrySlots;
   std::vector<std::int64_t> m_slotEntries;

@@ -68,8 +68,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   Scalar bb = Scalar::temporary("cg.bb"), rho = Scalar::temporary("cg.rho"), rhoNew = Scalar::temporary("cg.rhoNew");
   Scalar pq = Scalar::temporary("cg.pq"), alpha = Scalar::temporary("cg.alpha"), beta = Scalar::temporary("cg.beta");
   Scalar rr = Scalar::temporary("cg.rr"), status = Scalar::temporary("cg.status"), check = Scalar::temporary("cg.check");
-  // Chronopoulos-Gear: the previous alpha (rhoNew holds the previous rho).
-  Scalar alphaPrev = Scalar::temporary("cg.alphaPrev");
+  // Chronopoulos-Gear: rho is gamma = r.u, rhoNew the next one; the next alpha.
+  Scalar alphaNew = Scalar::temporary("cg.alphaNew");
 
   SolverStatus result;
   auto finish = [&](Outcome outcome, int iterations, std::string message) {
@@ -134,25 +134,31 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   status.write4({0.0f, 0.0f, 0.0f, 0.0f});
   // Chronopoulos-Gear's reduction: rho = r.u, w.u and r.r in one dispatch, alpha and beta
   // (with the breakdown checks) in its last invocation, for iteration `iteration`.
-  // Reads rho and alpha, writes the new ones into rhoNew and alphaPrev, then swaps, so
-  // that afterwards rho/alpha are current and rhoNew/alphaPrev the previous ones (a
-  // residual replacement redoes the reduction from them).
-  auto reduceChronopoulosGear = [&](int iteration, bool first) {
-    stream::reduceCustom(layout, {"solvers/cg_cg_reduce", [&](Pass& pass) {
-                                    pass.label("cg r.u w.u r.r alpha beta").input("u_r", r).input("u_w", w);
+  // Chronopoulos-Gear's reductions. rhoNew = r.u and rr = r.r (without an update: at the
+  // start, after a restart, or after a preconditioner other than Jacobi).
+  auto sumsWithoutUpdate = [&]() {
+    stream::reduceCustom(layout, {"solvers/cg_cg_update_reduce", [&](Pass& pass) {
+                                    pass.label("cg r.u r.r").define("NO_UPDATE").input("u_r", r);
                                     if (preconditioned) pass.input("u_u", z);
                                     else pass.define("UNPRECONDITIONED");
-                                    if (first) pass.define("FIRST");
-                                    pass.input("u_rho", rho).input("u_alpha", alpha).input("u_status", status)
-                                        .uniform("u_iteration", iteration)
-                                        .output(rhoNew).output(alphaPrev).output(beta).output(rr).output(status);
+                                    pass.output(rhoNew).output(rr);
                                   }});
+  };
+  // w = A u with delta = w.u, and in the same dispatch(es) the next alpha and beta from
+  // rho, rhoNew and alpha (solvers/cg_cg_alpha_beta.glsl); then rho and alpha are current.
+  auto productAndStep = [&](int iteration, bool first) {
+    A.applyAndDot(zr, w, {"solvers/cg_cg_alpha_beta.glsl", [&](Pass& pass) {
+                            if (first) pass.define("FIRST");
+                            pass.input("u_gammaNew", rhoNew).input("u_gamma", rho).input("u_alpha", alpha)
+                                .input("u_status", status).uniform("u_iteration", iteration)
+                                .output(alphaNew).output(beta).output(status);
+                          }});
     std::swap(rho, rhoNew);
-    std::swap(alpha, alphaPrev);
+    std::swap(alpha, alphaNew);
   };
   if (fused) {
-    A.apply(zr, w);
-    reduceChronopoulosGear(1, true);
+    sumsWithoutUpdate();
+    productAndStep(1, true);
   } else {
     stream::dot(r, zr, rho);
     linalg::copy(zr, p);
@@ -195,8 +201,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
     if (restarted) {
       if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
       else if (preconditioned) M->apply(r, z);
-      A.apply(zr, w);
-      reduceChronopoulosGear(k + 1, true);
+      sumsWithoutUpdate();
+      productAndStep(k + 1, true);
       restart = true;
     }
     return trueRelres;
@@ -267,26 +273,33 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
 
   for (int k = 1; k <= opts.maxIterations; ++k) {
     if (fused) {
-      // Chronopoulos & Gear 1989: p = u + beta p, s = w + beta s, x += alpha p,
-      // r -= alpha s (and u = M^-1 r for Jacobi) in one pointwise pass, in place; then
-      // w = A u and the one reduction that gives the next alpha and beta. Standard CG's
-      // two reductions need four passes (H200, 1M-row mesh: ~13 us each beyond the data).
-      Pass update("solvers/cg_cg_update");
-      update.label(jacobi ? "cg update p s x r u" : "cg update p s x r").inPlace();
-      update.input("u_u", zr).input("u_w", w).input("u_p", p).input("u_s", s).input("u_x", x).input("u_r", r)
-          .coefficient("u_alpha", Coefficient(alpha)).coefficient("u_beta", Coefficient(beta));
-      if (k == 1 || restart) update.define("FIRST");
+      // Chronopoulos & Gear 1989, two dispatches an iteration where the operator folds a
+      // dot product into its product (SegmentMatrix), three otherwise: p = u + beta p,
+      // s = w + beta s, x += alpha p, r -= alpha s (u = M^-1 r too for Jacobi) in place,
+      // with r.u and r.r; then w = A u with w.u, alpha and beta. Standard CG needs two
+      // reductions after the product (H200, 1M-row mesh: ~13 us each beyond the data).
+      stream::reduceCustom(layout, {"solvers/cg_cg_update_reduce", [&](Pass& update) {
+                                      update.label(jacobi ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r")
+                                          .inPlace();
+                                      update.input("u_r", r).input("u_w", w).input("u_p", p).input("u_s", s)
+                                          .input("u_x", x).coefficient("u_alpha", Coefficient(alpha))
+                                          .coefficient("u_beta", Coefficient(beta));
+                                      if (preconditioned) update.input("u_u", z);
+                                      else update.define("UNPRECONDITIONED");
+                                      if (k == 1 || restart) update.define("FIRST");
+                                      update.output(p).output(s).output(x).output(r);
+                                      if (jacobi) {
+                                        update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal())
+                                            .output(z);
+                                      }
+                                      update.output(rhoNew).output(rr);
+                                    }});
       restart = false;
-      update.output(p).output(s).output(x).output(r);
-      if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
-      update.run();
-      if (preconditioned && !jacobi) M->apply(r, z);
-      if (k < opts.maxIterations) {
-        A.apply(zr, w);
-        reduceChronopoulosGear(k + 1, false);
-      } else {
-        stream::dot(r, r, rr);  // the last iteration needs no new direction, only its residual
+      if (preconditioned && !jacobi) {
+        M->apply(r, z);
+        sumsWithoutUpdate();
       }
+      if (k < opts.maxIterations) productAndStep(k + 1, false);
     } else {
     A.apply(p, q);
     stream::dot(p, q, pq);

@@ -8,10 +8,12 @@
 // also z = r / diag(A), three outputs); z = M^-1 r (other preconditioners); rho' = r.z;
 // beta = rho' / rho (1x1 pass); p = z + beta p.
 // Compute backend: Chronopoulos & Gear's CG (1989), the same iterates in exact arithmetic
-// with one reduction an iteration: p = u + beta p, s = w + beta s, x += alpha p,
-// r -= alpha s (u = z = M^-1 r too for Jacobi) in one pass; w = A u; then r.u, w.u and r.r
-// in one dispatch whose last invocation computes the next alpha and beta (three passes;
-// standard CG needs four there). Its updated residual drifts more in float, so a
+// with one synchronisation point an iteration: p = u + beta p, s = w + beta s, x += alpha p,
+// r -= alpha s (u = z = M^-1 r too for Jacobi) in one dispatch that also sums r.u and r.r;
+// then w = A u with w.u and, in the last workgroup, the next alpha and beta
+// (LinearOperator::applyAndDot: one product with the dot folded in for a SegmentMatrix in
+// internal order, a product and a reduction otherwise). Two or three passes an iteration;
+// standard CG needs four there. Its updated residual drifts more in float, so a
 // convergence it reports is checked once against b - A x and, beyond 10x the tolerance,
 // the iteration restarts from the true residual; the message gives both residuals.
 // The CPU only enqueues passes. Every `checkEvery` iterations it reads

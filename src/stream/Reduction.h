@@ -31,6 +31,21 @@ struct ReductionEpilogue {
   std::function<void(Pass&)> bind;
 };
 
+/// An epilogue in a GLSL file of its own, so that different kernels can end in it: the
+/// file (`include`, relative to shaders/) defines `void epilogue(float value)` and the
+/// uniforms it reads, and writes its results with imageStore into EPILOGUE_IMAGE0,
+/// EPILOGUE_IMAGE1, ... (macros naming the images after the host kernel's own outputs);
+/// `bind` attaches those inputs, outputs and uniforms.
+struct DotEpilogue {
+  std::string include;
+  std::function<void(Pass&)> bind;
+};
+/// The name of a kernel made of `body` (a raw compute kernel that declares and calls
+/// epilogue()) followed by `include`, with EPILOGUE_IMAGE<i> = u_image<firstImage + i>;
+/// registered (KernelCache::registerKernelSource) the first time it is asked for.
+std::string composeReductionKernel(const std::string& body, const std::string& include, int firstImage);
+/// x . y handed to `epilogue` in the same dispatch (compute backend only).
+void dotInto(const Vector& x, const Vector& y, const DotEpilogue& epilogue);
 /// A one-dispatch reduction whose kernel defines both element() and epilogue()
 /// (reduce/workgroup.glsl), visiting every texel of `layout` once (compute backend only).
 /// element() may write that texel's outputs too: CG fuses its update with a dot this way.

@@ -14,7 +14,9 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
@@ -392,4 +394,47 @@ TEST_CASE("SegmentMatrix: bad input gives clear errors", "[gl][linalg][segment]"
   tiles.packing = SegmentPacking::IdenticalTiles;
   tiles.tileWidth = 3;
   REQUIRE_THROWS_WITH(SegmentMatrix(randomRows(20, 5, 1), "T", tiles), Catch::Contains("power of two"));
+}
+
+TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)) matches CPU double",
+          "[gl][linalg][segment]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);  // fused reductions are compute-only
+  // An epilogue that stores its value, the way CG's alpha/beta step consumes w . u.
+  stream::registerKernelSource("test/store_dot",
+                               "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n");
+  const std::size_t n = GENERATE(1, 7, 97, 1000, 4099);
+  // Rows of up to 40 entries fold the dot into the product's own dispatches (every group
+  // fits one pass); up to 150 take the fallback (a group of long rows: product, then a
+  // reduction). Both packings, both segment layouts.
+  const int maxPerRow = GENERATE(40, 150);
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const bool interleave = GENERATE(false, true);
+  INFO("n = " << n << ", rows up to " << maxPerRow << " entries, " << linalg::packingName(packing)
+              << (interleave ? ", interleaved" : ", consecutive"));
+  const Csr csr = randomRows(n, maxPerRow, 900 + n);
+  SegmentOptions options = packingOption(packing);
+  options.interleave = interleave;
+  const SegmentMatrix A(csr, "A", options);
+  const auto xs = test::randomFloats(n, 901);
+  const auto yRef = csr.multiply(test::toDouble(xs));
+  double dotRef = 0;
+  for (std::size_t i = 0; i < n; ++i) dotRef += yRef[i] * double(xs[i]);
+  double scale = 0;  // the size of the terms, for a relative tolerance that cancellation cannot break
+  for (std::size_t i = 0; i < n; ++i) scale += std::abs(yRef[i] * double(xs[i]));
+
+  Vector xUser(n, "x"), yUser(n, "y");
+  xUser.upload(xs);
+  Vector x = A.makeInternalVector("xi"), y = A.makeInternalVector("yi");
+  A.toInternal(xUser, x);
+  stream::Scalar result("dot", std::nanf(""));
+  for (int repeat = 0; repeat < 2; ++repeat) {  // the counter must be ready for a second product
+    result.write(std::nanf(""));
+    A.internal().applyAndDot(x, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
+    A.toUser(y, yUser);
+    CHECK(test::maxRelativeError(yUser.download(), yRef) <= 1e-5);
+    const double got = result.read();
+    INFO("dot " << got << ", reference " << dotRef);
+    CHECK(std::abs(got - dotRef) <= 1e-5 * scale + 1e-30);
+  }
 }

@@ -1,0 +1,31 @@
+// Chronopoulos-Gear CG's scalar step, the epilogue of delta = w . u (w = A u): with
+// gamma' = r.u from the update pass (solvers/cg_cg_update_reduce.glsl),
+//   beta'  = gamma' / gamma                                  (cgBeta)
+//   alpha' = gamma' / (delta - beta' gamma' / alpha)         (cgAlpha: breakdowns recorded)
+// where delta - beta' gamma' / alpha equals p'^T A p' of standard CG (Chronopoulos & Gear
+// 1989). FIRST: alpha' = gamma' / delta, beta' = 0.
+// Writes alpha' to EPILOGUE_IMAGE0, beta' to EPILOGUE_IMAGE1, the status to EPILOGUE_IMAGE2.
+#include "solvers/cg_steps.glsl"
+
+uniform sampler2D u_gammaNew;
+uniform sampler2D u_gamma;
+uniform sampler2D u_alpha;
+uniform sampler2D u_status;
+uniform int u_iteration;
+
+void epilogue(float delta) {
+  vec4 status = texelFetch(u_status, ivec2(0), 0);
+  float gamma = texelFetch(u_gammaNew, ivec2(0), 0).x;
+#ifdef FIRST
+  float beta = 0.0, denominator = delta;
+#else
+  float beta = cgBeta(gamma, texelFetch(u_gamma, ivec2(0), 0).x);
+  float alphaOld = texelFetch(u_alpha, ivec2(0), 0).x;
+  // alphaOld = 0 only after a recorded failure: cgAlpha then returns 0 without looking.
+  float denominator = alphaOld != 0.0 ? delta - beta * gamma / alphaOld : delta;
+#endif
+  float alpha = cgAlpha(gamma, denominator, status, float(u_iteration));
+  imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(alpha, 0.0, 0.0, 0.0));
+  imageStore(EPILOGUE_IMAGE1, ivec2(0), vec4(beta, 0.0, 0.0, 0.0));
+  imageStore(EPILOGUE_IMAGE2, ivec2(0), status);
+}

@@ -1,0 +1,43 @@
+// The product of one output texel of a SegmentMatrix (sparse/spmv_segment.glsl says how
+// the layout works), shared by the plain pass and the compute kernel that fuses a dot
+// product into it (sparse/spmv_segment_dot.glsl).
+#include "sparse/element.glsl"
+
+uniform sampler2D u_x;         // internal layout, 2^u_xShift texels wide
+uniform sampler2D u_diagonal;  // internal layout
+uniform sampler2D u_partial;   // internal layout (PARTIAL)
+uniform sampler2D u_starts;    // R: segment start per output texel (R32F, exact integers)
+uniform sampler2D u_values;    // off-diagonal values, 2^u_valuesShift texels wide
+uniform sampler2D u_columns;   // C: element index of x_j per value (exact integers)
+uniform int u_xShift;
+uniform int u_valuesShift;
+uniform int u_offset;          // first segment entry of this pass
+uniform int u_stride;          // values texels between consecutive entries of a segment
+
+#if X_SCALAR
+uniform sampler2D u_xs;        // x as R32F, 4 * 2^u_xShift texels wide
+float gatherX(int j) { return texelFetch(u_xs, ivec2(j & ((4 << u_xShift) - 1), j >> (u_xShift + 2)), 0).x; }
+#else
+float gatherX(int j) { return fetchElementShift(u_x, j, u_xShift); }
+#endif
+
+vec4 segmentProduct(ivec2 texel) {
+  vec4 sum = vec4(0.0);
+#if DIAGONAL
+  sum = texelFetch(u_diagonal, texel, 0) * texelFetch(u_x, texel, 0);
+#endif
+#if PARTIAL
+  sum += texelFetch(u_partial, texel, 0);
+#endif
+#if K > 0
+  int s = int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride;
+  for (int c = 0; c < K; ++c) {
+    ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
+    vec4 a = texelFetch(u_values, at, 0);
+    ivec4 j = ivec4(texelFetch(u_columns, at, 0));
+    vec4 xj = vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
+    sum += a * xj;
+  }
+#endif
+  return sum;
+}
