@@ -34,8 +34,9 @@ Sizes sizesFor(Preset p) {
 TimingSpec timingFor(Preset p) {
   switch (p) {
     case Preset::Quick: return {.warmup = 1, .batches = 3, .minBatchMs = 20, .minReps = 1, .maxReps = 500};
-    case Preset::Full: return {.warmup = 3, .batches = 7, .minBatchMs = 100, .minReps = 3, .maxReps = 2000};
-    default: return {.warmup = 2, .batches = 5, .minBatchMs = 50, .minReps = 2, .maxReps = 1000};
+    case Preset::Full:
+      return {.warmup = 3, .warmupMs = 300, .batches = 7, .minBatchMs = 100, .minReps = 3, .maxReps = 2000};
+    default: return {.warmup = 2, .warmupMs = 50, .batches = 5, .minBatchMs = 50, .minReps = 2, .maxReps = 1000};
   }
 }
 

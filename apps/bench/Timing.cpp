@@ -62,6 +62,11 @@ Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gp
   for (int i = 0; i < spec.warmup; ++i) body();
   glFinish();
   Clock::time_point t0 = Clock::now();
+  while (msSince(t0) < spec.warmupMs) {
+    body();
+    glFinish();
+  }
+  t0 = Clock::now();
   body();
   glFinish();
   const int reps = repetitionsFor(msSince(t0), spec);

@@ -10,6 +10,10 @@ namespace texstream::bench {
 
 struct TimingSpec {
   int warmup = 2;            ///< untimed runs first (kernel compilation, pool allocation)
+  /// Then untimed runs for at least this long: an H200 idle for a moment (a CPU reference,
+  /// a case's set-up) needs a few hundred ms of work to reach its clocks again (rows read
+  /// up to 3x slow without it, the first batches of a large multigrid cycle).
+  double warmupMs = 0;
   int batches = 5;           ///< timed batches; the median is reported
   double minBatchMs = 50;    ///< repetitions per batch are chosen to last at least this
   int minReps = 1, maxReps = 1000;

@@ -16,6 +16,6 @@ void kernel(ivec2 t) {
     o_out1 = vec4(0.0);
     return;
   }
-  vec4 r = texelFetch(u_r, t, 0) - stencilApply(u_c, t);
+  vec4 r = texelFetch(u_r, t, 0) - (stencilConstant(t) ? stencilApplyConstant(u_c, t) : stencilApply(u_c, t));
   o_out1 = mix(vec4(0.0), r, bvec4(ivec4(free) * ivec4(layeredOwned(u_grid, t))));
 }

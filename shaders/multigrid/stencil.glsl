@@ -12,13 +12,62 @@ uniform sampler2D u_A6;
 uniform sampler2D u_A7;
 uniform sampler2D u_A8;
 
+// Constant-coefficient fast path (LayeredStencil::findConstantStencils): the reference
+// stencil, one value per channel (its centre is non-zero in every channel), and with
+// CONSTANT_STENCIL the flags of the texels whose nine entries equal it bit for bit. At a
+// flagged texel every channel is a free node and the uniforms replace the nine fetches.
+uniform vec4 u_S0;
+uniform vec4 u_S1;
+uniform vec4 u_S2;
+uniform vec4 u_S3;
+uniform vec4 u_S4;
+uniform vec4 u_S5;
+uniform vec4 u_S6;
+uniform vec4 u_S7;
+uniform vec4 u_S8;
+#ifdef CONSTANT_STENCIL
+uniform sampler2D u_constant;
+bool stencilConstant(ivec2 t) { return texelFetch(u_constant, t, 0).r != 0.0; }
+#else
+bool stencilConstant(ivec2 t) { return false; }
+#endif
+
 #define STENCIL_TERM(k, dx, dy) (texelFetch(u_A##k, t, 0) * texelFetch(x, t + ivec2(dx, dy), 0))
+#define CONSTANT_TERM(k, dx, dy) (u_S##k * texelFetch(x, t + ivec2(dx, dy), 0))
+
+// Offset of stencil entry k (0 .. 8): (k % 3 - 1, k / 3 - 1).
+ivec2 stencilOffset(int k) { return ivec2(k - 3 * (k / 3) - 1, k / 3 - 1); }
+
+// x at the nine neighbours of t, in entry order (fetched before any branch on the flags,
+// so that flagged and unflagged texels wait for one round of fetches).
+#define STENCIL_NEIGHBOURS(X, x, t) \
+  vec4 X[9];                        \
+  for (int k_ = 0; k_ < 9; ++k_) X[k_] = texelFetch(x, (t) + stencilOffset(k_), 0)
+
+// sum over k of A^k[t] X[k], and the same with the reference stencil (the same operations
+// in the same order, so the same result where stencilConstant(t)).
+vec4 stencilSum(vec4 X[9], ivec2 t) {
+  return texelFetch(u_A0, t, 0) * X[0] + texelFetch(u_A1, t, 0) * X[1] + texelFetch(u_A2, t, 0) * X[2] +
+         texelFetch(u_A3, t, 0) * X[3] + texelFetch(u_A4, t, 0) * X[4] + texelFetch(u_A5, t, 0) * X[5] +
+         texelFetch(u_A6, t, 0) * X[6] + texelFetch(u_A7, t, 0) * X[7] + texelFetch(u_A8, t, 0) * X[8];
+}
+vec4 stencilSumConstant(vec4 X[9]) {
+  return u_S0 * X[0] + u_S1 * X[1] + u_S2 * X[2] + u_S3 * X[3] + u_S4 * X[4] + u_S5 * X[5] + u_S6 * X[6] +
+         u_S7 * X[7] + u_S8 * X[8];
+}
 
 // (A x)[t] for the four nodes of texel t (t must not be on the outer ring).
 vec4 stencilApply(sampler2D x, ivec2 t) {
   return STENCIL_TERM(0, -1, -1) + STENCIL_TERM(1, 0, -1) + STENCIL_TERM(2, 1, -1) +
          STENCIL_TERM(3, -1, 0) + STENCIL_TERM(4, 0, 0) + STENCIL_TERM(5, 1, 0) +
          STENCIL_TERM(6, -1, 1) + STENCIL_TERM(7, 0, 1) + STENCIL_TERM(8, 1, 1);
+}
+
+// The same with the reference stencil.
+vec4 stencilApplyConstant(sampler2D x, ivec2 t) {
+  return CONSTANT_TERM(0, -1, -1) + CONSTANT_TERM(1, 0, -1) + CONSTANT_TERM(2, 1, -1) +
+         CONSTANT_TERM(3, -1, 0) + CONSTANT_TERM(4, 0, 0) + CONSTANT_TERM(5, 1, 0) +
+         CONSTANT_TERM(6, -1, 1) + CONSTANT_TERM(7, 0, 1) + CONSTANT_TERM(8, 1, 1);
 }
 
 // Off-diagonal part: (A x)[t] - A^0[t] x[t].

@@ -1,5 +1,6 @@
 // y = A x on a layered field: owned free nodes get (A x), owned fixed nodes x (identity
-// rows, as GridStencil::apply), border and padding zero.
+// rows, as GridStencil::apply), border and padding zero. Flagged texels (constant-stencil
+// fast path, stencil.glsl) read the stencil from uniforms.
 #include "multigrid/layered.glsl"
 #include "multigrid/stencil.glsl"
 uniform ivec4 u_grid;
@@ -10,7 +11,12 @@ void kernel(ivec2 t) {
     o_out0 = vec4(0.0);
     return;
   }
-  bvec4 free = notEqual(texelFetch(u_A4, t, 0), vec4(0.0));
-  vec4 y = mix(texelFetch(u_x, t, 0), stencilApply(u_x, t), free);
+  vec4 y;
+  if (stencilConstant(t)) {
+    y = stencilApplyConstant(u_x, t);
+  } else {
+    bvec4 free = notEqual(texelFetch(u_A4, t, 0), vec4(0.0));
+    y = mix(texelFetch(u_x, t, 0), stencilApply(u_x, t), free);
+  }
   o_out0 = mix(vec4(0.0), y, layeredOwned(u_grid, t));
 }

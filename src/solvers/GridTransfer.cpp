@@ -9,6 +9,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <array>
+#include <string>
 
 namespace texstream::solvers {
 
@@ -40,16 +41,51 @@ void interpolateBilinear(const LayeredGrid& fine, const LayeredGrid& coarse, con
   if (!borderInKernel) fine.syncBorder({&x});
 }
 
+namespace {
+
+/// The coarse side of both projections: grid, centre, b and the optional sweep output.
+void runProjection(stream::Pass& pass, const char* what, const LayeredGrid& coarse, const stream::Vector& coarseCentre,
+                   stream::Vector& b, const ZeroGuessSweep& sweep) {
+  coarse.require((std::string(what) + " (coarse centre)").c_str(), coarseCentre);
+  coarse.require((std::string(what) + " (b)").c_str(), b);
+  if (sweep.x) {
+    coarse.require((std::string(what) + " (zero-guess sweep x)").c_str(), *sweep.x);
+    if (sweep.x == &b) throw gl::Error(std::string(what) + ": the sweep's x must not be b");
+    pass.define("ZERO_SWEEP").uniform("u_omega", sweep.omega);
+    if (sweep.borderInKernel) pass.define("BORDER_IN_KERNEL");
+  }
+  coarse.bind(pass, "u_coarse");
+  pass.input("u_coarseCentre", coarseCentre).output(b);
+  if (sweep.x) pass.output(*sweep.x);
+  pass.run();
+  if (sweep.x && !sweep.borderInKernel) coarse.syncBorder({sweep.x});
+}
+
+}  // namespace
+
 void projectFullWeighting(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& r,
-                          const stream::Vector& coarseCentre, stream::Vector& b) {
+                          const stream::Vector& coarseCentre, stream::Vector& b, const ZeroGuessSweep& sweep) {
   gl::StateGuard guard;
   requireCoarser("projectFullWeighting", fine, coarse);
   fine.require("projectFullWeighting (r)", r);
-  coarse.require("projectFullWeighting (coarse centre)", coarseCentre);
-  coarse.require("projectFullWeighting (b)", b);
   stream::Pass pass("multigrid/restrict_full_weighting");
-  coarse.bind(pass, "u_coarse");
-  pass.input("u_r", r).input("u_coarseCentre", coarseCentre).output(b).label("mg restrict").run();
+  pass.input("u_r", r).label("mg restrict");
+  runProjection(pass, "projectFullWeighting", coarse, coarseCentre, b, sweep);
+}
+
+void projectResidual(const LayeredStencil& A, const stream::Vector& x, const stream::Vector& bFine,
+                     const LayeredGrid& coarse, const stream::Vector& coarseCentre, stream::Vector& b,
+                     const ZeroGuessSweep& sweep) {
+  gl::StateGuard guard;
+  const LayeredGrid& fine = A.grid();
+  requireCoarser("projectResidual", fine, coarse);
+  fine.require("projectResidual (x)", x);
+  fine.require("projectResidual (fine b)", bFine);
+  stream::Pass pass("multigrid/restrict_residual");
+  fine.bind(pass);
+  A.bind(pass);
+  pass.input("u_x", x).input("u_b", bFine).label("mg residual+restrict");
+  runProjection(pass, "projectResidual", coarse, coarseCentre, b, sweep);
 }
 
 void composeGalerkin(const LayeredStencil& fine, LayeredStencil& coarse) {

@@ -8,12 +8,24 @@
 // It is also a LinearOperator on plain vectors of nx ny elements (node (i, j) at element
 // i + nx j, any layout): apply() layers x, applies the stencil, un-layers y (fixed rows are
 // identity rows, as GridStencil::apply), so CG runs on the very operator multigrid uses.
+//
+// Constant-coefficient fast path: most texels of a Poisson or Helmholtz operator (and of
+// its Galerkin coarse operators) away from walls and obstacles hold one and the same
+// stencil. findConstantStencils() picks that reference stencil per channel (the most
+// frequent one among a few sampled interior texels, read back once) and computes a flag
+// texture (R32F, 1 where the nine entries of every channel that owns its node equal the
+// reference bit for bit). bind() then also binds the flags and the reference as uniforms u_S0 .. u_S8, and
+// the kernels (shaders/multigrid/stencil.glsl: stencilConstant, stencilApplyConstant) read
+// the uniforms instead of the nine textures at flagged texels: the same values, so the
+// same results, with 2 instead of 11 RGBA32F fields read per texel of a sweep.
+#include <texstream/gl/Texture.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/solvers/GridStencil.h>
 #include <texstream/solvers/LayeredGrid.h>
 #include <texstream/stream/Vector.h>
 
 #include <array>
+#include <span>
 #include <string>
 
 namespace texstream::solvers {
@@ -38,8 +50,27 @@ class LayeredStencil : public linalg::LinearOperator {
   const stream::Vector& centre() const { return m_entries[4]; }
   /// Copies the owners' coefficients into every entry's border (after writing entries).
   void syncBorder();
-  /// Binds the nine entries as u_A0 .. u_A8 (shaders/multigrid/stencil.glsl).
+  /// Binds the nine entries as u_A0 .. u_A8 (shaders/multigrid/stencil.glsl); with a
+  /// constant stencil also defines CONSTANT_STENCIL, binds the flags as u_constant and the
+  /// reference entries as u_S0 .. u_S8 (vec4: one value per channel).
   void bind(stream::Pass& pass) const;
+
+  // Constant-coefficient fast path (see the top of this file).
+  /// For each operator (entries final, borders in sync): samples up to 16 texels where all
+  /// four channels own their node (one gather pass per operator, one read-back for all),
+  /// takes per channel the most frequent free stencil among them as the reference (bitwise;
+  /// it must occur at least twice, else the operator gets no fast path: variable
+  /// coefficients), and computes the flags (one pass). Writing entries afterwards needs
+  /// another call (or clearConstantStencil()).
+  static void findConstantStencils(std::span<LayeredStencil* const> ops);
+  void clearConstantStencil();
+  bool hasConstantStencil() const { return m_constantFlags.id() != 0; }
+  /// Entry e, channel c of the reference at [4 e + c] (meaningful with a constant stencil).
+  const std::array<float, 36>& constantStencil() const { return m_constant; }
+  /// The flags (width() x height() of grid(), R32F: 1 or 0); empty without a constant stencil.
+  const gl::Texture& constantFlags() const { return m_constantFlags; }
+  /// Number of flagged texels (blocking read-back; 0 without a constant stencil).
+  std::size_t constantTexels() const;
 
   /// y = A x on layered fields of grid() (x border-synchronised; y gets owned values only).
   void applyLayered(const stream::Vector& x, stream::Vector& y) const;
@@ -60,6 +91,8 @@ class LayeredStencil : public linalg::LinearOperator {
   LayeredGrid m_grid;
   std::string m_name;
   std::array<stream::Vector, 9> m_entries;
+  std::array<float, 36> m_constant{};
+  gl::Texture m_constantFlags;
 };
 
 }  // namespace texstream::solvers

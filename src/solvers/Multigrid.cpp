@@ -48,6 +48,10 @@ void validate(const MultigridOptions& o) {
   if (o.coarseIterations < 1) bad("coarseIterations must be >= 1, got " + std::to_string(o.coarseIterations));
   if (o.maxLevels < 0) bad("maxLevels must be >= 0 (0: automatic), got " + std::to_string(o.maxLevels));
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
+  if (o.constantStencilTexels < 0)
+    bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
+  if (o.fuseRestrictionTexels < 0)
+    bad("fuseRestrictionTexels must be >= 0 (0: never), got " + std::to_string(o.fuseRestrictionTexels));
 }
 
 LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
@@ -72,7 +76,23 @@ void Multigrid::setOptions(const MultigridOptions& options) {
   if (options.maxLevels != m_options.maxLevels || options.coarsestNodes != m_options.coarsestNodes)
     throw std::invalid_argument("Multigrid(\"" + m_name +
                                 "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
+  const bool refresh = options.constantStencil != m_options.constantStencil ||
+                       options.constantStencilTexels != m_options.constantStencilTexels;
   m_options = options;
+  if (refresh) {
+    gl::StateGuard guard;
+    refreshConstantStencils();
+  }
+}
+
+void Multigrid::refreshConstantStencils() {
+  std::vector<LayeredStencil*> ops;
+  for (Level& level : m_levels) {
+    const long long texels = (long long)level.grid.width() * level.grid.height();
+    if (m_options.constantStencil && texels >= (long long)m_options.constantStencilTexels) ops.push_back(&level.A);
+    else level.A.clearConstantStencil();
+  }
+  LayeredStencil::findConstantStencils(ops);
 }
 
 void Multigrid::setOperator(LayeredStencil fine, bool singular) {
@@ -83,6 +103,7 @@ void Multigrid::setOperator(LayeredStencil fine, bool singular) {
   m_levels[0].A = std::move(fine);
   gl::StateGuard guard;
   for (int l = 0; l + 1 < levels(); ++l) compose(l);
+  refreshConstantStencils();
   buildCoarseInverse();
   Vector ones = Vector::temporary(grid(0).layout(), m_name + ".free");
   maskFree(0, ones, ones, true);
@@ -169,10 +190,10 @@ void Multigrid::interpolate(int l, bool correct) {
   interpolateBilinear(fine.grid, coarse.grid, coarse.x, fine.A.centre(), fine.x, correct, inKernel());
 }
 
-void Multigrid::coarseSolve(int l, bool zeroGuess) {
+void Multigrid::coarseSolve(int l, bool zeroGuess, bool swept) {
   Level& level = m_levels[std::size_t(l)];
   if (m_options.coarseSolve == CoarseSolve::Jacobi || m_coarseInverse.empty()) {
-    smooth(l, m_options.coarseIterations, zeroGuess);
+    smooth(l, m_options.coarseIterations - (swept ? 1 : 0), zeroGuess && !swept);
     return;
   }
   Pass pass("multigrid/coarse_direct");
@@ -278,15 +299,38 @@ void Multigrid::buildCoarseInverse() {
   m_coarseInverse.upload(texels);
 }
 
-void Multigrid::cycleAt(int l, bool zeroGuess) {
+bool Multigrid::startsWithSweep(int l) const {
+  if (l < levels() - 1) return true;  // pre-smoothing, or the omega-0 sweep without it
+  return m_options.coarseSolve == CoarseSolve::Jacobi || m_coarseInverse.empty();
+}
+
+float Multigrid::firstSweepOmega(int l) const {
+  return l < levels() - 1 && m_options.preSmoothing == 0 ? 0.0f : m_options.omega;
+}
+
+void Multigrid::descend(int l, bool sweep) {
+  Level& level = m_levels[std::size_t(l)];
+  Level& coarse = m_levels[std::size_t(l) + 1];
+  const ZeroGuessSweep s{sweep ? &coarse.x : nullptr, firstSweepOmega(l + 1), inKernel()};
+  const long long texels = (long long)level.grid.width() * level.grid.height();
+  if (texels <= (long long)m_options.fuseRestrictionTexels) {
+    projectResidual(level.A, level.x, level.b, coarse.grid, coarse.A.centre(), coarse.b, s);
+    return;
+  }
+  residual(l);
+  if (!inKernel()) level.grid.syncBorder({&level.r});
+  projectFullWeighting(level.grid, coarse.grid, level.r, coarse.A.centre(), coarse.b, s);
+}
+
+void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
   if (l == levels() - 1) {
-    coarseSolve(l, zeroGuess);
+    coarseSolve(l, zeroGuess, swept);
     return;
   }
   Level& level = m_levels[std::size_t(l)];
   if (m_options.preSmoothing > 0) {
-    smooth(l, m_options.preSmoothing, zeroGuess);
-  } else if (zeroGuess) {
+    smooth(l, m_options.preSmoothing - (swept ? 1 : 0), zeroGuess && !swept);
+  } else if (zeroGuess && !swept) {
     // x = 0 at free nodes, b at fixed ones: a zero-guess sweep with omega 0.
     Pass pass("multigrid/smooth");
     level.grid.bind(pass);
@@ -296,12 +340,30 @@ void Multigrid::cycleAt(int l, bool zeroGuess) {
     pass.run();
     border(l, level.x);
   }
-  residual(l);
-  restrictResidual(l, inKernel());
-  cycleAt(l + 1, true);
+  // The coarse level starts from zero: its first sweep comes with its right-hand side.
+  const bool sweep = m_options.fuseZeroGuessSweep && startsWithSweep(l + 1);
+  descend(l, sweep);
+  cycleAt(l + 1, true, sweep);
   if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
-  interpolate(l, true);
-  smooth(l, m_options.postSmoothing, false);
+  if (m_options.fuseCorrection && m_options.postSmoothing > 0) {
+    correctAndSmooth(l);
+    smooth(l, m_options.postSmoothing - 1, false);
+  } else {
+    interpolate(l, true);
+    smooth(l, m_options.postSmoothing, false);
+  }
+}
+
+void Multigrid::correctAndSmooth(int l) {
+  Level& level = m_levels[std::size_t(l)];
+  const Level& coarse = m_levels[std::size_t(l) + 1];
+  Pass pass("multigrid/correct_smooth");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_x", level.x).input("u_v", coarse.x).input("u_b", level.b).uniform("u_omega", m_options.omega);
+  pass.output(level.x).label("mg correct+smooth").run();
+  border(l, level.x);
 }
 
 void Multigrid::cycle(bool zeroGuess) {

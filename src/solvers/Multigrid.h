@@ -16,13 +16,21 @@
 //    (the best weight in 1D, Briggs et al. 2000, ch. 2); the default here is 4/5, the best
 //    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3; measured
 //    V(2,2) factors 0.116 against 0.178, tests/solvers/multigrid_convergence.cpp).
-//  - Coarsest level (at most coarsestNodes nodes, typically 5x5): solved exactly by
-//    default (its inverse, or pseudo-inverse for singular problems, computed on the CPU when
-//    the hierarchy is built; one pass), or by coarseIterations weighted Jacobi sweeps as
+//  - Coarsest level (at most coarsestNodes nodes: 9x9 for (2^j + 1)^2 and 2^j grids):
+//    solved exactly by default (its inverse, or pseudo-inverse for singular problems,
+//    computed on the CPU when the hierarchy is built; one pass), or by coarseIterations
+//    weighted Jacobi sweeps as
 //    Bolz does ("we will use Jacobi iteration for the coarsest level solve as well"), which
 //    is also the fallback for thin grids that leave more than 1024 nodes there.
 //  - Cycles: V (Bolz's pseudo-code), W (mu = 2), and full multigrid (FMG: the right-hand
 //    side projected to the coarsest level, then interpolated up with one cycle per level).
+//  - Fewer passes and bytes per cycle, the mathematics unchanged (MultigridOptions): a
+//    uniform stencil wherever the operator is constant (LayeredStencil.h), the coarse
+//    level's first sweep written by the projection, the correction evaluated inside the
+//    first post-smoothing sweep, optionally the residual inside the projection. With
+//    borders in kernel a V(2,2) level below the finest takes 5 passes instead of 7: one
+//    pre-sweep (the first came with its right-hand side), the residual, the projection
+//    (with the coarser level's first sweep), correction and sweep, one more sweep.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
@@ -75,9 +83,45 @@ struct MultigridOptions {
   CoarseSolve coarseSolve = CoarseSolve::Direct;
   BorderUpdate border = BorderUpdate::CopyPasses;
   int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
+  // Passes saved and bytes not read (measured on an H200, compute backend, borders in
+  // kernel, V(2,2) on the Dirichlet Poisson problem, against every switch below off and the
+  // old 5x5 coarsest level: 257^2 254 -> 206 us, 1025^2 456 -> 358 us, 4097^2 1847 -> 1284 us;
+  // the 1024^2 smoke fluid step, two V(4,2) cycles, 1307 -> 1081 us; tests/solvers/
+  // multigrid_timing.cpp prints these).
+  /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
+  /// level's reference stencil read it from uniforms instead of nine textures (the same
+  /// results), on levels of at least constantStencilTexels texels. It saves bandwidth
+  /// (3 instead of 11 RGBA32F fields read per texel of a sweep: 4097^2 -30%, 1025^2 -13%);
+  /// on the short passes of small levels the flag and the second round of fetches next to
+  /// unflagged texels cost more than that (257^2: +6% with every level on it, +4% from 4096
+  /// texels up). false: every texel reads the textures (for comparisons).
+  bool constantStencil = true;
+  int constantStencilTexels = 65536;
+  /// Levels whose fine texture has at most this many texels compute the coarse right-hand
+  /// side in one pass, the residual evaluated inside the projection (GridTransfer.h,
+  /// projectResidual), instead of a residual pass and a projection pass; 0: never, the
+  /// default: on the H200 the fused pass cost more than the two on every level tried
+  /// (11x11 texels: the same; 19x19 up to 2051^2 texels: about 18 us more per level and
+  /// cycle, whether the level is latency- or bandwidth-bound).
+  int fuseRestrictionTexels = 0;
+  /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
+  /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep): 2-4% of a
+  /// cycle at every size measured.
+  bool fuseZeroGuessSweep = true;
+  /// The coarse-grid correction (interpolation) evaluated inside the first post-smoothing
+  /// sweep (one pass instead of two per level and cycle; needs postSmoothing >= 1). Alone
+  /// it measured neutral on the compute backend up to 1025^2 and 5% slower at 4097^2 (15%
+  /// slower on the fragment backend at 1025^2); the figures above are with it on, together
+  /// with the constant stencil, whose interior path it shares.
+  bool fuseCorrection = true;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
-  int coarsestNodes = 64;       ///< coarsen while the coarsest level has more nodes (>= 4)
+  /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
+  /// (2^j + 1)^2 and 2^j grids (it was 64, 5x5): the direct solve of 81 nodes costs about
+  /// what the 5x5 one did, one level (7 passes of a V(2,2) cycle) less; measured on the
+  /// H200: 25-30 us less per V(2,2) cycle from 257^2 to 4097^2, 77 us per 1024^2 fluid step.
+  int coarsestNodes = 81;
+
 };
 /// Throws std::invalid_argument naming the bad field.
 void validate(const MultigridOptions& o);
@@ -177,9 +221,19 @@ class Multigrid {
   };
   void build(LayeredStencil fine);
   void compose(int level);
-  void cycleAt(int level, bool zeroGuess);
+  /// swept: the first zero-guess sweep was done by the projection from the finer level.
+  void cycleAt(int level, bool zeroGuess, bool swept = false);
   void smooth(int level, int sweeps, bool zeroGuess);
-  void coarseSolve(int level, bool zeroGuess);
+  void coarseSolve(int level, bool zeroGuess, bool swept = false);
+  /// Whether cycling level `level` from a zero guess begins with a zero-guess sweep (which
+  /// the projection into it can then do), and with which omega.
+  bool startsWithSweep(int level) const;
+  float firstSweepOmega(int level) const;
+  /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
+  /// residual and projection, fused or not (fuseRestrictionTexels).
+  void descend(int level, bool sweep);
+  /// Finds (or clears, constantStencil off) every level's constant stencil.
+  void refreshConstantStencils();
   /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
   void buildCoarseInverse();
   /// b_{level+1} = P r_level; copies r's border first unless it is already in sync.
@@ -188,6 +242,8 @@ class Multigrid {
   bool inKernel() const { return m_options.border == BorderUpdate::InKernel; }
   void border(int level, stream::Vector& field);
   void interpolate(int level, bool correct);
+  /// x += S x_{level+1}, then one post-smoothing sweep, in one pass (fuseCorrection).
+  void correctAndSmooth(int level);
   void residual(int level);
   /// x += c (solution, border included) and r -= A c (owned free nodes), one pass.
   void defectUpdate(stream::Vector& x, stream::Vector& r);

@@ -92,7 +92,7 @@ TEST_CASE("Multigrid: V(2,2) factor <= 0.15 on the Dirichlet Poisson problem, in
   std::vector<double> factors;
   for (int n : {65, 129, 257, 513}) {
     Multigrid mg(GridStencil::poisson(n, n, GridBoundaries::all(Boundary::Dirichlet), "poisson"));
-    REQUIRE(mg.levels() >= 5);
+    REQUIRE(mg.levels() >= 4);  // down to the 9x9 coarsest level (MultigridOptions::coarsestNodes)
     const auto h = homogeneousHistory(mg, 8, 7);
     factors.push_back(factor(h, 3, 8));
     INFO(n << "^2, " << mg.levels() << " levels: factor " << factors.back());
