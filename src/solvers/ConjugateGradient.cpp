@@ -188,7 +188,11 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   // replacement that keeps the directions (Ghysels & Vanroose's) broke down here: near
   // convergence the float residual no longer satisfies the orthogonality Chronopoulos-
   // Gear's alpha recurrence assumes, and its denominator went negative.
+  // One restart at most: b - A x evaluated in float has a floor of its own (a 300-row mesh
+  // system at 1e-6: 2e-5 however accurate x is, max |x - x*| = 7e-7), and restarting
+  // against that floor never ends; one restart already removes the drift accumulated so far.
   constexpr double kDriftLimit = 10.0;
+  int restartsLeft = 1;
   bool restart = false;
   // The true relative residual, and whether the iteration restarted because of it.
   auto confirmConvergence = [&](int k, bool& restarted) -> double {
@@ -197,8 +201,10 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
     linalg::linearCombination(1.0f, b, -1.0f, q, r);
     stream::dot(r, r, rr);
     const double trueRelres = std::sqrt(double(rr.read4()[0]) / bnorm2);
-    restarted = !(trueRelres <= kDriftLimit * tol) && std::isfinite(trueRelres) && k < opts.maxIterations;
+    restarted = !(trueRelres <= kDriftLimit * tol) && std::isfinite(trueRelres) && k < opts.maxIterations &&
+                restartsLeft > 0;
     if (restarted) {
+      --restartsLeft;
       if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
       else if (preconditioned) M->apply(r, z);
       sumsWithoutUpdate();

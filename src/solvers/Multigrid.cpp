@@ -9,9 +9,11 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -105,6 +107,7 @@ void Multigrid::setOperator(LayeredStencil fine, bool singular) {
   for (int l = 0; l + 1 < levels(); ++l) compose(l);
   refreshConstantStencils();
   buildCoarseInverse();
+  buildBlockData();
   Vector ones = Vector::temporary(grid(0).layout(), m_name + ".free");
   maskFree(0, ones, ones, true);
   stream::sum(ones, m_scalar);
@@ -209,6 +212,7 @@ void Multigrid::buildCoarseInverse() {
   const std::size_t n = level.grid.nodes();
   if (n > kMaxDirectCoarseNodes) {
     m_coarseInverse = Vector();
+    m_blockInverse = gl::Texture();
     return;
   }
   // Dense coarsest operator in double: free rows as stored, fixed rows identity (x = b).
@@ -297,6 +301,79 @@ void Multigrid::buildCoarseInverse() {
       }
   m_coarseInverse = Vector(stream::Layout::withWidth(texels.size(), texelCount), m_name + ".coarse_inverse");
   m_coarseInverse.upload(texels);
+  // The same matrix in node order (row k = node k) for the block cycle.
+  std::vector<float> rows(n * n);
+  for (std::size_t k = 0; k < n * n; ++k) rows[k] = float(inv[k]);
+  m_blockInverse = gl::Texture(int(n), int(n), gl::TextureFormat::R32F, m_name + ".block_inverse");
+  m_blockInverse.upload(rows.data());
+}
+
+void Multigrid::buildBlockData() {
+  m_blockLevel = -1;
+  m_blockCoefficients = gl::Texture();
+  if (!stream::Runtime::current().caps().compute) return;
+  GLint sharedBytes = 0;
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
+  // x and b of every block level in shared memory; at most 8 levels (uniform arrays) and
+  // 8 nodes per invocation of the 1024 (register arrays).
+  const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) / 8;
+  for (int l = 0; l + 1 < levels(); ++l) {
+    std::size_t total = 0;
+    for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
+    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= 8 * 1024) {
+      m_blockLevel = l;
+      break;
+    }
+  }
+  if (m_blockLevel < 0) return;
+  // Three texels a node (the nine entries, then padding), 1024 texels a row.
+  std::vector<float> packed;
+  m_blockCoefficientOffsets.clear();
+  for (int m = m_blockLevel; m < levels(); ++m) {
+    m_blockCoefficientOffsets.push_back(int(packed.size() / 4));
+    const GridStencil A = m_levels[std::size_t(m)].A.download();
+    for (int j = 0; j < A.ny(); ++j)
+      for (int i = 0; i < A.nx(); ++i) {
+        for (int d = 0; d < 9; ++d) packed.push_back(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
+        packed.insert(packed.end(), 3, 0.0f);
+      }
+  }
+  const std::size_t texels = packed.size() / 4;
+  const int height = int((texels + 1023) / 1024);
+  packed.resize(std::size_t(height) * 1024 * 4, 0.0f);
+  m_blockCoefficients = gl::Texture(1024, height, gl::TextureFormat::RGBA32F, m_name + ".block_coefficients");
+  m_blockCoefficients.upload(packed.data());
+}
+
+bool Multigrid::useBlockCycle() const {
+  return m_blockLevel >= 0 && m_options.blockCycle && m_options.cycle == CycleType::V &&
+         stream::Runtime::current().backend() == stream::Backend::Compute;
+}
+
+void Multigrid::blockCycle(bool zeroGuess) {
+  Level& level = m_levels[std::size_t(m_blockLevel)];
+  std::vector<int> nx, ny, offsets;
+  int nodes = 0;
+  for (int m = m_blockLevel; m < levels(); ++m) {
+    nx.push_back(grid(m).nx());
+    ny.push_back(grid(m).ny());
+    offsets.push_back(nodes);
+    nodes += grid(m).nx() * grid(m).ny();
+  }
+  const bool direct = m_options.coarseSolve == CoarseSolve::Direct && m_blockInverse.id() != 0;
+  Pass pass("multigrid/block_cycle");
+  level.grid.bind(pass);
+  pass.define("BLOCK_LEVELS", (long long)nx.size()).define("SHARED_NODES", (long long)nodes)
+      .define("NODES_PER_THREAD", (long long)((grid(m_blockLevel).nodes() + 1023) / 1024));
+  if (direct) pass.define("DIRECT");
+  if (zeroGuess) pass.define("ZERO_GUESS");
+  pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", m_blockCoefficients)
+      .input("u_inverse", direct ? m_blockInverse : m_blockCoefficients);
+  pass.uniformArray("u_nx", nx).uniformArray("u_ny", ny).uniformArray("u_offset", offsets)
+      .uniformArray("u_coeffOffset", m_blockCoefficientOffsets);
+  pass.uniform("u_omega", m_options.omega).uniform("u_pre", m_options.preSmoothing)
+      .uniform("u_post", m_options.postSmoothing).uniform("u_coarseIterations", m_options.coarseIterations);
+  pass.output(level.x).workgroups(1, 1, 1).label("mg block cycle").run();
 }
 
 bool Multigrid::startsWithSweep(int l) const {
@@ -323,6 +400,10 @@ void Multigrid::descend(int l, bool sweep) {
 }
 
 void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
+  if (l == m_blockLevel && !swept && useBlockCycle()) {
+    blockCycle(zeroGuess);
+    return;
+  }
   if (l == levels() - 1) {
     coarseSolve(l, zeroGuess, swept);
     return;
@@ -341,7 +422,8 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
     border(l, level.x);
   }
   // The coarse level starts from zero: its first sweep comes with its right-hand side.
-  const bool sweep = m_options.fuseZeroGuessSweep && startsWithSweep(l + 1);
+  const bool sweep = m_options.fuseZeroGuessSweep && startsWithSweep(l + 1) &&
+                     !(l + 1 == m_blockLevel && useBlockCycle());
   descend(l, sweep);
   cycleAt(l + 1, true, sweep);
   if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);

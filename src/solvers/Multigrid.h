@@ -43,6 +43,7 @@
 //   SolverStatus s = mg.solve(b, x, {.tolerance = 1e-6f});   // b, x: 1025^2 elements
 //
 // MGPCG: MultigridPreconditioner (MultigridPreconditioner.h) with cg().
+#include <texstream/gl/Texture.h>
 #include <texstream/solvers/GridStencil.h>
 #include <texstream/solvers/LayeredGrid.h>
 #include <texstream/solvers/LayeredStencil.h>
@@ -114,6 +115,11 @@ struct MultigridOptions {
   /// slower on the fragment backend at 1025^2); the figures above are with it on, together
   /// with the constant stencil, whose interior path it shares.
   bool fuseCorrection = true;
+  /// Compute backend, V-cycles: the levels from the finest one that fits in a workgroup's
+  /// shared memory (with all coarser ones: 65^2 nodes and below on an H200's 48 KB, 33^2
+  /// on llvmpipe's 32 KB) cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl)
+  /// instead of about eight passes per level, each a few microseconds of pure latency there.
+  bool blockCycle = true;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
   /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
@@ -236,6 +242,11 @@ class Multigrid {
   void refreshConstantStencils();
   /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
   void buildCoarseInverse();
+  /// Chooses the block level and packs its levels' stencils (blockCycle; CPU, blocking).
+  void buildBlockData();
+  bool useBlockCycle() const;
+  /// cycleAt(blockLevel) and everything below it, one dispatch.
+  void blockCycle(bool zeroGuess);
   /// b_{level+1} = P r_level; copies r's border first unless it is already in sync.
   void restrictResidual(int level, bool rInSync = false);
   /// Defines BORDER_IN_KERNEL on the pass, or copies the border of `field` after it (then).
@@ -255,6 +266,11 @@ class Multigrid {
   std::size_t m_freeNodes = 0;
   std::vector<Level> m_levels;
   stream::Vector m_coarseInverse;  ///< empty: no direct coarse solve
+  static constexpr int kMaxBlockLevels = 8;
+  int m_blockLevel = -1;                        ///< -1: no block cycle possible
+  gl::Texture m_blockCoefficients;              ///< block levels' stencils, 3 texels a node
+  std::vector<int> m_blockCoefficientOffsets;   ///< first texel of each block level
+  gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order (R32F)
   stream::Scalar m_scalar;
 };
 

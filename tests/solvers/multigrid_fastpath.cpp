@@ -487,3 +487,37 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
     }
   }
 }
+
+TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches the multi-pass cycle",
+          "[multigrid][gl]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);  // the block cycle is compute-only
+  for (Problem p : {Problem::Obstacle, Problem::NeumannObstacle, Problem::VariableHelmholtz, Problem::Random}) {
+    // 17x17: the block is the whole hierarchy (the finest level's own x is read); the
+    // others start it further down.
+    for (auto [nx, ny] : std::vector<std::pair<int, int>>{{17, 17}, {33, 33}, {100, 37}, {65, 65}, {129, 129}}) {
+      const GridStencil A = makeProblem(p, nx, ny);
+      const std::vector<float> xs = test::randomFloats(A.nodes(), 71), bs = test::randomFloats(A.nodes(), 72);
+      struct Setting {
+        int pre, post;
+        CoarseSolve coarse;
+        BorderUpdate border;
+      };
+      for (const Setting s : {Setting{2, 2, CoarseSolve::Direct, BorderUpdate::InKernel},
+                              Setting{0, 1, CoarseSolve::Direct, BorderUpdate::CopyPasses},
+                              Setting{3, 0, CoarseSolve::Jacobi, BorderUpdate::InKernel}}) {
+        INFO(problemName(p) << ", " << nx << "x" << ny << ", V(" << s.pre << "," << s.post << "), "
+                            << solvers::coarseSolveName(s.coarse) << " coarse solve, "
+                            << solvers::borderUpdateName(s.border));
+        MultigridOptions o{.preSmoothing = s.pre, .postSmoothing = s.post, .coarseSolve = s.coarse, .border = s.border};
+        Multigrid block = makeMultigrid(p, A, o);
+        o.blockCycle = false;
+        Multigrid passes = makeMultigrid(p, A, o);
+        const std::vector<float> got = runCycles(block, xs, bs, 2), ref = runCycles(passes, xs, bs, 2);
+        CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
+        // The block level's border comes out in sync: so does the finest level's.
+        CHECK(got == block.grid(0).layerHost(block.grid(0).unlayerHost(got)));
+      }
+    }
+  }
+}

@@ -1,0 +1,201 @@
+// The coarse end of a V-cycle in one dispatch (compute backend): every level from the
+// block level down to the coarsest, with all their x and b in shared memory of one
+// workgroup. Below about 65^2 nodes a level's passes are pure latency (~7 us each on an
+// H200, 7 or more per level and cycle); here a pass becomes a barrier.
+// The same mathematics as the multi-pass cycle (Multigrid::cycleAt, Bolz §4.2): weighted
+// Jacobi, residual, full weighting P = 1/4 S^T (coarse fixed nodes get 0), bilinear
+// interpolation S (fixed fine nodes untouched), fixed nodes x = b, the coarsest level by
+// its (pseudo-)inverse or by Jacobi sweeps. Node (i, j) of level m is s_x[u_offset[m] +
+// i + nx j]. The residual is not stored: the projection evaluates it at its nine fine
+// nodes (a few dozen L1-cached fetches per coarse node, against a shared array that
+// would not fit for 65^2).
+// Inputs: u_b (layered b of the block level), u_x (its x unless ZERO_GUESS), u_coeffs
+// (the nine entries of every node of every block level, three texels a node from
+// u_coeffOffset[m], 1024 texels a row; Multigrid::buildBlockData), u_inverse (DIRECT: the
+// coarsest (pseudo-)inverse in node order, R32F, row k = node k). Output: u_image0, the
+// block level's layered x with its border in sync.
+layout(local_size_x = 1024) in;
+#include "multigrid/layered.glsl"
+
+uniform ivec4 u_grid;          // the block level's layered grid
+uniform sampler2D u_b;
+uniform sampler2D u_x;
+uniform sampler2D u_coeffs;
+uniform sampler2D u_inverse;
+uniform int u_nx[BLOCK_LEVELS];
+uniform int u_ny[BLOCK_LEVELS];
+uniform int u_offset[BLOCK_LEVELS];
+uniform int u_coeffOffset[BLOCK_LEVELS];
+uniform float u_omega;
+uniform int u_pre;
+uniform int u_post;
+uniform int u_coarseIterations;
+
+shared float s_x[SHARED_NODES];
+shared float s_b[SHARED_NODES];
+
+const int kThreads = 1024;
+
+vec4 coeffTexel(int index) { return texelFetch(u_coeffs, ivec2(index & 1023, index >> 10), 0); }
+
+// The nine entries of node k of level m: a[0..8] as (dx + 1) + 3 (dy + 1).
+void stencilAt(int m, int k, out float a[9]) {
+  int base = u_coeffOffset[m] + 3 * k;
+  vec4 t0 = coeffTexel(base), t1 = coeffTexel(base + 1), t2 = coeffTexel(base + 2);
+  a[0] = t0.x; a[1] = t0.y; a[2] = t0.z; a[3] = t0.w;
+  a[4] = t1.x; a[5] = t1.y; a[6] = t1.z; a[7] = t1.w;
+  a[8] = t2.x;
+}
+
+// b - A x at node (i, j) of level m (0 at fixed nodes).
+float residualAt(int m, int i, int j) {
+  int nx = u_nx[m], ny = u_ny[m], o = u_offset[m], k = i + nx * j;
+  float a[9];
+  stencilAt(m, k, a);
+  if (a[4] == 0.0) return 0.0;
+  float ax = 0.0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      int p = i + dx, q = j + dy;
+      if (p < 0 || q < 0 || p >= nx || q >= ny) continue;
+      ax += a[(dx + 1) + 3 * (dy + 1)] * s_x[o + p + nx * q];
+    }
+  return s_b[o + k] - ax;
+}
+
+// Weighted Jacobi sweeps on level m; zero: x is taken as 0 before the first.
+void smoothLevel(int m, int sweeps, bool zero) {
+  int nx = u_nx[m], n = nx * u_ny[m], o = u_offset[m];
+  if (zero) {
+    for (int k = int(gl_LocalInvocationIndex); k < n; k += kThreads) s_x[o + k] = 0.0;
+    barrier();
+    if (sweeps == 0) {  // x = 0 at free nodes, b at fixed ones
+      for (int k = int(gl_LocalInvocationIndex); k < n; k += kThreads) {
+        float a[9];
+        stencilAt(m, k, a);
+        if (a[4] == 0.0) s_x[o + k] = s_b[o + k];
+      }
+      barrier();
+    }
+  }
+  for (int s = 0; s < sweeps; ++s) {
+    float next[NODES_PER_THREAD];
+    for (int t = 0; t < NODES_PER_THREAD; ++t) {
+      int k = int(gl_LocalInvocationIndex) + t * kThreads;
+      if (k >= n) break;
+      float a[9];
+      stencilAt(m, k, a);
+      next[t] = a[4] == 0.0 ? s_b[o + k] : s_x[o + k] + u_omega * residualAt(m, k % nx, k / nx) / a[4];
+    }
+    barrier();
+    for (int t = 0; t < NODES_PER_THREAD; ++t) {
+      int k = int(gl_LocalInvocationIndex) + t * kThreads;
+      if (k >= n) break;
+      s_x[o + k] = next[t];
+    }
+    barrier();
+  }
+}
+
+float subdivision(int fx, int fy) {
+  float sx = fx == 0 ? 1.0 : (abs(fx) == 1 ? 0.5 : 0.0);
+  float sy = fy == 0 ? 1.0 : (abs(fy) == 1 ? 0.5 : 0.0);
+  return sx * sy;
+}
+
+// b_{m+1} = P (b_m - A_m x_m); 0 at coarse fixed nodes.
+void projectLevel(int m) {
+  int fnx = u_nx[m], fny = u_ny[m];
+  int cnx = u_nx[m + 1], n = cnx * u_ny[m + 1], co = u_offset[m + 1];
+  for (int K = int(gl_LocalInvocationIndex); K < n; K += kThreads) {
+    int I = K % cnx, J = K / cnx;
+    float a[9];
+    stencilAt(m + 1, K, a);
+    float s = 0.0;
+    if (a[4] != 0.0)
+      for (int j = 2 * J - 1; j <= 2 * J + 1; ++j)
+        for (int i = 2 * I - 1; i <= 2 * I + 1; ++i)
+          if (i >= 0 && j >= 0 && i < fnx && j < fny) s += 0.25 * subdivision(i - 2 * I, j - 2 * J) * residualAt(m, i, j);
+    s_b[co + K] = s;
+  }
+  barrier();
+}
+
+// x_m += S x_{m+1} at free nodes.
+void interpolateLevel(int m) {
+  int nx = u_nx[m], n = nx * u_ny[m], o = u_offset[m];
+  int cnx = u_nx[m + 1], co = u_offset[m + 1];
+  for (int k = int(gl_LocalInvocationIndex); k < n; k += kThreads) {
+    float a[9];
+    stencilAt(m, k, a);
+    if (a[4] == 0.0) continue;
+    int i = k % nx, j = k / nx;
+    float s = 0.0;
+    for (int J = j / 2; J <= (j + 1) / 2; ++J)
+      for (int I = i / 2; I <= (i + 1) / 2; ++I) s += subdivision(i - 2 * I, j - 2 * J) * s_x[co + I + cnx * J];
+    s_x[o + k] += s;
+  }
+  barrier();
+}
+
+void coarseLevel(int m) {
+  int n = u_nx[m] * u_ny[m], o = u_offset[m];
+#ifdef DIRECT
+  float next[NODES_PER_THREAD];
+  for (int t = 0; t < NODES_PER_THREAD; ++t) {
+    int k = int(gl_LocalInvocationIndex) + t * kThreads;
+    if (k >= n) break;
+    float s = 0.0;
+    for (int c = 0; c < n; ++c) s += texelFetch(u_inverse, ivec2(c, k), 0).x * s_b[o + c];
+    next[t] = s;
+  }
+  // s_x of this level is not read above: write directly.
+  for (int t = 0; t < NODES_PER_THREAD; ++t) {
+    int k = int(gl_LocalInvocationIndex) + t * kThreads;
+    if (k >= n) break;
+    s_x[o + k] = next[t];
+  }
+  barrier();
+#else
+  smoothLevel(m, u_coarseIterations, true);
+#endif
+}
+
+void main() {
+  int tid = int(gl_LocalInvocationIndex);
+  // Load b (and x) of the block level from the layered textures.
+  int nx0 = u_nx[0], n0 = nx0 * u_ny[0];
+  for (int k = tid; k < n0; k += kThreads) {
+    ivec3 slot = layeredSlot(u_grid, ivec2(k % nx0, k / nx0));
+    s_b[k] = texelFetch(u_b, slot.xy, 0)[slot.z];
+#ifndef ZERO_GUESS
+    s_x[k] = texelFetch(u_x, slot.xy, 0)[slot.z];
+#endif
+  }
+  barrier();
+  for (int m = 0; m + 1 < BLOCK_LEVELS; ++m) {
+#ifdef ZERO_GUESS
+    bool zero = true;
+#else
+    bool zero = m > 0;
+#endif
+    smoothLevel(m, u_pre, zero);
+    projectLevel(m);
+  }
+  coarseLevel(BLOCK_LEVELS - 1);
+  for (int m = BLOCK_LEVELS - 2; m >= 0; --m) {
+    interpolateLevel(m);
+    smoothLevel(m, u_post, false);
+  }
+  // Write the block level's x, border duplicates included (the same node's value).
+  ivec2 size = imageSize(u_image0);
+  for (int e = tid; e < size.x * size.y; e += kThreads) {
+    ivec2 t = ivec2(e % size.x, e / size.x);
+    bvec4 halo = layeredHalo(u_grid, t);
+    ivec4 i = layeredNodeX(u_grid, t.x), j = layeredNodeY(u_grid, t.y);
+    vec4 v = vec4(0.0);
+    for (int c = 0; c < 4; ++c)
+      if (halo[c]) v[c] = s_x[i[c] + nx0 * j[c]];
+    imageStore(u_image0, t, v);
+  }
+}
