@@ -68,7 +68,9 @@ struct FluidParameters {
   /// of a fixed count.
   float tolerance = 0;
   int maxIterations = 200;
-  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2};
+  /// Borders in the kernels by default (bit-identical to Bolz's copy passes, Multigrid.h):
+  /// H200, compute backend, 1024^2 step 0.91 ms against 1.16 ms with copy passes.
+  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2, .border = solvers::BorderUpdate::InKernel};
 
   /// Read residuals and divergence norms back every step (blocking): the statistics below.
   bool statistics = true;
