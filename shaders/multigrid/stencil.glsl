@@ -69,10 +69,3 @@ vec4 stencilApplyConstant(sampler2D x, ivec2 t) {
          CONSTANT_TERM(3, -1, 0) + CONSTANT_TERM(4, 0, 0) + CONSTANT_TERM(5, 1, 0) +
          CONSTANT_TERM(6, -1, 1) + CONSTANT_TERM(7, 0, 1) + CONSTANT_TERM(8, 1, 1);
 }
-
-// Off-diagonal part: (A x)[t] - A^0[t] x[t].
-vec4 stencilOffDiagonal(sampler2D x, ivec2 t) {
-  return STENCIL_TERM(0, -1, -1) + STENCIL_TERM(1, 0, -1) + STENCIL_TERM(2, 1, -1) +
-         STENCIL_TERM(3, -1, 0) + STENCIL_TERM(5, 1, 0) +
-         STENCIL_TERM(6, -1, 1) + STENCIL_TERM(7, 0, 1) + STENCIL_TERM(8, 1, 1);
-}

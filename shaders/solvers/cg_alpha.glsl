@@ -1,5 +1,5 @@
-// CG step length on one texel (fragment backend; the compute backend fuses this into the
-// dot product: cg_dot_alpha.glsl). Outputs: o_out0 = (alpha, 0, 0, 0), o_out1 = the
+// CG step length on one texel (fragment backend; the compute backend computes it in a
+// reduction's epilogue: cg_cg_alpha_beta.glsl). Outputs: o_out0 = (alpha, 0, 0, 0), o_out1 = the
 // updated sticky status (cg_status.glsl).
 #include "solvers/cg_steps.glsl"
 

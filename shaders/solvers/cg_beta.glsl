@@ -1,5 +1,5 @@
-// CG direction update factor on one texel (fragment backend; the compute backend fuses
-// this into the dot product: cg_dot_beta.glsl).
+// CG direction update factor on one texel (fragment backend; the compute backend's
+// Chronopoulos-Gear CG computes it in a reduction's epilogue: cg_cg_alpha_beta.glsl).
 #include "solvers/cg_steps.glsl"
 
 uniform sampler2D u_rhoNew;

@@ -1,6 +1,5 @@
 // CG's scalar steps, shared by the 1x1 passes (cg_alpha, cg_beta: fragment backend) and
-// the epilogues fused into the compute backend's one-dispatch dot products
-// (cg_dot_alpha, cg_dot_beta).
+// the compute backend's Chronopoulos-Gear epilogue (cg_cg_alpha_beta).
 #include "solvers/cg_status.glsl"
 
 // alpha = rho / (p^T A p) (Krüger & Westermann, Listing 44-1), with breakdown detection on

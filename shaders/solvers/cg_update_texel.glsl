@@ -1,5 +1,5 @@
-// The CG update of one texel, shared by cg_update.glsl (one pass, two or three outputs)
-// and cg_update_dot_beta.glsl (compute: the same update fused with the next dot product):
+// The CG update of one texel for cg_update.glsl (the fragment backend's classic loop; one
+// pass, two or three outputs):
 // x += alpha p and r -= alpha q, and with JACOBI also z = r .* diag(A)^-1, so PCG-Jacobi
 // reads r once (Bolz et al. 2003, §3.1; ARCHITECTURE.md "Data flow of a CG iteration").
 // alpha = 0 (a recorded breakdown) leaves x and r exactly as they were, even if p or q

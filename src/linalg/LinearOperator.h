@@ -20,9 +20,9 @@ class LinearOperator {
   /// y = A x, then epilogue(y . x) (compute backend): CG's w = A u with w . u. This
   /// default is two dispatches, the product and a reduction; an operator that can fold
   /// the dot product into its own kernel overrides it (SegmentMatrix's internal order).
-  virtual void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const {
+  virtual void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
     apply(x, y);
-    stream::dotInto(y, x, epilogue);
+    stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);
   }
   /// d = diag(A) (square matrices), in x's layout.
   virtual void diagonal(stream::Vector& d) const = 0;

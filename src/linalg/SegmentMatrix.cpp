@@ -413,11 +413,11 @@ stream::Vector SegmentMatrix::makeInternalVector(std::string name) const {
   return stream::Vector(internalLayout(), std::move(name));
 }
 
-void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,
-                                const std::string& what) const {
+void SegmentMatrix::requireInternalProduct(const stream::Vector& x, const stream::Vector& y,
+                                           const std::string& what) const {
   const std::string where = operatorTitle("SegmentMatrix", m_name) + "." + what;
   const stream::Layout& layout = internalLayout();
-  for (const auto* v : {&x, static_cast<const stream::Vector*>(&y)}) {
+  for (const auto* v : {&x, &y}) {
     if (v->empty()) throw gl::Error(where + ": empty vector (default-constructed or moved from)");
     if (v->layout() != layout) {
       throw gl::Error(where + ": vector \"" + v->name() + "\" has " + v->layout().describe() +
@@ -428,6 +428,12 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
   if (x.texture().id() == y.texture().id()) {
     throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
   }
+}
+
+void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,
+                                const std::string& what) const {
+  requireInternalProduct(x, y, what);
+  const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
   // x unpacked to one float per texel, so that the gathers are 4-byte fetches.
@@ -482,7 +488,7 @@ void SegmentMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) co
 }
 
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
-                                        const stream::DotEpilogue& epilogue) const {
+                                        const stream::Epilogue& epilogue) const {
   stream::Runtime& rt = stream::Runtime::current();
   bool fusable = rt.backend() == stream::Backend::Compute && !m_options.scalarGather;
   std::size_t total = 0;
@@ -494,23 +500,11 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
   }
   if (!fusable || total == 0) {
     applyInternal(x, y);
-    stream::dotInto(y, x, epilogue);
+    stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);
     return;
   }
-  // Checks the vectors as the plain product does (an empty group list cannot happen here).
+  requireInternalProduct(x, y, "applyInternalAndDot");
   gl::StateGuard guard;
-  const std::string where = operatorTitle("SegmentMatrix", m_name) + ".applyInternalAndDot";
-  const stream::Layout& layout = internalLayout();
-  for (const auto* v : {&x, static_cast<const stream::Vector*>(&y)}) {
-    if (v->empty()) throw gl::Error(where + ": empty vector (default-constructed or moved from)");
-    if (v->layout() != layout) {
-      throw gl::Error(where + ": vector \"" + v->name() + "\" has " + v->layout().describe() +
-                      ", expected the internal layout " + layout.describe());
-    }
-  }
-  if (x.texture().id() == y.texture().id()) {
-    throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
-  }
   if (!m_dotScratch) {
     // A zero counter, then one partial per workgroup of all the product's dispatches.
     const std::vector<unsigned char> zeros(16 + 4 * total, 0);

@@ -180,7 +180,7 @@ class SegmentMatrix : public LinearOperator {
     void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
     /// y = A x and epilogue(y . x) in the product's own dispatches where it can
     /// (SegmentMatrix::applyInternalAndDot).
-    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const override {
+    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
       m_matrix->applyInternalAndDot(x, y, epilogue);
     }
     /// d = the internal diagonal (dead slots 1, padding 0).
@@ -202,7 +202,7 @@ class SegmentMatrix : public LinearOperator {
   /// fits one pass (and scalarGather is off), the dot product is folded into the
   /// product's dispatches (sparse/spmv_segment_dot.glsl): one pass fewer per CG
   /// iteration. Otherwise the product and a reduction.
-  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::DotEpilogue& epilogue) const;
+  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
   /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
   void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
@@ -261,6 +261,9 @@ class SegmentMatrix : public LinearOperator {
  private:
   SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const std::vector<std::int32_t>* order,
                 const stream::Layout* layout);
+  /// Throws gl::Error naming the matrix and `what` unless x, y are distinct non-empty
+  /// vectors in internalLayout().
+  void requireInternalProduct(const stream::Vector& x, const stream::Vector& y, const std::string& what) const;
   void applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal, const std::string& what) const;
   void uploadValues(const std::vector<double>& csrValues);
 

@@ -121,8 +121,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   }
   if (opts.maxIterations == 0) return finish(Outcome::MaxIterations, 0, "maxIterations = 0");
 
-  // On the compute backend: Chronopoulos-Gear CG, three passes an iteration (update, A u,
-  // one fused reduction); on the fragment backend the classic loop of Krüger & Westermann.
+  // On the compute backend: Chronopoulos-Gear CG (ConjugateGradient.h); on the fragment
+  // backend the classic loop of Krüger & Westermann.
   const bool fused = stream::Runtime::current().backend() == stream::Backend::Compute;
   Vector w, s;  // Chronopoulos-Gear: w = A u, s = A p
   if (fused) {
@@ -132,8 +132,6 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   if (jacobi) linalg::multiply(r, jacobi->inverseDiagonal(), z);
   else if (preconditioned) M->apply(r, z);
   status.write4({0.0f, 0.0f, 0.0f, 0.0f});
-  // Chronopoulos-Gear's reduction: rho = r.u, w.u and r.r in one dispatch, alpha and beta
-  // (with the breakdown checks) in its last invocation, for iteration `iteration`.
   // Chronopoulos-Gear's reductions. rhoNew = r.u and rr = r.r (without an update: at the
   // start, after a restart, or after a preconditioner other than Jacobi).
   auto sumsWithoutUpdate = [&]() {
@@ -307,23 +305,23 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       }
       if (k < opts.maxIterations) productAndStep(k + 1, false);
     } else {
-    A.apply(p, q);
-    stream::dot(p, q, pq);
-    Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
-        .uniform("u_iteration", k).output(alpha).output(status).run();
-    Pass update("solvers/cg_update");
-    update.label(jacobi ? "cg update x r z" : "cg update x r");
-    update.input("u_x", x).input("u_p", p).input("u_r", r).input("u_q", q)
-        .coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
-    if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
-    update.run();
-    if (preconditioned && !jacobi) M->apply(r, z);
-    stream::dot(r, zr, rhoNew);
-    if (k < opts.maxIterations) {  // the last iteration needs no new direction
-      Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
-      linalg::xpay(zr, Coefficient(beta), p);
-    }
-    std::swap(rho, rhoNew);
+      A.apply(p, q);
+      stream::dot(p, q, pq);
+      Pass("solvers/cg_alpha").label("cg alpha").input("u_rho", rho).input("u_pq", pq).input("u_status", status)
+          .uniform("u_iteration", k).output(alpha).output(status).run();
+      Pass update("solvers/cg_update");
+      update.label(jacobi ? "cg update x r z" : "cg update x r");
+      update.input("u_x", x).input("u_p", p).input("u_r", r).input("u_q", q)
+          .coefficient("u_alpha", Coefficient(alpha)).output(x).output(r);
+      if (jacobi) update.define("JACOBI").input("u_inverseDiagonal", jacobi->inverseDiagonal()).output(z);
+      update.run();
+      if (preconditioned && !jacobi) M->apply(r, z);
+      stream::dot(r, zr, rhoNew);
+      if (k < opts.maxIterations) {  // the last iteration needs no new direction
+        Pass("solvers/cg_beta").label("cg beta").input("u_rhoNew", rhoNew).input("u_rho", rho).output(beta).run();
+        linalg::xpay(zr, Coefficient(beta), p);
+      }
+      std::swap(rho, rhoNew);
     }
 
     const bool due = k % opts.checkEvery == 0;

@@ -50,8 +50,10 @@ void dispatchWorkgroups(const Layout& layout, const ReductionEpilogue& epilogue,
   pass.run();
 }
 
-void reduceWorkgroups(Op op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
-  dispatchWorkgroups(x.layout(), epilogue, [&](Pass& pass) {
+// op over x (and y) handed to `epilogue`: reduce/op_epilogue.glsl composed with its file.
+void reduceWorkgroups(Op op, const Vector& x, const Vector* y, const Epilogue& epilogue) {
+  const std::string kernel = composeReductionKernel("reduce/op_epilogue", epilogue.include, 0);
+  dispatchWorkgroups(x.layout(), {kernel, epilogue.bind}, [&](Pass& pass) {
     pass.label(std::string("reduce ") + opDefine(op)).define(opDefine(op)).input("u_x", x.texture());
     if (op == Op::Norm) pass.define("FINAL_SQRT");
     if (y) pass.input("u_y", y->texture());
@@ -66,7 +68,7 @@ void reduce(Op op, const Vector& x, const Vector* y, Scalar& out) {
   const Backend backend = rt.backend();
   const bool sqrtAtEnd = op == Op::Norm;
   if (backend == Backend::Compute) {
-    reduceWorkgroups(op, x, y, {"reduce/workgroup_result", [&out](Pass& p) { p.output(out); }});
+    reduceWorkgroups(op, x, y, {"reduce/store_result.glsl", [&out](Pass& p) { p.output(out); }});
     return;
   }
   const int k = rt.reductionBlock(backend);
@@ -116,13 +118,13 @@ void maxAbs(const Vector& x, Scalar& out) { reduce(Op::MaxAbs, x, nullptr, out);
 
 void norm2(const Vector& x, Scalar& out) { reduce(Op::Norm, x, nullptr, out); }
 
-void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue) {
-  if (x.empty()) throw gl::Error("reduceInto(\"" + epilogue.kernel + "\"): empty vector");
+void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const Epilogue& epilogue) {
+  if (x.empty()) throw gl::Error("reduceInto(\"" + epilogue.include + "\"): empty vector");
   if (y) requireSameLayout("reduceInto", x, *y);
   if ((op == Op::Dot) != (y != nullptr)) throw gl::Error("reduceInto: a dot needs y, the other reductions do not");
   Runtime& rt = Runtime::current();
   if (rt.backend() != Backend::Compute) {
-    throw gl::Error("reduceInto(\"" + epilogue.kernel + "\"): fused reductions run on the compute backend only");
+    throw gl::Error("reduceInto(\"" + epilogue.include + "\"): fused reductions run on the compute backend only");
   }
   gl::StateGuard guard;
   reduceWorkgroups(op, x, y, epilogue);
@@ -142,18 +144,6 @@ std::string composeReductionKernel(const std::string& body, const std::string& i
     registerKernelSource(name, source);
   }
   return name;
-}
-
-void dotInto(const Vector& x, const Vector& y, const DotEpilogue& epilogue) {
-  requireSameLayout("dotInto", x, y);
-  if (Runtime::current().backend() != Backend::Compute) {
-    throw gl::Error("dotInto(\"" + epilogue.include + "\"): fused reductions run on the compute backend only");
-  }
-  gl::StateGuard guard;
-  const std::string kernel = composeReductionKernel("reduce/dot_epilogue", epilogue.include, 0);
-  dispatchWorkgroups(x.layout(), {kernel, epilogue.bind}, [&](Pass& pass) {
-    pass.label("reduce OP_DOT + epilogue").define("OP_DOT").input("u_x", x.texture()).input("u_y", y.texture());
-  });
 }
 
 void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel) {

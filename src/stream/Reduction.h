@@ -21,22 +21,14 @@ class Pass;
 
 enum class ReductionOp { Sum, Dot, SumSquares, MaxAbs, Norm };
 
-/// A kernel that consumes a reduction's result in the same dispatch (compute backend
-/// only): shaders/<kernel>.glsl includes "reduce/workgroup.glsl" and defines
-/// `void epilogue(float value)`, which runs once with the result and imageStores whatever
-/// it computes (CG's alpha = rho / p.q, for example) into the outputs `bind` attaches,
-/// together with any inputs and uniforms it needs.
-struct ReductionEpilogue {
-  std::string kernel;
-  std::function<void(Pass&)> bind;
-};
-
-/// An epilogue in a GLSL file of its own, so that different kernels can end in it: the
-/// file (`include`, relative to shaders/) defines `void epilogue(float value)` and the
-/// uniforms it reads, and writes its results with imageStore into EPILOGUE_IMAGE0,
-/// EPILOGUE_IMAGE1, ... (macros naming the images after the host kernel's own outputs);
-/// `bind` attaches those inputs, outputs and uniforms.
-struct DotEpilogue {
+/// What consumes a reduction's result in the same dispatch (compute backend only), in a
+/// GLSL file of its own so that different kernels can end in it (a plain reduction, a
+/// SegmentMatrix product): the file (`include`, relative to shaders/) defines
+/// `void epilogue(float value)`, which runs once with the result, and the uniforms it
+/// reads; it writes what it computes (CG's alpha and beta, say) with imageStore into
+/// EPILOGUE_IMAGE0, EPILOGUE_IMAGE1, ... (macros naming the images after the host kernel's
+/// own outputs); `bind` attaches those inputs, outputs and uniforms.
+struct Epilogue {
   std::string include;
   std::function<void(Pass&)> bind;
 };
@@ -44,15 +36,20 @@ struct DotEpilogue {
 /// epilogue()) followed by `include`, with EPILOGUE_IMAGE<i> = u_image<firstImage + i>;
 /// registered (KernelCache::registerKernelSource) the first time it is asked for.
 std::string composeReductionKernel(const std::string& body, const std::string& include, int firstImage);
-/// x . y handed to `epilogue` in the same dispatch (compute backend only).
-void dotInto(const Vector& x, const Vector& y, const DotEpilogue& epilogue);
-/// A one-dispatch reduction whose kernel defines both element() and epilogue()
-/// (reduce/workgroup.glsl), visiting every texel of `layout` once (compute backend only).
-/// element() may write that texel's outputs too: CG fuses its update with a dot this way.
-void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel);
 /// Reduces x (and y, for Dot) and hands the result to `epilogue` in the same dispatch.
 /// Throws gl::Error unless the compute backend is in effect.
-void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const ReductionEpilogue& epilogue);
+void reduceInto(ReductionOp op, const Vector& x, const Vector* y, const Epilogue& epilogue);
+
+/// A kernel that defines both `vec4 element(ivec2 texel)` and its epilogue in one file:
+/// shaders/<kernel>.glsl includes "reduce/workgroup.glsl", element() may also write its
+/// texel's outputs (CG fuses its vector update with r.u and r.r this way).
+struct ReductionEpilogue {
+  std::string kernel;
+  std::function<void(Pass&)> bind;
+};
+/// That kernel's one-dispatch reduction, visiting every texel of `layout` once (compute
+/// backend only).
+void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel);
 
 /// out = sum_i x_i
 void sum(const Vector& x, Scalar& out);

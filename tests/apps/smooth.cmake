@@ -55,20 +55,7 @@ foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed)
   list(APPEND _smooth_tests app_smooth_bad_${case})
 endforeach()
 
-# Windowed (GLFW + Dear ImGui) under a virtual X server.
-if(XVFB_RUN_EXECUTABLE)
-  add_test(NAME app_smooth_window_xvfb
-    COMMAND ${CMAKE_COMMAND}
-      -DAPP=$<TARGET_FILE:texstream-smooth> -DXVFB_RUN=${XVFB_RUN_EXECUTABLE} "-DEXPECT_STDERR=through GLFW"
-      "-DAPP_ARGS=--steps|3|--mesh|builtin:patch:2000|--screenshot|${_smooth_out}/smooth_window.png|--json|${_smooth_out}/smooth_window.json"
-      "-DOUTPUTS=${_smooth_out}/smooth_window.png|${_smooth_out}/smooth_window.json"
-      -DCHECKER=$<TARGET_FILE:check_app_output>
-      "-DCHECK_ARGS=--png|${_smooth_out}/smooth_window.png|--json|${_smooth_out}/smooth_window.json|--app|smooth|--steps|3|--array|cg_iterations=3|--array|area=3"
-      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
-else()
-  add_test(NAME app_smooth_window_xvfb
-    COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: xvfb-run not found (Debian package xvfb); the windowed demo is untested")
-  set_tests_properties(app_smooth_window_xvfb PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
-endif()
+texstream_add_window_test(app_smooth_window_xvfb texstream-smooth ${_smooth_out}/smooth_window
+  "--steps|3|--mesh|builtin:patch:2000" "--app|smooth|--steps|3|--array|cg_iterations=3|--array|area=3")
 list(APPEND _smooth_tests app_smooth_window_xvfb)
 set_tests_properties(${_smooth_tests} PROPERTIES TIMEOUT 300 LABELS apps)

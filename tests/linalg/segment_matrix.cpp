@@ -437,4 +437,11 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
     INFO("dot " << got << ", reference " << dotRef);
     CHECK(std::abs(got - dotRef) <= 1e-5 * scale + 1e-30);
   }
+  // Vectors in the user's layout (n elements, not the internal layout) and y = x are refused.
+  if (A.internalLayout() != xUser.layout()) {
+    REQUIRE_THROWS_WITH(A.internal().applyAndDot(xUser, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }}),
+                        Catch::Contains("internal layout"));
+  }
+  REQUIRE_THROWS_WITH(A.internal().applyAndDot(x, x, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }}),
+                      Catch::Contains("y must not be x"));
 }

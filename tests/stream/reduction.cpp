@@ -70,7 +70,7 @@ TEST_CASE("fused reductions run on the compute backend only and restore the host
   Vector x(1000, "x");
   x.upload(std::vector<float>(1000, 0.5f));
   Scalar out("out");
-  auto epilogue = stream::ReductionEpilogue{"reduce/workgroup_result", [&](stream::Pass& p) { p.output(out); }};
+  auto epilogue = stream::Epilogue{"reduce/store_result.glsl", [&](stream::Pass& p) { p.output(out); }};
   {
     stream::BackendScope scope(stream::Backend::Fragment);
     REQUIRE_THROWS_WITH(stream::reduceInto(stream::ReductionOp::Sum, x, nullptr, epilogue),
