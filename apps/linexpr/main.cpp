@@ -6,7 +6,7 @@
 
 #include <texstream/codegen/Examples.h>
 #include <texstream/codegen/Glsl.h>
-#include <texstream/codegen/MatrixMarket.h>
+#include <texstream/codegen/LinearExpressionFile.h>
 
 #include <chrono>
 #include <cstdio>

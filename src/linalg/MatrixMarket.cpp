@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace texstream::linalg {
 
@@ -94,6 +95,7 @@ double parseValue(Lines& lines, std::string_view token, const std::string& field
   if (field == "integer") {
     long long v = 0;
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ec == std::errc::result_out_of_range) lines.fail(where + "value \"" + std::string(token) + "\" is out of range");
     if (ec != std::errc() || end != token.data() + token.size()) {
       lines.fail(where + "value \"" + std::string(token) + "\" is not an integer (the file says integer)");
     }
@@ -103,6 +105,7 @@ double parseValue(Lines& lines, std::string_view token, const std::string& field
   const char* begin = token.data();
   if (!token.empty() && token[0] == '+') ++begin;  // from_chars does not take a leading '+'
   const auto [end, ec] = std::from_chars(begin, token.data() + token.size(), v);
+  if (ec == std::errc::result_out_of_range) lines.fail(where + "value \"" + std::string(token) + "\" is out of range");
   if (ec != std::errc() || end != token.data() + token.size()) {
     lines.fail(where + "value \"" + std::string(token) + "\" is not a number");
   }
@@ -110,7 +113,9 @@ double parseValue(Lines& lines, std::string_view token, const std::string& field
   return v;
 }
 
-MatrixMarketHeader parseHeader(Lines& lines, bool vector) {
+/// The banner and the size line. `array`: dense array files are accepted; `vector`: the
+/// file must be general (one column is checked by the caller, which names the problem).
+MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector) {
   std::string_view line;
   if (!lines.nextRaw(line)) lines.fail("empty file (expected a \"%%MatrixMarket matrix ...\" banner)");
   const auto t = tokens(line);
@@ -127,7 +132,7 @@ MatrixMarketHeader parseHeader(Lines& lines, bool vector) {
   if (h.format != "coordinate" && h.format != "array") {
     lines.fail("format \"" + std::string(t[2]) + "\" is not \"coordinate\" or \"array\"");
   }
-  if (!vector && h.format != "coordinate") {
+  if (!array && h.format != "coordinate") {
     lines.fail("dense \"array\" matrices are not read as sparse matrices (only \"coordinate\")");
   }
   if (h.field == "complex") lines.fail("complex matrices are not supported (real, integer or pattern only)");
@@ -153,7 +158,7 @@ MatrixMarketHeader parseHeader(Lines& lines, bool vector) {
   }
   const long long rows = parseIndex(lines, s[0], "row count");
   const long long cols = parseIndex(lines, s[1], "column count");
-  const long long entries = want == 3 ? parseIndex(lines, s[2], "entry count") : rows * cols;
+  const long long entries = want == 3 ? parseIndex(lines, s[2], "entry count") : 0;
   if (rows < 1 || cols < 1) lines.fail("the matrix is " + std::to_string(rows) + "x" + std::to_string(cols) + ": sizes must be at least 1");
   if (rows > INT32_MAX || cols > INT32_MAX) lines.fail("sizes beyond 2^31 - 1 are not supported");
   if (entries < 0) lines.fail("negative entry count " + std::to_string(entries));
@@ -164,7 +169,66 @@ MatrixMarketHeader parseHeader(Lines& lines, bool vector) {
   if (h.format == "coordinate" && h.entries > h.rows * h.cols) {
     lines.fail("entry count " + std::to_string(entries) + " exceeds rows x columns");
   }
+  if (h.format == "array") {
+    h.entries = h.symmetry == "general"     ? h.rows * h.cols
+                : h.symmetry == "symmetric" ? h.rows * (h.rows + 1) / 2
+                                            : h.rows * (h.rows - 1) / 2;
+  }
   return h;
+}
+
+/// How messages name one item of the data section and several.
+struct Noun {
+  const char* one;
+  const char* many;
+};
+
+/// Reads the h.entries items of the data section and calls add(i, j, value, where) for each
+/// with 0-based indices, in file order (one triangle of a symmetric file, as stored); `where`
+/// ("entry 3 of 9: ") starts any message about it. Checks indices, the stored triangle and
+/// the count, naming the line.
+template <class Add>
+void readEntries(Lines& lines, const MatrixMarketHeader& h, Noun noun, Add&& add) {
+  const bool array = h.format == "array", pattern = h.field == "pattern";
+  const bool general = h.symmetry == "general", skew = h.symmetry == "skew-symmetric";
+  const std::size_t want = array ? 1 : pattern ? 2 : 3;
+  const std::string count = std::to_string(h.entries);
+  std::size_t i = skew ? 1 : 0, j = 0;  // array files: the position of the next value, column by column
+  std::string_view line;
+  for (std::size_t k = 0; k < h.entries; ++k) {
+    if (!lines.nextData(line)) {
+      lines.fail("expected " + count + " " + noun.many + ", the file ends after " + std::to_string(k));
+    }
+    const auto t = tokens(line);
+    const std::string where = std::string(noun.one) + " " + std::to_string(k + 1) + " of " + count + ": ";
+    if (t.size() != want) {
+      lines.fail(where + "expected " +
+                 (array ? "one number per line" : pattern ? "\"row column\"" : "\"row column value\"") + ", got " +
+                 std::to_string(t.size()) + " fields");
+    }
+    if (array) {
+      add(i, j, parseValue(lines, t[0], h.field, where), where);
+      if (++i == h.rows) ++j, i = general ? 0 : skew ? j + 1 : j;
+      continue;
+    }
+    const long long ri = parseIndex(lines, t[0], "row index"), ci = parseIndex(lines, t[1], "column index");
+    if (ri < 1 || ri > (long long)h.rows) {
+      lines.fail(where + "row index " + std::to_string(ri) + " is outside [1, " + std::to_string(h.rows) + "]");
+    }
+    if (ci < 1 || ci > (long long)h.cols) {
+      lines.fail(where + "column index " + std::to_string(ci) + " is outside [1, " + std::to_string(h.cols) + "]");
+    }
+    const double value = pattern ? 1.0 : parseValue(lines, t[2], h.field, where);
+    if (!general && ri < ci) {
+      lines.fail(where + "(" + std::to_string(ri) + ", " + std::to_string(ci) + ") lies above the diagonal; a " +
+                 h.symmetry + " file stores the lower triangle only");
+    }
+    if (skew && ri == ci) lines.fail(where + "a skew-symmetric matrix has no diagonal entries");
+    add(std::size_t(ri - 1), std::size_t(ci - 1), value, where);
+  }
+  if (lines.nextData(line)) {
+    lines.fail("data after the " + count + " " + noun.many + " the size line announced");
+  }
 }
 
 void writeText(const std::string& path, const std::string& text) {
@@ -189,46 +253,33 @@ void appendNumber(std::string& s, double v) {
 }  // namespace
 
 Csr parseMatrixMarket(std::string_view text, const std::string& name, MatrixMarketHeader* header) {
+  return parseMatrixMarket(text, name, MatrixMarketOptions{}, header);
+}
+
+Csr parseMatrixMarket(std::string_view text, const std::string& name, const MatrixMarketOptions& options,
+                      MatrixMarketHeader* header) {
   Lines lines(text, name);
-  const MatrixMarketHeader h = parseHeader(lines, false);
-  const bool pattern = h.field == "pattern";
-  const std::size_t want = pattern ? 2 : 3;
+  const MatrixMarketHeader h = parseHeader(lines, options.array, false);
   std::vector<std::int64_t> r, c;
   std::vector<double> v;
-  const std::size_t reserve = std::min<std::size_t>(h.entries, 1u << 26) * (h.symmetry == "general" ? 1 : 2);
+  // An entry takes two bytes at least ("1\n"): a size line that promises more is not trusted.
+  const std::size_t reserve = std::min(h.entries, text.size() / 2) * (h.symmetry == "general" ? 1 : 2);
   r.reserve(reserve), c.reserve(reserve), v.reserve(reserve);
-  std::string_view line;
-  for (std::size_t k = 0; k < h.entries; ++k) {
-    if (!lines.nextData(line)) {
-      lines.fail("expected " + std::to_string(h.entries) + " entries, the file ends after " + std::to_string(k));
+  std::unordered_map<std::uint64_t, long> firstLine;  // i * cols + j -> line, with rejectDuplicates
+  readEntries(lines, h, {"entry", "entries"}, [&](std::size_t i, std::size_t j, double value, const std::string& where) {
+    if (options.rejectDuplicates && h.format == "coordinate") {
+      const auto [it, fresh] = firstLine.try_emplace(std::uint64_t(i) * h.cols + j, lines.line());
+      if (!fresh) {
+        lines.fail(where + "duplicate entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                   "), first given on line " + std::to_string(it->second));
+      }
     }
-    const auto t = tokens(line);
-    const std::string where = "entry " + std::to_string(k + 1) + " of " + std::to_string(h.entries) + ": ";
-    if (t.size() != want) {
-      lines.fail(where + "expected " + std::string(pattern ? "\"row column\"" : "\"row column value\"") + ", got " +
-                 std::to_string(t.size()) + " fields");
-    }
-    const long long i = parseIndex(lines, t[0], "row index"), j = parseIndex(lines, t[1], "column index");
-    if (i < 1 || i > (long long)h.rows) {
-      lines.fail(where + "row index " + std::to_string(i) + " is outside [1, " + std::to_string(h.rows) + "]");
-    }
-    if (j < 1 || j > (long long)h.cols) {
-      lines.fail(where + "column index " + std::to_string(j) + " is outside [1, " + std::to_string(h.cols) + "]");
-    }
-    const double value = pattern ? 1.0 : parseValue(lines, t[2], h.field, where);
-    if (h.symmetry != "general" && i < j) {
-      lines.fail(where + "(" + std::to_string(i) + ", " + std::to_string(j) + ") lies above the diagonal; a " +
-                 h.symmetry + " file stores the lower triangle only");
-    }
-    if (h.symmetry == "skew-symmetric" && i == j) lines.fail(where + "a skew-symmetric matrix has no diagonal entries");
-    r.push_back(i - 1), c.push_back(j - 1), v.push_back(value);
+    r.push_back(std::int64_t(i)), c.push_back(std::int64_t(j)), v.push_back(value);
     if (h.symmetry != "general" && i != j) {
-      r.push_back(j - 1), c.push_back(i - 1), v.push_back(h.symmetry == "skew-symmetric" ? -value : value);
+      r.push_back(std::int64_t(j)), c.push_back(std::int64_t(i));
+      v.push_back(h.symmetry == "skew-symmetric" ? -value : value);
     }
-  }
-  if (lines.nextData(line)) {
-    lines.fail("data after the " + std::to_string(h.entries) + " entries the size line announced");
-  }
+  });
   if (header) *header = h;
   return Csr::fromTriplets(h.rows, h.cols, r, c, v);
 }
@@ -237,36 +288,20 @@ Csr readMatrixMarket(const std::string& path, MatrixMarketHeader* header) {
   return parseMatrixMarket(readFile(path), path, header);
 }
 
+Csr readMatrixMarket(const std::string& path, const MatrixMarketOptions& options, MatrixMarketHeader* header) {
+  return parseMatrixMarket(readFile(path), path, options, header);
+}
+
 std::vector<double> parseMatrixMarketVector(std::string_view text, const std::string& name) {
   Lines lines(text, name);
-  const MatrixMarketHeader h = parseHeader(lines, true);
+  const MatrixMarketHeader h = parseHeader(lines, true, true);
   if (h.cols != 1) {
     lines.fail("a vector file must have one column, the size line says " + std::to_string(h.rows) + "x" +
                std::to_string(h.cols));
   }
   std::vector<double> out(h.rows, 0.0);
-  std::string_view line;
-  const bool array = h.format == "array";
-  for (std::size_t k = 0; k < h.entries; ++k) {
-    if (!lines.nextData(line)) {
-      lines.fail("expected " + std::to_string(h.entries) + " values, the file ends after " + std::to_string(k));
-    }
-    const auto t = tokens(line);
-    const std::string where = "value " + std::to_string(k + 1) + " of " + std::to_string(h.entries) + ": ";
-    if (array) {
-      if (t.size() != 1) lines.fail(where + "expected one number per line, got " + std::to_string(t.size()) + " fields");
-      out[k] = parseValue(lines, t[0], h.field, where);
-    } else {
-      if (t.size() != 3) lines.fail(where + "expected \"row column value\", got " + std::to_string(t.size()) + " fields");
-      const long long i = parseIndex(lines, t[0], "row index"), j = parseIndex(lines, t[1], "column index");
-      if (i < 1 || i > (long long)h.rows || j != 1) {
-        lines.fail(where + "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
-                   std::to_string(h.rows) + "x1 vector");
-      }
-      out[std::size_t(i - 1)] += parseValue(lines, t[2], h.field, where);
-    }
-  }
-  if (lines.nextData(line)) lines.fail("data after the " + std::to_string(h.entries) + " values the size line announced");
+  readEntries(lines, h, {"value", "values"},
+              [&](std::size_t i, std::size_t, double value, const std::string&) { out[i] += value; });
   return out;
 }
 

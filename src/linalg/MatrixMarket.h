@@ -3,9 +3,11 @@
 //
 // Read: `%%MatrixMarket matrix coordinate real|integer|pattern general|symmetric|skew-symmetric`
 // as a Csr (symmetric and skew-symmetric files store one triangle, which is mirrored;
-// pattern entries are 1; duplicates are summed), and vectors as `matrix array real|integer
-// general` n x 1 (or coordinate n x 1, missing entries 0). Comment lines (%) and blank
-// lines are skipped anywhere; tokens are separated by any white space.
+// pattern entries are 1; duplicates are summed; explicit zeros stay stored entries), and,
+// with MatrixMarketOptions::array, dense `array real|integer` files too. Vectors:
+// `matrix array real|integer general` n x 1 (or coordinate n x 1, missing entries 0).
+// Comment lines (%) and blank lines are skipped anywhere; tokens are separated by any
+// white space.
 // Every problem throws MatrixMarketError whose what() is "file:line: message", e.g.
 //   A.mtx:7: entry 4 of 9: row index 0 is outside [1, 5]
 //   A.mtx:12: expected 9 entries, the file ends after 8
@@ -38,13 +40,29 @@ struct MatrixMarketHeader {
   std::string format;    ///< "coordinate" or "array"
   std::string field;     ///< "real", "integer" or "pattern"
   std::string symmetry;  ///< "general", "symmetric" or "skew-symmetric"
-  std::size_t rows = 0, cols = 0, entries = 0;  ///< entries: lines of data (coordinate)
+  /// entries: the values the data section holds (coordinate: its lines; array: rows x cols,
+  /// or the stored triangle of a square symmetric / skew-symmetric file)
+  std::size_t rows = 0, cols = 0, entries = 0;
+};
+
+/// What parseMatrixMarket accepts beyond sparse coordinate files, and how it treats repeats.
+struct MatrixMarketOptions {
+  /// Also read dense `array real|integer` files, column by column: general (all rows x cols
+  /// values), symmetric (the lower triangle with the diagonal) or skew-symmetric (below the
+  /// diagonal). Every value, zeros included, becomes a stored entry.
+  bool array = false;
+  /// A (row, column) given twice in a coordinate file is an error ("A.mtx:4: entry 2 of 2:
+  /// duplicate entry (1, 2), first given on line 3") instead of being summed.
+  bool rejectDuplicates = false;
 };
 
 /// A sparse matrix from a coordinate file. `header` receives the banner and sizes.
 Csr readMatrixMarket(const std::string& path, MatrixMarketHeader* header = nullptr);
+Csr readMatrixMarket(const std::string& path, const MatrixMarketOptions& options, MatrixMarketHeader* header = nullptr);
 /// The same from text already in memory; `name` is used as the file in error messages.
 Csr parseMatrixMarket(std::string_view text, const std::string& name, MatrixMarketHeader* header = nullptr);
+Csr parseMatrixMarket(std::string_view text, const std::string& name, const MatrixMarketOptions& options,
+                      MatrixMarketHeader* header = nullptr);
 
 /// A vector: an n x 1 array (or coordinate) file.
 std::vector<double> readMatrixMarketVector(const std::string& path);

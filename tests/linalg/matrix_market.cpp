@@ -1,6 +1,7 @@
 // Tests src/linalg/MatrixMarket.*: coordinate real/integer/pattern, general/symmetric/
-// skew-symmetric files read into the right CSR; vectors in array and coordinate form;
-// write -> read round trips exactly; every malformed file names its file and line.
+// skew-symmetric files read into the right CSR; array files and rejected duplicates with
+// MatrixMarketOptions; explicit zeros kept; vectors in array and coordinate form; write ->
+// read round trips exactly; every malformed file names its file and line.
 #include <catch2/catch.hpp>
 
 #include "linalg/LinalgTestSupport.h"
@@ -24,6 +25,26 @@ double at(const Csr& a, std::size_t i, std::size_t j) {
     if (std::size_t(a.colIdx[std::size_t(e)]) == j) s += a.values[std::size_t(e)];
   }
   return s;
+}
+
+/// A malformed file: the line the error names (0: none) and what its message says.
+struct BadFile {
+  std::string text;
+  long line;
+  const char* says;
+};
+
+/// parseMatrixMarket(bad.text, "bad.mtx", options) throws a MatrixMarketError for bad.line.
+void requireError(const BadFile& bad, const linalg::MatrixMarketOptions& options) {
+  INFO(bad.text);
+  try {
+    linalg::parseMatrixMarket(bad.text, "bad.mtx", options);
+    FAIL("no error");
+  } catch (const MatrixMarketError& e) {
+    CHECK(e.file() == "bad.mtx");
+    CHECK(e.line() == bad.line);
+    CHECK_THAT(e.what(), Catch::StartsWith("bad.mtx:" + std::to_string(bad.line) + ": ") && Catch::Contains(bad.says));
+  }
 }
 }  // namespace
 
@@ -90,12 +111,7 @@ TEST_CASE("Matrix Market: write then read gives the same matrix and vector", "[l
 }
 
 TEST_CASE("Matrix Market: malformed files give errors with file and line", "[linalg][mtx]") {
-  struct Case {
-    const char* text;
-    long line;
-    const char* says;
-  };
-  const Case cases[] = {
+  const BadFile cases[] = {
       {"", 0, "empty file"},
       {"MatrixMarket matrix coordinate real general\n1 1 0\n", 1, "banner"},
       {"%%MatrixMarket matrix coordinate real\n1 1 0\n", 1, "4 words"},
@@ -121,23 +137,137 @@ TEST_CASE("Matrix Market: malformed files give errors with file and line", "[lin
       {"%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3, "above the diagonal"},
       {"%%MatrixMarket matrix coordinate real general\n2 2 9\n", 2, "exceeds"},
   };
-  for (const Case& c : cases) {
-    INFO(c.text);
-    try {
-      linalg::parseMatrixMarket(c.text, "bad.mtx");
-      FAIL("no error");
-    } catch (const MatrixMarketError& e) {
-      CHECK(e.file() == "bad.mtx");
-      CHECK(e.line() == c.line);
-      CHECK_THAT(e.what(), Catch::StartsWith("bad.mtx:" + std::to_string(c.line) + ": ") && Catch::Contains(c.says));
-    }
-  }
+  for (const BadFile& c : cases) requireError(c, {});
   // Vectors.
   REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n3 2\n", "v.mtx"),
                       Catch::StartsWith("v.mtx:2: ") && Catch::Contains("one column"));
   REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n3 1\n1\n2 3\n", "v.mtx"),
                       Catch::StartsWith("v.mtx:4: ") && Catch::Contains("one number"));
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix coordinate real general\n4 1 1\n5 1 2\n", "v.mtx"),
+                      Catch::StartsWith("v.mtx:3: value 1 of 1: ") && Catch::Contains("row index 5 is outside [1, 4]"));
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n2 1\n1\n", "v.mtx"),
+                      Catch::StartsWith("v.mtx:3: ") && Catch::Contains("expected 2 values, the file ends after 1"));
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real symmetric\n1 1\n1\n", "v.mtx"),
+                      Catch::StartsWith("v.mtx:1: ") && Catch::Contains("must be \"general\""));
   // A file that does not exist.
   REQUIRE_THROWS_WITH(linalg::readMatrixMarket("/nonexistent/dir/A.mtx"),
+                      Catch::StartsWith("/nonexistent/dir/A.mtx:0: ") && Catch::Contains("cannot open"));
+}
+
+TEST_CASE("Matrix Market: array files, explicit zeros and rejected duplicates (options)", "[linalg][mtx]") {
+  const linalg::MatrixMarketOptions o{.array = true, .rejectDuplicates = true};
+
+  SECTION("coordinate files read as without options: comments, blank lines, '+', symmetry, pattern") {
+    const Csr g = linalg::parseMatrixMarket(
+        "%%MatrixMarket matrix coordinate real general\n% a comment\n\n3 3 4\n1 1 2.5\n3 2 -1e-3\n2 3 4\n3 3 +7\n",
+        "A.mtx", o);
+    CHECK(g.nonZeros() == 4);
+    CHECK(at(g, 2, 1) == -1e-3);
+    CHECK(at(g, 1, 2) == 4.0);
+    CHECK(at(g, 2, 2) == 7.0);
+    const Csr s = linalg::parseMatrixMarket("%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 3\n2 1 5\n",
+                                            "A.mtx", o);
+    CHECK(s.nonZeros() == 3);
+    CHECK(at(s, 0, 1) == 5.0);
+    const Csr k = linalg::parseMatrixMarket("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 5\n",
+                                            "A.mtx", o);
+    CHECK(k.nonZeros() == 2);
+    CHECK(at(k, 0, 1) == -5.0);
+    const Csr p = linalg::parseMatrixMarket("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n2 1\n", "A.mtx", o);
+    CHECK(p.nonZeros() == 1);
+    CHECK(at(p, 1, 0) == 1.0);
+  }
+  SECTION("explicit zeros stay stored entries, with or without options") {
+    const char* text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 0\n2 1 -0.0\n";
+    for (const Csr& z : {linalg::parseMatrixMarket(text, "z.mtx"), linalg::parseMatrixMarket(text, "z.mtx", o)}) {
+      REQUIRE(z.nonZeros() == 2);
+      CHECK(z.colIdx == std::vector<std::int32_t>{0, 0});
+      CHECK(z.values == std::vector<double>{0.0, 0.0});
+    }
+  }
+  SECTION("array general is column-major; every value is stored, zeros too") {
+    linalg::MatrixMarketHeader h;
+    const Csr a = linalg::parseMatrixMarket("%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n0\n5\n-6e-1\n", "a.mtx",
+                                            o, &h);
+    CHECK(h.format == "array");
+    CHECK(h.entries == 6);
+    REQUIRE(a.rows == 2);
+    REQUIRE(a.cols == 3);
+    CHECK(a.nonZeros() == 6);
+    CHECK(at(a, 0, 0) == 1.0);
+    CHECK(at(a, 1, 0) == 2.0);
+    CHECK(at(a, 0, 1) == 3.0);
+    CHECK(at(a, 1, 1) == 0.0);
+    CHECK(at(a, 0, 2) == 5.0);
+    CHECK(at(a, 1, 2) == -0.6);
+  }
+  SECTION("array symmetric and skew-symmetric hold the lower triangle column by column") {
+    // [4 1 2; 1 5 3; 2 3 6] and [0 -1 -2; 1 0 -3; 2 3 0]
+    linalg::MatrixMarketHeader h;
+    const Csr s = linalg::parseMatrixMarket("%%MatrixMarket matrix array integer symmetric\n3 3\n4\n1\n2\n5\n3\n6\n",
+                                            "s.mtx", o, &h);
+    CHECK(h.entries == 6);
+    const double sym[3][3] = {{4, 1, 2}, {1, 5, 3}, {2, 3, 6}};
+    CHECK(s.nonZeros() == 9);
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) CHECK(at(s, i, j) == sym[i][j]);
+    }
+    const Csr k = linalg::parseMatrixMarket("%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n", "k.mtx", o, &h);
+    CHECK(h.entries == 3);
+    const double skew[3][3] = {{0, -1, -2}, {1, 0, -3}, {2, 3, 0}};
+    CHECK(k.nonZeros() == 6);  // the diagonal is not stored
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) CHECK(at(k, i, j) == skew[i][j]);
+    }
+    const Csr one = linalg::parseMatrixMarket("%%MatrixMarket matrix array real skew-symmetric\n1 1\n", "k1.mtx", o);
+    CHECK(one.nonZeros() == 0);
+  }
+  SECTION("duplicates are summed without the option") {
+    const Csr d = linalg::parseMatrixMarket("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n1 2 3\n", "d.mtx");
+    CHECK(d.nonZeros() == 1);
+    CHECK(at(d, 0, 1) == 4.0);
+  }
+}
+
+TEST_CASE("Matrix Market: malformed files with options give errors with file and line", "[linalg][mtx]") {
+  const std::string h = "%%MatrixMarket matrix coordinate real general\n";
+  const BadFile cases[] = {
+      {"", 0, "empty file"},
+      {"3 3 1\n", 1, "the first line must be the banner"},
+      {"%%MatrixMarket matrix coordinate complex general\n", 1, "complex matrices are not supported"},
+      {"%%MatrixMarket matrix coordinate real hermitian\n", 1, "hermitian"},
+      {"%%MatrixMarket vector coordinate real general\n", 1, "object \"vector\""},
+      {"%%MatrixMarket matrix coordinate real\n", 1, "4 words"},
+      {"%%MatrixMarket matrix array pattern general\n2 2\n", 1, "a pattern file holds no values"},
+      {h, 1, "the file ends before the size line"},
+      {h + "% c\n3 3\n", 3, "the size line must hold rows, columns and entries"},
+      {h + "3 x 1\n", 2, "column count \"x\" is not a whole number"},
+      {h + "0 3 1\n", 2, "sizes must be at least 1"},
+      {h + "2 2 5\n", 2, "entry count 5 exceeds"},
+      {h + "3 3 2\n1 1 1\n", 3, "expected 2 entries, the file ends after 1"},
+      {h + "3 3 1\n1 1 1\n2 2 2\n", 4, "data after the 1 entries"},
+      {h + "3 3 1\n\n4 1 1\n", 4, "entry 1 of 1: row index 4 is outside [1, 3]"},
+      {h + "3 3 1\n0 1 1\n", 3, "row index 0 is outside [1, 3]"},
+      {h + "3 3 1\n1 1\n", 3, "expected \"row column value\", got 2 fields"},
+      {h + "3 3 1\n1 1 abc\n", 3, "value \"abc\" is not a number"},
+      {h + "3 3 1\n1 1 1e999\n", 3, "value \"1e999\" is out of range"},
+      {h + "3 3 1\n1 1 nan\n", 3, "value \"nan\" is not finite"},
+      {h + "3 3 3\n1 2 1\n% c\n2 2 1\n1 2 3\n", 6, "entry 3 of 3: duplicate entry (1, 2), first given on line 3"},
+      {"%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3, "(1, 2) lies above the diagonal"},
+      {"%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n2 2 1\n", 3, "a skew-symmetric matrix has no diagonal"},
+      {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 3, "value \"1.5\" is not an integer"},
+      {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 99999999999999999999\n", 3, "out of range"},
+      {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "symmetric matrix must be square"},
+      {"%%MatrixMarket matrix array real general\n2 1\n1\n", 3, "expected 2 entries, the file ends after 1"},
+      {"%%MatrixMarket matrix array real general\n2 2 4\n1\n2\n3\n4\n", 2, "rows and columns (2 numbers), got 3"},
+      {"%%MatrixMarket matrix array real general\n2 1\n1\n2 3\n", 4, "entry 2 of 2: expected one number per line"},
+      {"%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 4, "data after the 1 entries"},
+      {"%%MatrixMarket matrix array integer general\n1 1\n2.5\n", 3, "value \"2.5\" is not an integer"},
+      {"%%MatrixMarket matrix array real symmetric\n2 3\n", 2, "symmetric matrix must be square"},
+      {"%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n", 4, "expected 3 entries, the file ends after 2"},
+      {"%%MatrixMarket matrix array real skew-symmetric\n2 2\n1\n2\n", 4, "data after the 1 entries"},
+  };
+  for (const BadFile& c : cases) requireError(c, {.array = true, .rejectDuplicates = true});
+  REQUIRE_THROWS_WITH(linalg::readMatrixMarket("/nonexistent/dir/A.mtx", {.array = true}),
                       Catch::StartsWith("/nonexistent/dir/A.mtx:0: ") && Catch::Contains("cannot open"));
 }
