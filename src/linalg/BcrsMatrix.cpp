@@ -8,7 +8,10 @@
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -133,23 +136,63 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   m_diagonal.mutableTexture().upload(diagonal.data());
 }
 
-void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
-  const std::string title = operatorTitle("BcrsMatrix", m_name);
-  requireApplyShapes(title, internalLayout(), m_n, x, y);
-  gl::StateGuard guard;
-  int shift = 0;
-  while ((1 << shift) < m_columns.width()) ++shift;
-  stream::Pass("sparse/spmv_bcrs")
-      .define("BLOCK", m_options.blockSize)
+void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const {
+  pass.define("BLOCK", m_options.blockSize)
       .define("X_WIDTH", x.layout().width())
-      .label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2")
       .input("u_values", m_values)
       .input("u_columns", m_columns)
       .input("u_rows", m_rowBlocks)
       .input("u_x", x)
-      .uniform("u_blockShift", shift)
-      .output(y)
-      .run();
+      .uniform("u_blockShift", log2Ceil(std::size_t(m_columns.width())));
+}
+
+void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
+  const std::string title = operatorTitle("BcrsMatrix", m_name);
+  requireApplyShapes(title, internalLayout(), m_n, x, y);
+  gl::StateGuard guard;
+  stream::Pass pass("sparse/spmv_bcrs");
+  bindProduct(pass, x);
+  pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2").output(y).run();
+}
+
+void BcrsMatrix::requireDotLayout(const std::string& where, const stream::Vector& x) const {
+  if (x.layout() != internalLayout()) {
+    throw gl::Error(operatorTitle("BcrsMatrix", m_name) + "." + where + ": x (vector \"" + x.name() + "\") has " +
+                    x.layout().describe() + "; y . x needs x in y's layout " + internalLayout().describe() +
+                    " (Layout::forSize)");
+  }
+}
+
+void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
+                                     const stream::Epilogue& epilogue) const {
+  requireApplyShapes(operatorTitle("BcrsMatrix", m_name), internalLayout(), m_n, x, y);
+  requireDotLayout("applyInternalAndDot", x);
+  if (stream::Runtime::current().backend() != stream::Backend::Compute) {
+    applyInternal(x, y);
+    stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);  // throws: epilogues are compute-only
+    return;
+  }
+  gl::StateGuard guard;
+  // One dispatch over y's whole texture (x shares its layout, so texel t of y meets texel
+  // t of x), in the kernel's 16 x 16 workgroups.
+  const stream::Layout& layout = internalLayout();
+  const int gx = (layout.width() + 15) / 16, gy = (layout.height() + 15) / 16;
+  if (m_dotScratch.id() == 0) {
+    // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
+    const std::vector<unsigned char> zeros(16 + 4 * std::size_t(gx) * std::size_t(gy), 0);
+    m_dotScratch = gl::Buffer(m_name + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+  }
+  stream::Pass pass(stream::composeReductionKernel("sparse/spmv_bcrs_dot", epilogue.include, 1));
+  bindProduct(pass, x);
+  pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4 + dot" : "spmv_bcrs 2x2 + dot")
+      .uniform("u_size", layout.width(), layout.height())
+      .uniform("u_groupBase", 0)
+      .uniform("u_totalGroups", gx * gy)
+      .output(y);
+  epilogue.bind(pass);
+  // In place: only the last workgroup reads and writes the epilogue's scalars (a status
+  // both read and written, say), after every texel of y is written.
+  pass.storage(0, m_dotScratch.id()).workgroups(gx, gy).inPlace().run();
 }
 
 void BcrsMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
@@ -164,6 +207,25 @@ void BcrsMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
   m_permutation.toInternal(x, xi);
   applyInternal(xi, yi);
+  m_permutation.toUser(yi, y);
+}
+
+void BcrsMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
+  requireApplyShapes(operatorTitle("BcrsMatrix", m_name), stream::Layout::forSize(m_n), m_n, x, y);
+  requireDotLayout("applyAndDot", x);
+  if (!reordered()) {
+    applyInternalAndDot(x, y, epilogue);
+    return;
+  }
+  if (stream::Runtime::current().backend() != stream::Backend::Compute) {
+    LinearOperator::applyAndDot(x, y, epilogue);  // the product in user order, then a reduction that throws
+    return;
+  }
+  gl::StateGuard guard;
+  stream::Vector xi = stream::Vector::temporary(internalLayout(), m_name + ".x(internal)");
+  stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
+  m_permutation.toInternal(x, xi);
+  applyInternalAndDot(xi, yi, epilogue);
   m_permutation.toUser(yi, y);
 }
 

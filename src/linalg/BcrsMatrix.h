@@ -22,6 +22,12 @@
 // return user-order vectors (a gather before and after the product), internal() works on
 // internally ordered vectors (internalLayout() = Layout::forSize(n)) with no permutation.
 // Without reordering the internal order IS the user order and apply() is one pass.
+//
+// applyAndDot (CG's w = A u with w . u, LinearOperator.h) folds the dot product into the
+// product's own dispatch on the compute backend (sparse/spmv_bcrs_dot.glsl: every
+// workgroup leaves a partial sum, the last one folds them and runs the epilogue), as
+// SegmentMatrix does: one pass instead of two.
+#include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/LinearOperator.h>
@@ -54,6 +60,10 @@ class BcrsMatrix : public LinearOperator {
 
   /// y = A x in user order: x n elements (any layout), y n elements in Layout::forSize(n).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// y = A x and epilogue(y . x), user order, x in Layout::forSize(n) like y: without
+  /// reordering applyInternalAndDot itself; with it the fused product between the two
+  /// gathers (a permutation leaves y . x unchanged).
+  void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override;
   /// d = diag(A), user order, Layout::forSize(n).
   void diagonal(stream::Vector& d) const override;
   std::size_t rows() const override { return m_n; }
@@ -70,6 +80,11 @@ class BcrsMatrix : public LinearOperator {
    public:
     explicit Internal(const BcrsMatrix& m) : m_matrix(&m) {}
     void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
+    /// y = A x and epilogue(y . x) in the product's own dispatch where it can
+    /// (BcrsMatrix::applyInternalAndDot).
+    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
+      m_matrix->applyInternalAndDot(x, y, epilogue);
+    }
     void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
     std::size_t rows() const override { return m_matrix->rows(); }
     std::size_t cols() const override { return m_matrix->cols(); }
@@ -83,6 +98,11 @@ class BcrsMatrix : public LinearOperator {
   Internal internal() const { return Internal(*this); }
   /// y = A x with x (n elements, any layout) and y (internalLayout()) in internal order.
   void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  /// applyInternal, then epilogue(y . x); x and y both in internalLayout() (gl::Error
+  /// otherwise, naming the vector). On the compute backend one dispatch
+  /// (sparse/spmv_bcrs_dot.glsl); on the fragment backend the base class's product and
+  /// reduction, whose reduceInto throws there (epilogues are compute-only).
+  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const;
   void diagonalInternal(stream::Vector& d) const;
 
   bool reordered() const { return !m_permutation.isIdentity(); }
@@ -104,12 +124,18 @@ class BcrsMatrix : public LinearOperator {
   const gl::Texture& rowBlocks() const { return m_rowBlocks; }
 
  private:
+  /// The product's defines, textures and uniforms (sparse/spmv_bcrs_product.glsl).
+  void bindProduct(stream::Pass& pass, const stream::Vector& x) const;
+  /// gl::Error naming the matrix, `where` and x unless x is in internalLayout().
+  void requireDotLayout(const std::string& where, const stream::Vector& x) const;
+
   std::size_t m_n = 0, m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
   std::string m_name;
   BcrsOptions m_options;
   RowPermutation m_permutation;
   stream::Vector m_diagonal;
   gl::Texture m_values, m_columns, m_rowBlocks;
+  mutable gl::Buffer m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
 };
 
 }  // namespace texstream::linalg

@@ -278,7 +278,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   for (int k = 1; k <= opts.maxIterations; ++k) {
     if (fused) {
       // Chronopoulos & Gear 1989, two dispatches an iteration where the operator folds a
-      // dot product into its product (SegmentMatrix), three otherwise: p = u + beta p,
+      // dot product into its product (SegmentMatrix, BcrsMatrix), three otherwise: p = u + beta p,
       // s = w + beta s, x += alpha p, r -= alpha s (u = M^-1 r too for Jacobi) in place,
       // with r.u and r.r; then w = A u with w.u, alpha and beta. Standard CG needs two
       // reductions after the product (H200, 1M-row mesh: ~13 us each beyond the data).

@@ -12,7 +12,7 @@
 // r -= alpha s (u = z = M^-1 r too for Jacobi) in one dispatch that also sums r.u and r.r;
 // then w = A u with w.u and, in the last workgroup, the next alpha and beta
 // (LinearOperator::applyAndDot: one product with the dot folded in for a SegmentMatrix in
-// internal order, a product and a reduction otherwise). Two or three passes an iteration;
+// internal order or a BcrsMatrix, a product and a reduction otherwise). Two or three passes an iteration;
 // standard CG needs four there. Its updated residual drifts more in float, so a
 // convergence it reports is checked once against b - A x and, beyond 10x the tolerance,
 // the iteration restarts from the true residual; the message gives both residuals.

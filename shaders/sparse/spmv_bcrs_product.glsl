@@ -1,0 +1,39 @@
+// The product of one output texel of a BcrsMatrix (sparse/spmv_bcrs.glsl says how the
+// layout works), shared by the plain pass and the compute kernel that fuses a dot product
+// into it (sparse/spmv_bcrs_dot.glsl).
+#include "sparse/element.glsl"
+
+uniform sampler2DArray u_values;
+uniform sampler2D u_columns;  // block column J per block (R32F, exact integers)
+uniform sampler2D u_rows;
+uniform sampler2D u_x;
+uniform int u_blockShift;
+
+vec4 xTexel(int t) { return texelFetch(u_x, ivec2(t % X_WIDTH, t / X_WIDTH), 0); }
+
+vec4 bcrsProduct(ivec2 texel) {
+  vec4 info = texelFetch(u_rows, texel, 0);
+  int first = int(info.x), end0 = first + int(info.y);
+  vec4 y = vec4(0.0);
+#if BLOCK == 4
+  for (int b = first; b < end0; ++b) {
+    ivec2 at = texelAtShift(b, u_blockShift);
+    vec4 xj = xTexel(int(texelFetch(u_columns, at, 0).x));
+    y += vec4(dot(texelFetch(u_values, ivec3(at, 0), 0), xj), dot(texelFetch(u_values, ivec3(at, 1), 0), xj),
+              dot(texelFetch(u_values, ivec3(at, 2), 0), xj), dot(texelFetch(u_values, ivec3(at, 3), 0), xj));
+  }
+#else
+  int end1 = end0 + int(info.z);
+  for (int b = first; b < end1; ++b) {
+    ivec2 at = texelAtShift(b, u_blockShift);
+    int J = int(texelFetch(u_columns, at, 0).x);
+    vec4 xt = xTexel(J >> 1);
+    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
+    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+    vec2 p = vec2(dot(a.xy, xj), dot(a.zw, xj));
+    if (b < end0) y.xy += p;
+    else y.zw += p;
+  }
+#endif
+  return y;
+}
