@@ -11,9 +11,14 @@
 // would not fit for 65^2).
 // Inputs: u_b (layered b of the block level), u_x (its x unless ZERO_GUESS), u_coeffs
 // (the nine entries of every node of every block level, three texels a node from
-// u_coeffOffset[m], 1024 texels a row; Multigrid::buildBlockData), u_inverse (DIRECT: the
-// coarsest (pseudo-)inverse in node order, R32F, row k = node k). Output: u_image0, the
-// block level's layered x with its border in sync.
+// u_coeffOffset[m], 1024 texels a row; then from u_flagOffset one bit a node, 16 to a
+// float: the node's entries equal u_reference[9 m ..], its level's reference stencil;
+// Multigrid::buildBlockData), u_inverse (DIRECT: the coarsest (pseudo-)inverse in node
+// order, row k = node k, four columns a texel). Output: u_image0, the block level's
+// layered x with its border in sync.
+// Speed (H200): without the flags every node's entries were three dependent fetches,
+// the latency of which one workgroup cannot hide; flagged nodes run on shared memory and
+// uniforms alone.
 layout(local_size_x = 1024) in;
 #include "multigrid/layered.glsl"
 
@@ -26,13 +31,17 @@ uniform int u_nx[BLOCK_LEVELS];
 uniform int u_ny[BLOCK_LEVELS];
 uniform int u_offset[BLOCK_LEVELS];
 uniform int u_coeffOffset[BLOCK_LEVELS];
+uniform float u_reference[BLOCK_LEVELS * 9];
+uniform int u_flagOffset;
 uniform float u_omega;
 uniform int u_pre;
 uniform int u_post;
 uniform int u_coarseIterations;
 
+// s_b has three zero slots past the coarsest level for the direct solve's last texel.
 shared float s_x[SHARED_NODES];
-shared float s_b[SHARED_NODES];
+shared float s_b[SHARED_NODES + 3];
+shared uint s_flags[(SHARED_NODES + 63) / 64 * 2];
 
 const int kThreads = 1024;
 
@@ -40,6 +49,11 @@ vec4 coeffTexel(int index) { return texelFetch(u_coeffs, ivec2(index & 1023, ind
 
 // The nine entries of node k of level m: a[0..8] as (dx + 1) + 3 (dy + 1).
 void stencilAt(int m, int k, out float a[9]) {
+  int node = u_offset[m] + k;
+  if ((s_flags[node >> 5] & (1u << (node & 31))) != 0u) {
+    for (int d = 0; d < 9; ++d) a[d] = u_reference[9 * m + d];
+    return;
+  }
   int base = u_coeffOffset[m] + 3 * k;
   vec4 t0 = coeffTexel(base), t1 = coeffTexel(base + 1), t2 = coeffTexel(base + 2);
   a[0] = t0.x; a[1] = t0.y; a[2] = t0.z; a[3] = t0.w;
@@ -47,19 +61,36 @@ void stencilAt(int m, int k, out float a[9]) {
   a[8] = t2.x;
 }
 
-// b - A x at node (i, j) of level m (0 at fixed nodes).
+// (k % nx, k / nx) without an integer division (tens of instructions on a GPU, in every
+// inner loop here): k < 2^13, so (k + 1/2) / nx stays well clear of integers in float.
+ivec2 nodeOf(int k, int nx) {
+  int j = int((float(k) + 0.5) / float(nx));
+  return ivec2(k - j * nx, j);
+}
+
+// x at node (p, q) of the level at offset o, 0 outside it.
+float xAt(int o, int nx, int ny, int p, int q) {
+  return p >= 0 && q >= 0 && p < nx && q < ny ? s_x[o + p + nx * q] : 0.0;
+}
+
+// b - A x at node (i, j) of level m (0 at fixed nodes). Written out term by term: a loop
+// over the nine entries with a bounds check indexes a[] dynamically, which puts it in local
+// memory. Terms outside the grid add exactly 0 (finite entries), so the sum is the same.
 float residualAt(int m, int i, int j) {
   int nx = u_nx[m], ny = u_ny[m], o = u_offset[m], k = i + nx * j;
   float a[9];
   stencilAt(m, k, a);
   if (a[4] == 0.0) return 0.0;
-  float ax = 0.0;
-  for (int dy = -1; dy <= 1; ++dy)
-    for (int dx = -1; dx <= 1; ++dx) {
-      int p = i + dx, q = j + dy;
-      if (p < 0 || q < 0 || p >= nx || q >= ny) continue;
-      ax += a[(dx + 1) + 3 * (dy + 1)] * s_x[o + p + nx * q];
-    }
+  float ax;
+  if (i > 0 && j > 0 && i < nx - 1 && j < ny - 1) {  // interior: no bounds to check
+    int c = o + k;
+    ax = a[0] * s_x[c - nx - 1] + a[1] * s_x[c - nx] + a[2] * s_x[c - nx + 1] + a[3] * s_x[c - 1] + a[4] * s_x[c] +
+         a[5] * s_x[c + 1] + a[6] * s_x[c + nx - 1] + a[7] * s_x[c + nx] + a[8] * s_x[c + nx + 1];
+  } else {
+    ax = a[0] * xAt(o, nx, ny, i - 1, j - 1) + a[1] * xAt(o, nx, ny, i, j - 1) + a[2] * xAt(o, nx, ny, i + 1, j - 1) +
+         a[3] * xAt(o, nx, ny, i - 1, j) + a[4] * xAt(o, nx, ny, i, j) + a[5] * xAt(o, nx, ny, i + 1, j) +
+         a[6] * xAt(o, nx, ny, i - 1, j + 1) + a[7] * xAt(o, nx, ny, i, j + 1) + a[8] * xAt(o, nx, ny, i + 1, j + 1);
+  }
   return s_b[o + k] - ax;
 }
 
@@ -85,7 +116,8 @@ void smoothLevel(int m, int sweeps, bool zero) {
       if (k >= n) break;
       float a[9];
       stencilAt(m, k, a);
-      next[t] = a[4] == 0.0 ? s_b[o + k] : s_x[o + k] + u_omega * residualAt(m, k % nx, k / nx) / a[4];
+      ivec2 ij = nodeOf(k, nx);
+      next[t] = a[4] == 0.0 ? s_b[o + k] : s_x[o + k] + u_omega * residualAt(m, ij.x, ij.y) / a[4];
     }
     barrier();
     for (int t = 0; t < NODES_PER_THREAD; ++t) {
@@ -108,7 +140,8 @@ void projectLevel(int m) {
   int fnx = u_nx[m], fny = u_ny[m];
   int cnx = u_nx[m + 1], n = cnx * u_ny[m + 1], co = u_offset[m + 1];
   for (int K = int(gl_LocalInvocationIndex); K < n; K += kThreads) {
-    int I = K % cnx, J = K / cnx;
+    ivec2 IJ = nodeOf(K, cnx);
+    int I = IJ.x, J = IJ.y;
     float a[9];
     stencilAt(m + 1, K, a);
     float s = 0.0;
@@ -129,10 +162,11 @@ void interpolateLevel(int m) {
     float a[9];
     stencilAt(m, k, a);
     if (a[4] == 0.0) continue;
-    int i = k % nx, j = k / nx;
+    ivec2 ij = nodeOf(k, nx);
+    int i = ij.x, j = ij.y;
     float s = 0.0;
-    for (int J = j / 2; J <= (j + 1) / 2; ++J)
-      for (int I = i / 2; I <= (i + 1) / 2; ++I) s += subdivision(i - 2 * I, j - 2 * J) * s_x[co + I + cnx * J];
+    for (int J = j >> 1; J <= (j + 1) >> 1; ++J)
+      for (int I = i >> 1; I <= (i + 1) >> 1; ++I) s += subdivision(i - 2 * I, j - 2 * J) * s_x[co + I + cnx * J];
     s_x[o + k] += s;
   }
   barrier();
@@ -146,7 +180,10 @@ void coarseLevel(int m) {
     int k = int(gl_LocalInvocationIndex) + t * kThreads;
     if (k >= n) break;
     float s = 0.0;
-    for (int c = 0; c < n; ++c) s += texelFetch(u_inverse, ivec2(c, k), 0).x * s_b[o + c];
+    for (int c = 0; c < n; c += 4) {
+      vec4 w = texelFetch(u_inverse, ivec2(c >> 2, k), 0);
+      s += w.x * s_b[o + c] + w.y * s_b[o + c + 1] + w.z * s_b[o + c + 2] + w.w * s_b[o + c + 3];
+    }
     next[t] = s;
   }
   // s_x of this level is not read above: write directly.
@@ -163,6 +200,13 @@ void coarseLevel(int m) {
 
 void main() {
   int tid = int(gl_LocalInvocationIndex);
+  // The flags: texel e holds words 2e and 2e + 1, each as two 16-bit halves.
+  for (int e = tid; e < (SHARED_NODES + 63) / 64; e += kThreads) {
+    uvec4 h = uvec4(coeffTexel(u_flagOffset + e));
+    s_flags[2 * e] = h.x | (h.y << 16);
+    s_flags[2 * e + 1] = h.z | (h.w << 16);
+  }
+  if (tid < 3) s_b[SHARED_NODES + tid] = 0.0;
   // Load b (and x) of the block level from the layered textures.
   int nx0 = u_nx[0], n0 = nx0 * u_ny[0];
   for (int k = tid; k < n0; k += kThreads) {

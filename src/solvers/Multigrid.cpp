@@ -14,8 +14,12 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,6 +53,7 @@ void validate(const MultigridOptions& o) {
   if (!(o.omega > 0.0f && o.omega < 2.0f)) bad("omega must be in (0, 2), got " + formatNumber(o.omega));
   if (o.coarseIterations < 1) bad("coarseIterations must be >= 1, got " + std::to_string(o.coarseIterations));
   if (o.maxLevels < 0) bad("maxLevels must be >= 0 (0: automatic), got " + std::to_string(o.maxLevels));
+  if (o.blockCycleMaxNodes < 1) bad("blockCycleMaxNodes must be >= 1, got " + std::to_string(o.blockCycleMaxNodes));
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
   if (o.constantStencilTexels < 0)
     bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
@@ -80,10 +85,12 @@ void Multigrid::setOptions(const MultigridOptions& options) {
                                 "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
   const bool refresh = options.constantStencil != m_options.constantStencil ||
                        options.constantStencilTexels != m_options.constantStencilTexels;
+  const bool rebuildBlock = options.blockCycleMaxNodes != m_options.blockCycleMaxNodes;
   m_options = options;
-  if (refresh) {
+  if (refresh || rebuildBlock) {
     gl::StateGuard guard;
-    refreshConstantStencils();
+    if (refresh) refreshConstantStencils();
+    if (rebuildBlock) buildBlockData();
   }
 }
 
@@ -301,43 +308,85 @@ void Multigrid::buildCoarseInverse() {
       }
   m_coarseInverse = Vector(stream::Layout::withWidth(texels.size(), texelCount), m_name + ".coarse_inverse");
   m_coarseInverse.upload(texels);
-  // The same matrix in node order (row k = node k) for the block cycle.
-  std::vector<float> rows(n * n);
-  for (std::size_t k = 0; k < n * n; ++k) rows[k] = float(inv[k]);
-  m_blockInverse = gl::Texture(int(n), int(n), gl::TextureFormat::R32F, m_name + ".block_inverse");
+  // The same matrix in node order for the block cycle: row k = node k, four columns a texel
+  // (a quarter of the fetches of one column a texel; the last texel zero-padded).
+  const std::size_t rowTexels = (n + 3) / 4;
+  std::vector<float> rows(4 * rowTexels * n, 0.0f);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t m = 0; m < n; ++m) rows[k * 4 * rowTexels + m] = float(inv[k * n + m]);
+  m_blockInverse = gl::Texture(int(rowTexels), int(n), gl::TextureFormat::RGBA32F, m_name + ".block_inverse");
   m_blockInverse.upload(rows.data());
 }
 
 void Multigrid::buildBlockData() {
   m_blockLevel = -1;
+  m_blockInfo = BlockCycleInfo{};
   m_blockCoefficients = gl::Texture();
+  m_blockReference.clear();
   if (!stream::Runtime::current().caps().compute) return;
   GLint sharedBytes = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
-  // x and b of every block level in shared memory; at most 8 levels (uniform arrays) and
-  // 8 nodes per invocation of the 1024 (register arrays).
-  const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) / 8;
+  // x and b of every block level in shared memory (8 bytes a node) and one flag bit a node;
+  // at most 8 levels (uniform arrays) and 8 nodes per invocation of the 1024 (register arrays).
+  const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) * 8 / 65;
   for (int l = 0; l + 1 < levels(); ++l) {
     std::size_t total = 0;
     for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
-    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= 8 * 1024) {
+    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= std::size_t(std::min(8 * 1024, m_options.blockCycleMaxNodes))) {
       m_blockLevel = l;
       break;
     }
   }
   if (m_blockLevel < 0) return;
-  // Three texels a node (the nine entries, then padding), 1024 texels a row.
+  // Three texels a node (the nine entries, then padding), 1024 texels a row; then the
+  // constant-stencil flags, one bit a node (all block levels' nodes in a row, as in shared
+  // memory), 16 bits to a float (exact integers) so that a texel carries 64 nodes.
+  // A node is flagged when its nine entries equal its level's reference stencil bit for bit
+  // (the most frequent stencil among the level's free nodes): the kernel then takes them
+  // from uniforms instead of three dependent texture fetches. Galerkin operators of a
+  // constant fine stencil are constant away from boundaries and obstacles, so nearly every
+  // warp of a sweep runs on shared memory alone.
   std::vector<float> packed;
+  std::vector<std::uint32_t> flags;
   m_blockCoefficientOffsets.clear();
+  std::size_t node = 0;
   for (int m = m_blockLevel; m < levels(); ++m) {
     m_blockCoefficientOffsets.push_back(int(packed.size() / 4));
     const GridStencil A = m_levels[std::size_t(m)].A.download();
+    using Entries = std::array<std::uint32_t, 9>;
+    auto entriesAt = [&](int i, int j) {
+      Entries e{};
+      for (int d = 0; d < 9; ++d) e[std::size_t(d)] = std::bit_cast<std::uint32_t>(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
+      return e;
+    };
+    std::map<Entries, std::size_t> counts;
     for (int j = 0; j < A.ny(); ++j)
-      for (int i = 0; i < A.nx(); ++i) {
+      for (int i = 0; i < A.nx(); ++i)
+        if (!A.isFixed(i, j)) ++counts[entriesAt(i, j)];
+    Entries reference{};  // all zero when every node is fixed: then nothing is flagged
+    std::size_t best = 0;
+    for (const auto& [entries, count] : counts)
+      if (count > best) best = count, reference = entries;
+    for (std::uint32_t bits : reference) m_blockReference.push_back(std::bit_cast<float>(bits));
+    for (int j = 0; j < A.ny(); ++j)
+      for (int i = 0; i < A.nx(); ++i, ++node) {
         for (int d = 0; d < 9; ++d) packed.push_back(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
         packed.insert(packed.end(), 3, 0.0f);
+        if (node % 32 == 0) flags.push_back(0);
+        if (best > 0 && entriesAt(i, j) == reference) {
+          flags.back() |= 1u << (node % 32);
+          ++m_blockInfo.constantNodes;
+        }
       }
   }
+  m_blockInfo.level = m_blockLevel;
+  m_blockInfo.nodes = node;
+  m_blockFlagOffset = int(packed.size() / 4);
+  for (std::uint32_t word : flags) {
+    packed.push_back(float(word & 0xffffu));
+    packed.push_back(float(word >> 16));
+  }
+  while (packed.size() % 4 != 0) packed.push_back(0.0f);
   const std::size_t texels = packed.size() / 4;
   const int height = int((texels + 1023) / 1024);
   packed.resize(std::size_t(height) * 1024 * 4, 0.0f);
@@ -370,7 +419,8 @@ void Multigrid::blockCycle(bool zeroGuess) {
   pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", m_blockCoefficients)
       .input("u_inverse", direct ? m_blockInverse : m_blockCoefficients);
   pass.uniformArray("u_nx", nx).uniformArray("u_ny", ny).uniformArray("u_offset", offsets)
-      .uniformArray("u_coeffOffset", m_blockCoefficientOffsets);
+      .uniformArray("u_coeffOffset", m_blockCoefficientOffsets).uniformArray("u_reference", m_blockReference);
+  pass.uniform("u_flagOffset", m_blockFlagOffset);
   pass.uniform("u_omega", m_options.omega).uniform("u_pre", m_options.preSmoothing)
       .uniform("u_post", m_options.postSmoothing).uniform("u_coarseIterations", m_options.coarseIterations);
   pass.output(level.x).workgroups(1, 1, 1).label("mg block cycle").run();

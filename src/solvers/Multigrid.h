@@ -120,6 +120,12 @@ struct MultigridOptions {
   /// on llvmpipe's 32 KB) cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl)
   /// instead of about eight passes per level, each a few microseconds of pure latency there.
   bool blockCycle = true;
+  /// The block cycle starts at the finest level with at most this many nodes (and that
+  /// fits in shared memory). One workgroup runs on one multiprocessor, so its phases cost
+  /// about 2 us each whatever the level (H200, V(2,2), compute, borders in kernel: a block
+  /// from 65^2 / 33^2 / 17^2 down took 62 / 36 / 17 us; whole cycles at 257^2 155 / 156 /
+  /// 177 us, at 1025^2 294 / 296 / 320 us; with no block cycle 207 and 350 us).
+  int blockCycleMaxNodes = 8192;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
   /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
@@ -185,6 +191,15 @@ class Multigrid {
   /// Free nodes of the finest level.
   std::size_t freeNodes() const { return m_freeNodes; }
   const std::string& name() const { return m_name; }
+  /// Where V-cycles switch to the one-dispatch block cycle (compute backend; blockCycle):
+  /// level -1 when no level fits; nodes of the block levels, and how many of them take
+  /// their stencil from the level's reference (the rest read it from a texture).
+  struct BlockCycleInfo {
+    int level = -1;
+    std::size_t nodes = 0;
+    std::size_t constantNodes = 0;
+  };
+  BlockCycleInfo blockCycleInfo() const { return m_blockInfo; }
 
   // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
   // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.
@@ -268,9 +283,12 @@ class Multigrid {
   stream::Vector m_coarseInverse;  ///< empty: no direct coarse solve
   static constexpr int kMaxBlockLevels = 8;
   int m_blockLevel = -1;                        ///< -1: no block cycle possible
-  gl::Texture m_blockCoefficients;              ///< block levels' stencils, 3 texels a node
+  gl::Texture m_blockCoefficients;              ///< block levels' stencils, 3 texels a node; flags
   std::vector<int> m_blockCoefficientOffsets;   ///< first texel of each block level
-  gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order (R32F)
+  BlockCycleInfo m_blockInfo;
+  int m_blockFlagOffset = 0;                    ///< first texel of the constant-stencil flags
+  std::vector<float> m_blockReference;          ///< each block level's reference stencil, 9 entries
+  gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
   stream::Scalar m_scalar;
 };
 

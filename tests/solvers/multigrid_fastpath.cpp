@@ -521,3 +521,39 @@ TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches 
     }
   }
 }
+
+TEST_CASE("Multigrid: the block cycle takes constant stencils from uniforms and can start lower",
+          "[multigrid][gl]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);
+  const GridStencil A = GridStencil::poisson(129, 129, solvers::GridBoundaries::all(solvers::Boundary::Dirichlet), "A");
+  MultigridOptions o{.preSmoothing = 2, .postSmoothing = 2};
+  Multigrid mg(A, o);
+  const Multigrid::BlockCycleInfo info = mg.blockCycleInfo();
+  REQUIRE(info.level > 0);
+  std::size_t nodes = 0;
+  for (int l = info.level; l < mg.levels(); ++l) nodes += mg.grid(l).nodes();
+  CHECK(info.nodes == nodes);
+  // Galerkin operators of the 5-point Laplacian are one 9-point stencil away from the
+  // boundary: most nodes are flagged, the fixed boundary ring and its neighbours are not.
+  CHECK(info.constantNodes > nodes / 2);
+  CHECK(info.constantNodes < nodes);
+
+  const std::vector<float> xs = test::randomFloats(A.nodes(), 81), bs = test::randomFloats(A.nodes(), 82);
+  auto cyclesWith = [&](bool block, int maxNodes) {
+    MultigridOptions p = o;
+    p.blockCycle = block;
+    p.blockCycleMaxNodes = maxNodes;
+    mg.setOptions(p);
+    return runCycles(mg, xs, bs, 2);
+  };
+  const std::vector<float> passes = cyclesWith(false, 8192);
+  const std::vector<float> lower = cyclesWith(true, 289);
+  CHECK(mg.blockCycleInfo().level > info.level);
+  CHECK(test::maxRelativeError(lower, test::toDouble(passes)) < 2e-5);
+  CHECK(test::maxRelativeError(cyclesWith(true, 8192), test::toDouble(passes)) < 2e-5);
+  CHECK(mg.blockCycleInfo().level == info.level);
+  MultigridOptions bad = o;
+  bad.blockCycleMaxNodes = 0;
+  CHECK_THROWS_WITH(mg.setOptions(bad), Catch::Contains("blockCycleMaxNodes"));
+}
