@@ -15,9 +15,13 @@ void main() {
   ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
   float part = 0.0;
   if (texel.x < u_size.x && texel.y < u_size.y) {  // no early return: every invocation meets the barriers
+    // x's texel is fetched before the product's gathers, not after them: fetched last, its
+    // latency came on top of every invocation's (H200, 1M-row mesh, 4x4 blocks: CG
+    // iteration 186 us that way, 129 us this way, 134 us unfused).
+    vec4 xHere = texelFetch(u_x, texel, 0);
     vec4 y = bcrsProduct(texel);
     imageStore(u_image0, texel, y);
-    part = dot(y, texelFetch(u_x, texel, 0));
+    part = dot(y, xHere);
   }
   foldDot(part);
 }

@@ -16,9 +16,10 @@ void main() {
   float part = 0.0;
   if (local.x < u_rect.z && local.y < u_rect.w) {  // no early return: every invocation meets the barriers
     ivec2 texel = u_rect.xy + local;
+    vec4 xHere = texelFetch(u_x, texel, 0);  // before the gathers (sparse/spmv_bcrs_dot.glsl says why)
     vec4 y = segmentProduct(texel);
     imageStore(u_image0, texel, y);
-    part = dot(y, texelFetch(u_x, texel, 0));
+    part = dot(y, xHere);
   }
   foldDot(part);
 }

@@ -15,7 +15,10 @@ namespace texstream::linalg {
 namespace {
 
 std::string gridText(std::size_t nx, std::size_t ny, std::size_t nz, bool threeD) {
-  return std::to_string(nx) + "x" + std::to_string(ny) + (threeD ? "x" + std::to_string(nz) : "");
+  // Appended piece by piece: GCC 12's "x" + std::string trips a false -Wrestrict (bug 105329).
+  std::string text = std::to_string(nx) + "x" + std::to_string(ny);
+  if (threeD) text += 'x' + std::to_string(nz);
+  return text;
 }
 
 }  // namespace
