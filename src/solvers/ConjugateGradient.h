@@ -13,9 +13,10 @@
 // then w = A u with w.u and, in the last workgroup, the next alpha and beta
 // (LinearOperator::applyAndDot: one product with the dot folded in for a SegmentMatrix in
 // internal order or a BcrsMatrix, a product and a reduction otherwise). Two or three passes an iteration;
-// standard CG needs four there. Its updated residual drifts more in float, so a
-// convergence it reports is checked once against b - A x and, beyond 10x the tolerance,
-// the iteration restarts from the true residual; the message gives both residuals.
+// standard CG needs four there. Its updated residual drifts more in float. On both
+// backends a convergence the updated residual reports is checked once against b - A x
+// and, beyond 2x the tolerance, the iteration restarts (once) from the true residual; the
+// message gives both residuals.
 // The CPU only enqueues passes. Every `checkEvery` iterations it reads
 // ||r||^2 together with the status texel, blocking, or, with asynchronousCheck, through a
 // PBO + fence (stream::ScalarReadback) whose value is used when it lands (at most one

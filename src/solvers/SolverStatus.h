@@ -21,6 +21,8 @@ struct SolverStatus {
   std::vector<double> residualHistory;
   std::vector<int> checkedAt;
   double relativeResidual = 0;  ///< last checked value (recurrence residual)
+  /// CG: restarts from the true residual b - A x after a drifted convergence (at most 1).
+  int restarts = 0;
   double milliseconds = 0;      ///< wall time of the solve, GPU work finished
   std::string message;          ///< one line: what happened and where
   bool converged() const { return outcome == Outcome::Converged; }
