@@ -6,6 +6,7 @@
 
 #include <glad/gl.h>
 
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -139,6 +140,54 @@ void Texture::download(float* out, int layer) const {
   const FormatInfo fi = info(m_format);
   // Float read-back of float attachments is core in desktop GL; format/type match storage.
   glReadPixels(0, 0, m_width, m_height, fi.format, fi.type, out);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fbo);
+}
+
+void downloadTextures(std::span<const Texture* const> textures, std::span<float* const> outs) {
+  if (textures.size() != outs.size())
+    throw Error("downloadTextures: " + std::to_string(textures.size()) + " textures but " +
+                std::to_string(outs.size()) + " destinations");
+  std::vector<std::size_t> offsets;
+  std::size_t bytes = 0;
+  for (const Texture* t : textures) {
+    if (!t || !t->id()) throw Error("downloadTextures: empty texture");
+    if (t->format() == TextureFormat::RGBA8) throw Error("downloadTextures(\"" + t->name() + "\"): float download of RGBA8");
+    offsets.push_back(bytes);
+    bytes += std::size_t(t->width()) * std::size_t(t->height()) * std::size_t(channelCount(t->format())) * sizeof(float);
+  }
+  if (bytes == 0) return;
+  StateGuard guard;
+  GLuint buffer = 0, fbo = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
+  glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  for (std::size_t i = 0; i < textures.size(); ++i) {
+    const Texture& t = *textures[i];
+    if (t.isArray()) glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t.id(), 0, 0);
+    else glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.id(), 0);
+    const FormatInfo fi = info(t.format());
+    // With a pack buffer bound glReadPixels only enqueues the copy, at this byte offset.
+    glReadPixels(0, 0, t.width(), t.height(), fi.format, fi.type, reinterpret_cast<void*>(offsets[i]));
+  }
+  const void* mapped = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);  // the one wait
+  if (!mapped) {
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glDeleteBuffers(1, &buffer);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    throw Error("downloadTextures: mapping the " + std::to_string(bytes) + "-byte read-back buffer failed");
+  }
+  for (std::size_t i = 0; i < textures.size(); ++i) {
+    const std::size_t end = i + 1 < textures.size() ? offsets[i + 1] : bytes;
+    std::memcpy(outs[i], static_cast<const char*>(mapped) + offsets[i], end - offsets[i]);
+  }
+  glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glDeleteBuffers(1, &buffer);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo);
 }

@@ -1,5 +1,6 @@
 #pragma once
 // texstream::gl::Texture: move-only owner of a 2D (or 2D array) texture.
+#include <span>
 #include <string>
 
 namespace texstream::gl {
@@ -50,5 +51,12 @@ class Texture {
   TextureFormat m_format = TextureFormat::RGBA32F;
   std::string m_name;
 };
+
+/// Several whole textures (layer 0) into tightly packed floats with one wait for the GPU
+/// instead of one a texture: every copy is enqueued into one pixel-pack buffer, which is
+/// mapped once. For set-up code that reads many small textures (a multigrid hierarchy's
+/// stencils), where each blocking read is a full round trip. outs[i] holds
+/// width * height * channels floats of textures[i].
+void downloadTextures(std::span<const Texture* const> textures, std::span<float* const> outs);
 
 }  // namespace texstream::gl

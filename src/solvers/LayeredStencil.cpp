@@ -44,9 +44,23 @@ LayeredStencil LayeredStencil::upload(const GridStencil& A, const LayeredGrid& g
 }
 
 GridStencil LayeredStencil::download() const {
-  GridStencil A(m_grid.nx(), m_grid.ny(), m_name);
-  for (int e = 0; e < 9; ++e) A.entry(e) = m_grid.unlayerHost(m_entries[std::size_t(e)].download());
-  return A;
+  const LayeredStencil* self = this;
+  return std::move(downloadAll(std::span<const LayeredStencil* const>(&self, 1))[0]);
+}
+
+std::vector<GridStencil> LayeredStencil::downloadAll(std::span<const LayeredStencil* const> ops) {
+  std::vector<const stream::Vector*> entries;
+  for (const LayeredStencil* op : ops)
+    for (const stream::Vector& e : op->m_entries) entries.push_back(&e);
+  const std::vector<std::vector<float>> layered = stream::downloadAll(entries);
+  std::vector<GridStencil> out;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const LayeredStencil& op = *ops[i];
+    GridStencil A(op.m_grid.nx(), op.m_grid.ny(), op.m_name);
+    for (int e = 0; e < 9; ++e) A.entry(e) = op.m_grid.unlayerHost(layered[9 * i + std::size_t(e)]);
+    out.push_back(std::move(A));
+  }
+  return out;
 }
 
 void LayeredStencil::syncBorder() {

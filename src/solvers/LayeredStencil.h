@@ -38,8 +38,10 @@ class LayeredStencil : public linalg::LinearOperator {
   /// Uploads A (validated: GridStencil::validate) onto `grid` (same node counts), border
   /// included. Throws std::invalid_argument on a bad stencil or a size mismatch.
   static LayeredStencil upload(const GridStencil& A, const LayeredGrid& grid);
-  /// Reads the coefficients back (blocking).
+  /// Reads the coefficients back (blocking: one wait for the GPU).
   GridStencil download() const;
+  /// Several operators' coefficients with one wait for all of them (stream::downloadAll).
+  static std::vector<GridStencil> downloadAll(std::span<const LayeredStencil* const> ops);
 
   LayeredStencil(LayeredStencil&&) noexcept = default;
   LayeredStencil& operator=(LayeredStencil&&) noexcept = default;

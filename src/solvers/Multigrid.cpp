@@ -350,9 +350,14 @@ void Multigrid::buildBlockData() {
   std::vector<std::uint32_t> flags;
   m_blockCoefficientOffsets.clear();
   std::size_t node = 0;
+  // One wait for the GPU for every block level (a blocking read a texture cost a few ms a
+  // setOperator, which the fluid demo calls every frame while obstacles are painted).
+  std::vector<const LayeredStencil*> ops;
+  for (int m = m_blockLevel; m < levels(); ++m) ops.push_back(&m_levels[std::size_t(m)].A);
+  const std::vector<GridStencil> stencils = LayeredStencil::downloadAll(ops);
   for (int m = m_blockLevel; m < levels(); ++m) {
     m_blockCoefficientOffsets.push_back(int(packed.size() / 4));
-    const GridStencil A = m_levels[std::size_t(m)].A.download();
+    const GridStencil& A = stencils[std::size_t(m - m_blockLevel)];
     using Entries = std::array<std::uint32_t, 9>;
     auto entriesAt = [&](int i, int j) {
       Entries e{};

@@ -77,6 +77,21 @@ std::vector<float> Vector::download() const {
 
 void Vector::setZero() { m_texture.fill(0.0f); }
 
+std::vector<std::vector<float>> downloadAll(std::span<const Vector* const> vectors) {
+  std::vector<std::vector<float>> padded(vectors.size());
+  std::vector<const gl::Texture*> textures;
+  std::vector<float*> outs;
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    if (vectors[i]->empty()) throw gl::Error("stream::downloadAll: empty vector");
+    padded[i].resize(vectors[i]->layout().paddedSize());
+    textures.push_back(&vectors[i]->texture());
+    outs.push_back(padded[i].data());
+  }
+  gl::downloadTextures(textures, outs);
+  for (std::size_t i = 0; i < vectors.size(); ++i) padded[i].resize(vectors[i]->size());
+  return padded;
+}
+
 void requireSameLayout(const char* what, const Vector& a, const Vector& b) {
   if (a.empty() || b.empty()) {
     throw gl::Error(std::string(what) + ": vector \"" + (a.empty() ? b.name() : a.name()) + "\" is paired with an empty vector");

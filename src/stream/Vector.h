@@ -50,6 +50,10 @@ class Vector {
   bool m_pooled = false;
 };
 
+/// Every vector's size() values, with one wait for the GPU for all of them
+/// (gl::downloadTextures) instead of one a vector.
+std::vector<std::vector<float>> downloadAll(std::span<const Vector* const> vectors);
+
 /// Throws Error("what: vector \"a\" has n=..., vector \"b\" has n=...") unless same layout.
 void requireSameLayout(const char* what, const Vector& a, const Vector& b);
 

@@ -54,6 +54,54 @@ TEST_CASE("textures round-trip, move, and reject bad sizes with their name", "[g
   REQUIRE_THROWS_WITH(moved.uploadRect(2, 0, 2, 1, data.data()), Catch::Contains("outside"));
 }
 
+TEST_CASE("downloadTextures reads several textures with one wait, each as download() does", "[gl]") {
+  test::context();
+  // Odd sizes and every float format: the byte offsets in the shared pack buffer and the
+  // row lengths (odd R32F widths) must come out as separate downloads do.
+  struct Spec {
+    int w, h;
+    gl::TextureFormat format;
+    int layers;
+  };
+  const std::vector<Spec> specs{{1, 1, gl::TextureFormat::RGBA32F, 0}, {7, 3, gl::TextureFormat::R32F, 0},
+                                {5, 11, gl::TextureFormat::RG32F, 0}, {13, 2, gl::TextureFormat::RGBA32F, 0},
+                                {3, 5, gl::TextureFormat::R32F, 2}};
+  std::vector<gl::Texture> textures;
+  std::vector<std::vector<float>> expected, got;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const Spec& s = specs[i];
+    textures.emplace_back(s.w, s.h, s.format, "t" + std::to_string(i), s.layers);
+    std::vector<float> data(std::size_t(s.w * s.h * gl::channelCount(s.format)));
+    for (std::size_t k = 0; k < data.size(); ++k) data[k] = float(i * 1000 + k) * 0.25f - 3.0f;
+    textures.back().upload(data.data());
+    expected.push_back(data);
+    got.emplace_back(data.size(), -999.0f);
+  }
+  std::vector<const gl::Texture*> pointers;
+  std::vector<float*> outs;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    pointers.push_back(&textures[i]);
+    outs.push_back(got[i].data());
+  }
+  gl::downloadTextures(pointers, outs);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    INFO("texture " << i);
+    CHECK(got[i] == expected[i]);
+  }
+  // Nothing of the read-back stays bound: a plain download afterwards still works.
+  std::vector<float> again(expected[3].size());
+  textures[3].download(again.data());
+  CHECK(again == expected[3]);
+
+  REQUIRE_THROWS_WITH(gl::downloadTextures(pointers, std::span<float* const>(outs.data(), 2)),
+                      Catch::Contains("5 textures but 2 destinations"));
+  gl::Texture empty;
+  const gl::Texture* emptyPointer = &empty;
+  float* sink = nullptr;
+  REQUIRE_THROWS_WITH(gl::downloadTextures(std::span(&emptyPointer, 1), std::span(&sink, 1)),
+                      Catch::Contains("empty texture"));
+}
+
 TEST_CASE("program compile errors name the file and line", "[gl]") {
   test::context();
   gl::ShaderStage fs{GL_FRAGMENT_SHADER, "#version 330 core",

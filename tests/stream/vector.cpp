@@ -71,3 +71,22 @@ TEST_CASE("Vectors move; moved-from vectors are empty", "[gl][stream]") {
   REQUIRE(a.empty());  // NOLINT(bugprone-use-after-move): checking the moved-from state
   REQUIRE_THROWS_AS(a.download(), gl::Error);
 }
+
+TEST_CASE("stream::downloadAll gives each vector's values, as download() does", "[gl][stream]") {
+  test::context();
+  std::vector<stream::Vector> vectors;
+  std::vector<std::vector<float>> values;
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(4097), std::size_t(130)}) {
+    values.push_back(test::randomFloats(n, unsigned(n)));
+    vectors.emplace_back(n, "v" + std::to_string(n));
+    vectors.back().upload(values.back());
+  }
+  std::vector<const stream::Vector*> pointers;
+  for (const stream::Vector& v : vectors) pointers.push_back(&v);
+  const std::vector<std::vector<float>> got = stream::downloadAll(pointers);
+  REQUIRE(got.size() == vectors.size());
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == values[i]);
+  const stream::Vector empty;
+  const stream::Vector* emptyPointer = &empty;
+  CHECK_THROWS_WITH(stream::downloadAll(std::span(&emptyPointer, 1)), Catch::Contains("empty vector"));
+}
