@@ -127,46 +127,6 @@ Timing timeSolve(const std::function<void()>& body, int runs) {
   return t;
 }
 
-/// One EBJ sweep in double, written from the method: slab s of every line gets
-/// (line neighbours + j/k neighbours + f) / D from the current values (earlier slabs new).
-void referenceSweep(const EbjGrid& g, const std::vector<int>& perm, const std::vector<double>& f,
-                    std::vector<double>& x) {
-  const int dims = g.dimensions();
-  auto at = [&](int i, int j, int k) {
-    return std::size_t(i) + std::size_t(g.nx) * (std::size_t(j) + std::size_t(g.ny) * std::size_t(k));
-  };
-  std::vector<double> next(4 * std::size_t(g.ny) * std::size_t(g.nz));
-  for (int s = 0; s < g.nx / 4; ++s) {
-    std::size_t o = 0;
-    for (int k = 0; k < g.nz; ++k)
-      for (int j = 0; j < g.ny; ++j)
-        for (int lane = 0; lane < 4; ++lane) {
-          const int i = perm[std::size_t(4 * s + lane)];
-          const std::size_t p = at(i, j, k);
-          const bool end = i == 0 || i == g.nx - 1;
-          const double d = 2.0 * dims - (end && g.x == EbjBoundary::Neumann ? 1.0 : 0.0);
-          double sum = f[p];
-          if (i > 0) sum += x[at(i - 1, j, k)];
-          if (i + 1 < g.nx) sum += x[at(i + 1, j, k)];
-          auto side = [&](int jj, int kk, EbjBoundary b) {
-            if (jj < 0 || jj >= g.ny || kk < 0 || kk >= g.nz) sum += b == EbjBoundary::Neumann ? x[p] : 0.0;
-            else sum += x[at(i, jj, kk)];
-          };
-          side(j - 1, k, g.y);
-          side(j + 1, k, g.y);
-          if (dims == 3) {
-            side(j, k - 1, g.z);
-            side(j, k + 1, g.z);
-          }
-          next[o++] = sum / d;
-        }
-    o = 0;
-    for (int k = 0; k < g.nz; ++k)
-      for (int j = 0; j < g.ny; ++j)
-        for (int lane = 0; lane < 4; ++lane) x[at(perm[std::size_t(4 * s + lane)], j, k)] = next[o++];
-  }
-}
-
 /// Lexicographic Gauss–Seidel sweep in float on the CPU: x_p = (f_p - Σ_{q != p} a_pq x_q) / a_pp.
 void gaussSeidelSweep(const linalg::Csr& A, const std::vector<float>& diagonal, const std::vector<float>& values,
                       const std::vector<float>& f, std::vector<float>& x) {
@@ -339,7 +299,7 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       xv.upload(poisoned);
       ebj.store(xv);
       std::vector<double> reference = toDouble(x0);
-      referenceSweep(g, kernel.permutation(), f, reference);
+      solvers::ebjReferenceSweep(g, kernel.permutation(), f, reference);
       row.maxRelErr = maxRelativeError(xv.download(), reference);
       row.tolerance = 1e-5;
       row.note = std::to_string(ebj.slabs()) + " slab passes; " + kernelNote;

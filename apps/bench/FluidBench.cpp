@@ -29,6 +29,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <glad/gl.h>
+#include <Eigen/Dense>
 
 #include <algorithm>
 #include <map>
@@ -157,7 +158,7 @@ class CpuMultigrid {
         L.r[k] = L.fixed(k) ? 0.0 : L.b[k] - L.A[4][k] * L.x[k] - offDiagonal(L, L.x, i, j);
       }
   }
-  /// The exact coarsest solve (Gaussian elimination; fixed rows are identity rows).
+  /// The exact coarsest solve (Eigen's LU with partial pivoting; fixed rows are identity rows).
   void coarseSolve(CpuLevel& L, bool /*zeroGuess*/) {
     const std::size_t n = std::size_t(L.nx) * L.ny;
     std::vector<double> M(n * n, 0.0), rhs = L.b;
@@ -175,24 +176,11 @@ class CpuMultigrid {
             M[k * n + std::size_t(c) * L.nx + a] += L.A[std::size_t((dx + 1) + 3 * (dy + 1))][k];
           }
       }
-    for (std::size_t c = 0; c < n; ++c) {
-      std::size_t p = c;
-      for (std::size_t r = c + 1; r < n; ++r)
-        if (std::abs(M[r * n + c]) > std::abs(M[p * n + c])) p = r;
-      for (std::size_t m = 0; m < n; ++m) std::swap(M[p * n + m], M[c * n + m]);
-      std::swap(rhs[p], rhs[c]);
-      for (std::size_t r = c + 1; r < n; ++r) {
-        const double f = M[r * n + c] / M[c * n + c];
-        if (f == 0.0) continue;
-        for (std::size_t m = c; m < n; ++m) M[r * n + m] -= f * M[c * n + m];
-        rhs[r] -= f * rhs[c];
-      }
-    }
-    for (std::size_t c = n; c-- > 0;) {
-      double v = rhs[c];
-      for (std::size_t m = c + 1; m < n; ++m) v -= M[c * n + m] * L.x[m];
-      L.x[c] = v / M[c * n + c];
-    }
+    using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::VectorXd x = Eigen::Map<const RowMajorMatrix>(M.data(), Eigen::Index(n), Eigen::Index(n))
+                                  .partialPivLu()
+                                  .solve(Eigen::Map<const Eigen::VectorXd>(rhs.data(), Eigen::Index(n)));
+    for (std::size_t k = 0; k < n; ++k) L.x[k] = x[Eigen::Index(k)];
   }
   CpuLevel coarsen(const CpuLevel& F, const solvers::LayeredGrid& g) const {
     CpuLevel C;

@@ -2,6 +2,7 @@
 // Westermann 2005, Listing 44-1: rho and newrho swap roles each iteration).
 #include <texstream/solvers/ConjugateGradient.h>
 
+#include <texstream/solvers/SolveRecorder.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -17,7 +18,6 @@
 #include <glad/gl.h>
 
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -47,12 +47,12 @@ void validate(const linalg::LinearOperator& A, const Vector& b, const Vector& x,
 SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, const CgOptions& opts,
                 const Preconditioner* M) {
   validate(A, b, x, opts);
-  const auto start = std::chrono::steady_clock::now();
+  const std::string where = "cg(" + quoted(A.name()) + ")";
+  SolveRecorder recorder(where, opts.onCheck);
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
 
-  const std::string where = "cg(" + quoted(A.name()) + ")";
   const bool preconditioned = M != nullptr && !M->isIdentity();
   const auto* jacobi = preconditioned ? dynamic_cast<const JacobiPreconditioner*>(M) : nullptr;
   if (jacobi) stream::requireSameLayout(where.c_str(), b, jacobi->inverseDiagonal());
@@ -71,21 +71,11 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   // Chronopoulos-Gear: rho is gamma = r.u, rhoNew the next one; the next alpha.
   Scalar alphaNew = Scalar::temporary("cg.alphaNew");
 
-  SolverStatus result;
-  auto finish = [&](Outcome outcome, int iterations, std::string message) {
-    glFinish();
-    result.outcome = outcome;
-    result.iterations = iterations;
-    result.message = where + ": " + std::move(message);
-    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
+  SolverStatus& result = recorder.status();
+  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
+    return recorder.finish(outcome, iterations, message);
   };
-  auto record = [&](int iteration, double relres) {
-    result.residualHistory.push_back(relres);
-    result.checkedAt.push_back(iteration);
-    result.relativeResidual = relres;
-    if (opts.onCheck) opts.onCheck(iteration, relres);
-  };
+  auto record = [&](int iteration, double relres) { recorder.record(iteration, relres); };
 
   // Set-up: r = b - A x, and one blocking read of ||b||^2 and ||r||^2.
   stream::dot(b, b, bb);

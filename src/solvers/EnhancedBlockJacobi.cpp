@@ -7,13 +7,14 @@
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/solvers/SolveRecorder.h>
+#include <texstream/solvers/SolverInputs.h>
 #include <texstream/stream/Scalar.h>
 
 #include <glad/gl.h>
 
-#include <chrono>
+#include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -23,15 +24,6 @@ namespace {
 using stream::Pass;
 using stream::Rect;
 using stream::Vector;
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-std::string formatNumber(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 void requireCells(const EbjGrid& g) {
   if (g.nx < 1 || g.ny < 1 || g.nz < 1) {
@@ -126,6 +118,57 @@ linalg::SevenPointCoefficients coefficients(const EbjGrid& g) {
 }
 
 }  // namespace
+
+void ebjReferenceSweep(const EbjGrid& g, std::span<const int> perm, std::span<const double> f, std::vector<double>& x) {
+  validated(g);
+  const std::size_t cells = g.cells();
+  if (f.size() != cells || x.size() != cells) {
+    throw std::invalid_argument("ebjReferenceSweep: grid " + g.describe() + " has " + std::to_string(cells) +
+                                " cells, f has " + std::to_string(f.size()) + " and x " + std::to_string(x.size()));
+  }
+  std::vector<int> sorted(perm.begin(), perm.end());
+  std::sort(sorted.begin(), sorted.end());
+  bool isPermutation = sorted.size() == std::size_t(g.nx);
+  for (std::size_t q = 0; isPermutation && q < sorted.size(); ++q) isPermutation = sorted[q] == int(q);
+  if (!isPermutation) {
+    throw std::invalid_argument("ebjReferenceSweep: the permutation (" + std::to_string(perm.size()) +
+                                " entries) is not one of the line positions 0.." + std::to_string(g.nx - 1));
+  }
+  const int dims = g.dimensions();
+  auto at = [&](int i, int j, int k) {
+    return std::size_t(i) + std::size_t(g.nx) * (std::size_t(j) + std::size_t(g.ny) * std::size_t(k));
+  };
+  std::vector<double> next(4 * std::size_t(g.ny) * std::size_t(g.nz));
+  for (int s = 0; s < g.nx / 4; ++s) {
+    std::size_t o = 0;
+    for (int k = 0; k < g.nz; ++k)
+      for (int j = 0; j < g.ny; ++j)
+        for (int lane = 0; lane < 4; ++lane) {
+          const int i = perm[std::size_t(4 * s + lane)];
+          const std::size_t p = at(i, j, k);
+          const bool end = i == 0 || i == g.nx - 1;
+          const double d = 2.0 * dims - (end && g.x == EbjBoundary::Neumann ? 1.0 : 0.0);
+          double sum = f[p];
+          if (i > 0) sum += x[at(i - 1, j, k)];
+          if (i + 1 < g.nx) sum += x[at(i + 1, j, k)];
+          auto side = [&](int jj, int kk, EbjBoundary b) {
+            if (jj < 0 || jj >= g.ny || kk < 0 || kk >= g.nz) sum += b == EbjBoundary::Neumann ? x[p] : 0.0;
+            else sum += x[at(i, jj, kk)];
+          };
+          side(j - 1, k, g.y);
+          side(j + 1, k, g.y);
+          if (dims == 3) {
+            side(j, k - 1, g.z);
+            side(j, k + 1, g.z);
+          }
+          next[o++] = sum / d;
+        }
+    o = 0;
+    for (int k = 0; k < g.nz; ++k)
+      for (int j = 0; j < g.ny; ++j)
+        for (int lane = 0; lane < 4; ++lane) x[at(perm[std::size_t(4 * s + lane)], j, k)] = next[o++];
+  }
+}
 
 linalg::Csr ebjPoissonCsr(const EbjGrid& g) {
   requireCells(g);
@@ -264,33 +307,17 @@ void EnhancedBlockJacobi::store(Vector& x) {
 }
 
 SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, const EbjSolveOptions& opts) {
-  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance)) {
-    throw std::invalid_argument("enhancedBlockJacobi: tolerance must be finite and >= 0, got " +
-                                formatNumber(opts.tolerance));
-  }
-  if (opts.maxIterations < 0) {
-    throw std::invalid_argument("enhancedBlockJacobi: maxIterations must be >= 0, got " +
-                                std::to_string(opts.maxIterations));
-  }
-  if (opts.checkEvery < 1) {
-    throw std::invalid_argument("enhancedBlockJacobi: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
-  }
-  const auto start = std::chrono::steady_clock::now();
+  requireIterationOptions("enhancedBlockJacobi", opts.tolerance, opts.maxIterations, opts.checkEvery);
+  SolveRecorder recorder("enhancedBlockJacobi(" + quoted(ebj.name()) + ")", opts.onCheck);
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
-  const std::string where = "enhancedBlockJacobi(" + quoted(ebj.name()) + ")";
   ebj.load(f, &x);
 
-  SolverStatus result;
-  auto finish = [&](Outcome outcome, int iterations, std::string message) {
+  SolverStatus& result = recorder.status();
+  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
     ebj.store(x);
-    glFinish();
-    result.outcome = outcome;
-    result.iterations = iterations;
-    result.message = where + ": " + std::move(message);
-    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
+    return recorder.finish(outcome, iterations, message);
   };
 
   const double fnorm = ebj.rhsNorm();
@@ -301,24 +328,20 @@ SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vect
   }
   if (fnorm == 0.0) {
     ebj.load(f, nullptr);
-    result.residualHistory = {0.0};
-    result.checkedAt = {0};
-    if (opts.onCheck) opts.onCheck(0, 0.0);
+    recorder.record(0, 0.0);
     return finish(Outcome::Converged, 0, "f " + quoted(f.name()) + " is zero, so x = 0");
   }
 
   for (int k = 0;; ++k) {
     if (k % opts.checkEvery == 0 || k == opts.maxIterations) {
       const double relres = ebj.residualNorm() / fnorm;
-      result.relativeResidual = relres;
       if (!std::isfinite(relres)) {
+        result.relativeResidual = relres;
         return finish(Outcome::NonFinite, k,
                       "||f - A x|| is not finite at iteration " + std::to_string(k) +
                           " (x " + quoted(x.name()) + " held NaN or Inf, or the iteration overflowed)");
       }
-      result.residualHistory.push_back(relres);
-      result.checkedAt.push_back(k);
-      if (opts.onCheck) opts.onCheck(k, relres);
+      recorder.record(k, relres);
       if (relres <= opts.tolerance) {
         return finish(Outcome::Converged, k,
                       "converged: ||f - A x||/||f|| = " + formatNumber(relres) + " <= " +

@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,17 @@ struct EbjGrid {
 /// for an empty grid; any nx works.
 linalg::Csr ebjPoissonCsr(const EbjGrid& grid);
 linalg::StencilMatrix ebjPoissonMatrix(const EbjGrid& grid, std::string name);
+/// One enhanced block Jacobi sweep on the CPU in double, written plainly from the method
+/// (Bajaj et al. 2004, §4.1) rather than from the GPU kernel, which the tests and the bench
+/// check against it: slab s (line positions permutation[4s .. 4s+3], EbjKernel's
+/// convention) of every line gets (line neighbours + j/k neighbours + f) / D from the
+/// current values, slabs before s already new; the x-ends fold into D (Neumann: D - 1, no
+/// ghost), j/k ghosts read 0 (Dirichlet) or the cell itself (Neumann) with D unchanged.
+/// x and f: grid.cells() values, i fastest. Throws std::invalid_argument on a grid the
+/// solver refuses (nx not a multiple of 4 ...), a permutation that is not one of 0..nx-1,
+/// or sizes that do not match.
+void ebjReferenceSweep(const EbjGrid& grid, std::span<const int> permutation, std::span<const double> f,
+                       std::vector<double>& x);
 
 struct EbjOptions {
   EbjOrdering ordering = EbjOrdering::Stretches;

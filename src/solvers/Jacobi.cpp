@@ -1,6 +1,7 @@
 // Weighted Jacobi (Bolz et al. 2003, §4.2 uses it, omega = 2/3, as the multigrid smoother).
 #include <texstream/solvers/Jacobi.h>
 
+#include <texstream/solvers/SolveRecorder.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -15,7 +16,6 @@
 
 #include <glad/gl.h>
 
-#include <chrono>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -46,11 +46,10 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
     throw std::invalid_argument("jacobi: omega must be finite and > 0, got " + formatNumber(opts.omega));
   }
   requireSquareSystem("jacobi", A, b, x);
-  const auto start = std::chrono::steady_clock::now();
+  SolveRecorder recorder("jacobi(" + quoted(A.name()) + ")", opts.onCheck);
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
-  const std::string where = "jacobi(" + quoted(A.name()) + ")";
 
   // Checks the diagonal (naming a zero row) and keeps D^-1 in b's layout.
   const JacobiPreconditioner inverse(A, b.layout());
@@ -58,14 +57,9 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
   Vector r = Vector::temporary(b.layout(), "jacobi.r");
   Scalar bb = Scalar::temporary("jacobi.bb"), rr = Scalar::temporary("jacobi.rr");
 
-  SolverStatus result;
-  auto finish = [&](Outcome outcome, int iterations, std::string message) {
-    glFinish();
-    result.outcome = outcome;
-    result.iterations = iterations;
-    result.message = where + ": " + std::move(message);
-    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
+  SolverStatus& result = recorder.status();
+  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
+    return recorder.finish(outcome, iterations, message);
   };
 
   stream::dot(b, b, bb);
@@ -77,9 +71,7 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
   }
   if (bnorm2 == 0.0) {
     x.setZero();
-    result.residualHistory = {0.0};
-    result.checkedAt = {0};
-    if (opts.onCheck) opts.onCheck(0, 0.0);
+    recorder.record(0, 0.0);
     return finish(Outcome::Converged, 0, "b " + quoted(b.name()) + " is zero, so x = 0");
   }
 
@@ -91,15 +83,13 @@ SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x,
       linalg::linearCombination(1.0f, b, -1.0f, ax, r);
       stream::dot(r, r, rr);
       const double relres = std::sqrt(double(rr.read()) / bnorm2);
-      result.relativeResidual = relres;
       if (!std::isfinite(relres)) {
+        result.relativeResidual = relres;
         return finish(Outcome::NonFinite, k,
                       "||b - A x||^2 is not finite at iteration " + std::to_string(k) +
                           " (divergence: A not diagonally dominant or omega too large?)");
       }
-      result.residualHistory.push_back(relres);
-      result.checkedAt.push_back(k);
-      if (opts.onCheck) opts.onCheck(k, relres);
+      recorder.record(k, relres);
       if (relres <= opts.tolerance) {
         return finish(Outcome::Converged, k,
                       "converged: ||b - A x||/||b|| = " + formatNumber(relres) + " <= " +

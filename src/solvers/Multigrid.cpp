@@ -4,6 +4,8 @@
 #include <texstream/solvers/Multigrid.h>
 
 #include <texstream/solvers/GridTransfer.h>
+#include <texstream/solvers/SolveRecorder.h>
+#include <texstream/solvers/SolverInputs.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -16,11 +18,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -32,13 +32,6 @@ using stream::Vector;
 
 /// Largest coarsest level solved directly (a dense inverse of this many nodes squared).
 constexpr std::size_t kMaxDirectCoarseNodes = 1024;
-
-std::string formatNumber(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 }  // namespace
 
@@ -582,28 +575,17 @@ SolverStatus Multigrid::solveLayered(const MultigridSolveOptions& opts) {
     throw std::invalid_argument("Multigrid::solve: maxCycles must be >= 0, got " + std::to_string(opts.maxCycles));
   if (opts.checkEvery < 1)
     throw std::invalid_argument("Multigrid::solve: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
-  const auto start = std::chrono::steady_clock::now();
+  SolveRecorder recorder("multigrid(\"" + m_name + "\") " + cycleName(m_options.cycle) + "(" +
+                             std::to_string(m_options.preSmoothing) + "," + std::to_string(m_options.postSmoothing) + ")",
+                         opts.onCheck);
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
 
-  SolverStatus status;
-  const std::string where = "multigrid(\"" + m_name + "\") " + cycleName(m_options.cycle) + "(" +
-                            std::to_string(m_options.preSmoothing) + "," + std::to_string(m_options.postSmoothing) + ")";
-  auto finish = [&](Outcome o, int cycles, std::string message) {
+  auto finish = [&](Outcome o, int cycles, const std::string& message) {
     if (m_singular) removeMean(m_levels[0].x);
-    glFinish();
-    status.outcome = o;
-    status.iterations = cycles;
-    status.message = where + ": " + message;
-    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return status;
+    return recorder.finish(o, cycles, message);
   };
-  auto record = [&](int cycles, double rel) {
-    status.residualHistory.push_back(rel);
-    status.checkedAt.push_back(cycles);
-    status.relativeResidual = rel;
-    if (opts.onCheck) opts.onCheck(cycles, rel);
-  };
+  auto record = [&](int cycles, double rel) { recorder.record(cycles, rel); };
 
   if (m_singular) removeMean(m_levels[0].b);
   imposeFixed();

@@ -70,45 +70,6 @@ linalg::Csr poissonCsr(const EbjGrid& g) {
   return linalg::Csr::fromTriplets(g.cells(), g.cells(), r, c, v);
 }
 
-/// One enhanced block Jacobi sweep in double, plainly: slab s (line positions perm[4s..4s+3])
-/// of every line gets (line neighbours + j/k neighbours + f) / D from the current values
-/// (slabs before s already new); the x-ends fold into D (Neumann: D - 1, no ghost), j/k
-/// ghosts read 0 (Dirichlet) or the cell (Neumann) with D unchanged.
-void referenceSweep(const EbjGrid& g, const std::vector<int>& perm, const std::vector<double>& f,
-                    std::vector<double>& x) {
-  const int dims = g.nz == 1 ? 2 : 3;
-  std::vector<double> next(4 * std::size_t(g.ny) * std::size_t(g.nz));
-  for (int s = 0; s < g.nx / 4; ++s) {
-    std::size_t o = 0;
-    for (int k = 0; k < g.nz; ++k)
-      for (int j = 0; j < g.ny; ++j)
-        for (int lane = 0; lane < 4; ++lane) {
-          const int i = perm[std::size_t(4 * s + lane)];
-          const std::size_t p = cell(g, i, j, k);
-          const bool end = i == 0 || i == g.nx - 1;
-          const double d = 2.0 * dims - (end && g.x == N ? 1.0 : 0.0);
-          double sum = f[p];
-          if (i > 0) sum += x[cell(g, i - 1, j, k)];
-          if (i + 1 < g.nx) sum += x[cell(g, i + 1, j, k)];
-          auto side = [&](int jj, int kk, EbjBoundary b) {
-            if (jj < 0 || jj >= g.ny || kk < 0 || kk >= g.nz) sum += b == N ? x[p] : 0.0;
-            else sum += x[cell(g, i, jj, kk)];
-          };
-          side(j - 1, k, g.y);
-          side(j + 1, k, g.y);
-          if (dims == 3) {
-            side(j, k - 1, g.z);
-            side(j, k + 1, g.z);
-          }
-          next[o++] = sum / d;
-        }
-    o = 0;
-    for (int k = 0; k < g.nz; ++k)
-      for (int j = 0; j < g.ny; ++j)
-        for (int lane = 0; lane < 4; ++lane) x[cell(g, perm[std::size_t(4 * s + lane)], j, k)] = next[o++];
-  }
-}
-
 double norm(const std::vector<double>& v) { return std::sqrt(test::dotD(v, v)); }
 
 double residualNorm(const linalg::Csr& A, const std::vector<double>& x, const std::vector<double>& f) {
@@ -241,8 +202,8 @@ TEST_CASE("EBJ: the generated slab kernels equal a plain double evaluation", "[g
 
     // Two sweeps through the smoother, against two plain double sweeps.
     std::vector<double> want = test::toDouble(xs);
-    referenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
-    referenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
+    solvers::ebjReferenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
+    solvers::ebjReferenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
     solvers::enhancedBlockJacobiSmooth(ebj, f, x, 2);
     CHECK(maxRelDiff(download(x), want) < 2e-6);
 
@@ -376,4 +337,37 @@ TEST_CASE("EBJ reports bad inputs and failures clearly", "[gl][solvers][ebj]") {
     CHECK(s.outcome == solvers::Outcome::MaxIterations);
     CHECK_THAT(s.message, Catch::Contains("zero mean"));
   }
+}
+
+TEST_CASE("ebjReferenceSweep: the exact solution is its fixed point, and it rejects bad input", "[solvers][ebj]") {
+  // Checked against this file's own operator, not the GPU kernel it serves as reference for:
+  // a sweep of a (block) Jacobi splitting leaves A x = f's solution where it is.
+  for (const EbjGrid g : {EbjGrid{.nx = 8, .ny = 5, .nz = 1, .x = D, .y = N}, EbjGrid{.nx = 12, .ny = 3, .nz = 4, .x = N, .y = D, .z = N},
+                          EbjGrid{.nx = 4, .ny = 7, .nz = 1, .x = D, .y = D}}) {
+    INFO(g.describe());
+    const std::vector<double> f = test::toDouble(test::randomFloats(g.cells(), 31));
+    const std::vector<double> solution = test::solveReference(poissonCsr(g), f);
+    const EbjKernel kernel(g.nx, g.dimensions(), g.x, EbjOrdering::Stretches);
+    std::vector<double> x = solution;
+    solvers::ebjReferenceSweep(g, kernel.permutation(), f, x);
+    CHECK(maxRelDiff(x, solution) < 1e-9);
+    // And a point away from it moves towards it.
+    std::vector<double> y(g.cells(), 0.0);
+    solvers::ebjReferenceSweep(g, kernel.permutation(), f, y);
+    double before = 0, after = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      before += solution[i] * solution[i];
+      after += (y[i] - solution[i]) * (y[i] - solution[i]);
+    }
+    CHECK(after < before);
+  }
+  const EbjGrid g{.nx = 8, .ny = 2, .nz = 1, .x = D, .y = D};
+  const EbjKernel kernel(8, 2, D, EbjOrdering::Stretches);
+  std::vector<double> x(g.cells(), 0.0), f(g.cells(), 1.0), shortF(3, 1.0);
+  CHECK_THROWS_WITH(solvers::ebjReferenceSweep(g, kernel.permutation(), shortF, x), Catch::Contains("f has 3"));
+  std::vector<int> bad = kernel.permutation();
+  bad[0] = bad[1];
+  CHECK_THROWS_WITH(solvers::ebjReferenceSweep(g, bad, f, x), Catch::Contains("not one of the line positions"));
+  CHECK_THROWS_WITH(solvers::ebjReferenceSweep({.nx = 6, .ny = 2, .nz = 1}, kernel.permutation(), f, x),
+                    Catch::Contains("multiple of 4"));
 }

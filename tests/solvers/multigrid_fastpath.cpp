@@ -19,6 +19,8 @@
 #include <texstream/solvers/Multigrid.h>
 #include <texstream/stream/Vector.h>
 
+#include <Eigen/Dense>
+
 #include <array>
 #include <climits>
 #include <cmath>
@@ -411,25 +413,11 @@ class CpuCycle {
       for (std::size_t m = 0; m < n; ++m)
         M[m * n + k] = fixed(L, m) ? (m == k ? 1.0 : 0.0) : (fixed(L, k) ? 0.0 : col[m]);
     }
-    for (std::size_t c = 0; c < n; ++c) {
-      std::size_t p = c;
-      for (std::size_t r = c + 1; r < n; ++r)
-        if (std::abs(M[r * n + c]) > std::abs(M[p * n + c])) p = r;
-      for (std::size_t m = 0; m < n; ++m) std::swap(M[p * n + m], M[c * n + m]);
-      std::swap(rhs[p], rhs[c]);
-      for (std::size_t r = c + 1; r < n; ++r) {
-        const double f = M[r * n + c] / M[c * n + c];
-        for (std::size_t m = c; m < n; ++m) M[r * n + m] -= f * M[c * n + m];
-        rhs[r] -= f * rhs[c];
-      }
-    }
-    std::vector<double> y(n, 0.0);
-    for (std::size_t c = n; c-- > 0;) {
-      double v = rhs[c];
-      for (std::size_t m = c + 1; m < n; ++m) v -= M[c * n + m] * y[m];
-      y[c] = v / M[c * n + c];
-    }
-    for (std::size_t k = 0; k < n; ++k) L.x[k] = fixed(L, k) ? L.b[k] : y[k];
+    using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::VectorXd y = Eigen::Map<const RowMajorMatrix>(M.data(), Eigen::Index(n), Eigen::Index(n))
+                                  .partialPivLu()
+                                  .solve(Eigen::Map<const Eigen::VectorXd>(rhs.data(), Eigen::Index(n)));
+    for (std::size_t k = 0; k < n; ++k) L.x[k] = fixed(L, k) ? L.b[k] : y[Eigen::Index(k)];
   }
 
   MultigridOptions m_o;
