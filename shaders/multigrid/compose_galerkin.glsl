@@ -20,12 +20,12 @@ float subdivisionWeight(ivec2 f) {
   return w.x * w.y;
 }
 
-#define COMPOSE(k, gx, gy)                                                              \
+#define COMPOSE(A, gx, gy)                                                              \
   for (int ey = -1; ey <= 1; ++ey) {                                                    \
     for (int ex = -1; ex <= 1; ++ex) {                                                  \
       ivec2 e = ivec2(ex, ey);                                                          \
       float w = subdivisionWeight(e) * subdivisionWeight(e + ivec2(gx, gy) - 2 * D);    \
-      if (w != 0.0) sum += w * fetchOrZero(u_A##k, F + e);                              \
+      if (w != 0.0) sum += w * fetchOrZero(A, F + e);                                  \
     }                                                                                   \
   }
 
@@ -37,8 +37,8 @@ void kernel(ivec2 T) {
   ivec2 D = u_entry;
   ivec2 F = 2 * T - 1;
   vec4 sum = vec4(0.0);
-  COMPOSE(0, -1, -1) COMPOSE(1, 0, -1) COMPOSE(2, 1, -1)
-  COMPOSE(3, -1, 0) COMPOSE(4, 0, 0) COMPOSE(5, 1, 0)
-  COMPOSE(6, -1, 1) COMPOSE(7, 0, 1) COMPOSE(8, 1, 1)
+  COMPOSE(u_A0, -1, -1) COMPOSE(u_A1, 0, -1) COMPOSE(u_A2, 1, -1)
+  COMPOSE(u_A3, -1, 0) COMPOSE(u_A4, 0, 0) COMPOSE(u_A5, 1, 0)
+  COMPOSE(u_A6, -1, 1) COMPOSE(u_A7, 0, 1) COMPOSE(u_A8, 1, 1)
   o_out0 = mix(vec4(0.0), 0.25 * sum, layeredOwned(u_coarse, T));
 }

@@ -8,11 +8,11 @@
 #include "multigrid/stencil.glsl"
 uniform ivec4 u_grid;
 
-#define DIFF(k) (floatBitsToUint(texelFetch(u_A##k, t, 0)) ^ floatBitsToUint(u_S##k))
+#define DIFF(A, S) (floatBitsToUint(texelFetch(A, t, 0)) ^ floatBitsToUint(S))  // no token pasting in GLSL ES
 
 void kernel(ivec2 t) {
   bvec4 owned = layeredOwned(u_grid, t);
-  uvec4 diff = DIFF(0) | DIFF(1) | DIFF(2) | DIFF(3) | DIFF(4) | DIFF(5) | DIFF(6) | DIFF(7) | DIFF(8);
+  uvec4 diff = DIFF(u_A0, u_S0) | DIFF(u_A1, u_S1) | DIFF(u_A2, u_S2) | DIFF(u_A3, u_S3) | DIFF(u_A4, u_S4) | DIFF(u_A5, u_S5) | DIFF(u_A6, u_S6) | DIFF(u_A7, u_S7) | DIFF(u_A8, u_S8);
   // owned implies same, channel by channel.
   bool flag = any(owned) && all(greaterThanEqual(ivec4(equal(diff, uvec4(0u))), ivec4(owned)));
   o_out0 = vec4(flag ? 1.0 : 0.0);

@@ -32,8 +32,10 @@ bool stencilConstant(ivec2 t) { return texelFetch(u_constant, t, 0).r != 0.0; }
 bool stencilConstant(ivec2 t) { return false; }
 #endif
 
-#define STENCIL_TERM(k, dx, dy) (texelFetch(u_A##k, t, 0) * texelFetch(x, t + ivec2(dx, dy), 0))
-#define CONSTANT_TERM(k, dx, dy) (u_S##k * texelFetch(x, t + ivec2(dx, dy), 0))
+// Entry sampler (or uniform) A at offset (dx, dy); names are spelled out because GLSL ES
+// has no token pasting.
+#define STENCIL_TERM(A, dx, dy) (texelFetch(A, t, 0) * texelFetch(x, t + ivec2(dx, dy), 0))
+#define CONSTANT_TERM(S, dx, dy) (S * texelFetch(x, t + ivec2(dx, dy), 0))
 
 // Offset of stencil entry k (0 .. 8): (k % 3 - 1, k / 3 - 1).
 ivec2 stencilOffset(int k) { return ivec2(k - 3 * (k / 3) - 1, k / 3 - 1); }
@@ -58,14 +60,14 @@ vec4 stencilSumConstant(vec4 X[9]) {
 
 // (A x)[t] for the four nodes of texel t (t must not be on the outer ring).
 vec4 stencilApply(sampler2D x, ivec2 t) {
-  return STENCIL_TERM(0, -1, -1) + STENCIL_TERM(1, 0, -1) + STENCIL_TERM(2, 1, -1) +
-         STENCIL_TERM(3, -1, 0) + STENCIL_TERM(4, 0, 0) + STENCIL_TERM(5, 1, 0) +
-         STENCIL_TERM(6, -1, 1) + STENCIL_TERM(7, 0, 1) + STENCIL_TERM(8, 1, 1);
+  return STENCIL_TERM(u_A0, -1, -1) + STENCIL_TERM(u_A1, 0, -1) + STENCIL_TERM(u_A2, 1, -1) +
+         STENCIL_TERM(u_A3, -1, 0) + STENCIL_TERM(u_A4, 0, 0) + STENCIL_TERM(u_A5, 1, 0) +
+         STENCIL_TERM(u_A6, -1, 1) + STENCIL_TERM(u_A7, 0, 1) + STENCIL_TERM(u_A8, 1, 1);
 }
 
 // The same with the reference stencil.
 vec4 stencilApplyConstant(sampler2D x, ivec2 t) {
-  return CONSTANT_TERM(0, -1, -1) + CONSTANT_TERM(1, 0, -1) + CONSTANT_TERM(2, 1, -1) +
-         CONSTANT_TERM(3, -1, 0) + CONSTANT_TERM(4, 0, 0) + CONSTANT_TERM(5, 1, 0) +
-         CONSTANT_TERM(6, -1, 1) + CONSTANT_TERM(7, 0, 1) + CONSTANT_TERM(8, 1, 1);
+  return CONSTANT_TERM(u_S0, -1, -1) + CONSTANT_TERM(u_S1, 0, -1) + CONSTANT_TERM(u_S2, 1, -1) +
+         CONSTANT_TERM(u_S3, -1, 0) + CONSTANT_TERM(u_S4, 0, 0) + CONSTANT_TERM(u_S5, 1, 0) +
+         CONSTANT_TERM(u_S6, -1, 1) + CONSTANT_TERM(u_S7, 0, 1) + CONSTANT_TERM(u_S8, 1, 1);
 }

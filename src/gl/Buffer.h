@@ -27,6 +27,11 @@ class Buffer {
   std::string m_name;
 };
 
+/// Copies the first `bytes` of the buffer bound to `target` into `out`, waiting for the GPU:
+/// by mapping where the context can map buffers for reading, else glGetBufferSubData
+/// (desktop GL, WebGL2). Returns false when the map fails.
+bool readBufferData(unsigned int target, std::size_t bytes, void* out);
+
 class VertexArray {
  public:
   VertexArray() = default;

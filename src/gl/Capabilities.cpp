@@ -4,26 +4,212 @@
 
 #include <glad/gl.h>
 
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <sstream>
+
 namespace texstream::gl {
 
-std::string Capabilities::summary() const { return renderer + ", OpenGL " + version; }
+namespace {
+
+using GetStringFn = const GLubyte*(GLAD_API_PTR*)(GLenum);
+using ProcAddressFn = void* (*)(const char*);
+
+const char* const kNoContext =
+    "texstream: no current OpenGL context on this thread (make your context current before using "
+    "texstream, or create one with texstream::gl::HeadlessContext)";
+
+bool startsWith(const char* text, const char* prefix) {
+  return text && std::strncmp(text, prefix, std::strlen(prefix)) == 0;
+}
+
+// The system's GL libraries, opened once and never closed: entry points loaded from them
+// must stay valid for the life of the process.
+struct SystemGl {
+  void* gl = nullptr;    // libGL / libOpenGL: desktop entry points (glvnd dispatches to any context)
+  void* gles = nullptr;  // libGLESv2
+  void* egl = nullptr;   // libEGL
+  ProcAddressFn glxGetProcAddress = nullptr;
+  ProcAddressFn eglGetProcAddress = nullptr;
+  void* (*eglGetCurrentContext)() = nullptr;
+};
+
+void* openFirst(std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (void* h = dlopen(n, RTLD_NOW | RTLD_GLOBAL)) return h;
+  }
+  return nullptr;
+}
+
+SystemGl& systemGl() {
+  static SystemGl s = [] {
+    SystemGl g;
+    g.gl = openFirst({"libGL.so.1", "libOpenGL.so.0", "libGL.so"});
+    g.gles = openFirst({"libGLESv2.so.2", "libGLESv2.so"});
+    g.egl = openFirst({"libEGL.so.1", "libEGL.so"});
+    if (g.gl) g.glxGetProcAddress = reinterpret_cast<ProcAddressFn>(dlsym(g.gl, "glXGetProcAddressARB"));
+    if (g.egl) {
+      g.eglGetProcAddress = reinterpret_cast<ProcAddressFn>(dlsym(g.egl, "eglGetProcAddress"));
+      g.eglGetCurrentContext = reinterpret_cast<void* (*)()>(dlsym(g.egl, "eglGetCurrentContext"));
+    }
+    return g;
+  }();
+  return s;
+}
+
+GLADapiproc systemProc(const char* name) {
+  SystemGl& s = systemGl();
+  // eglGetProcAddress for EGL contexts (it also answers for core functions since EGL 1.5);
+  // glXGetProcAddressARB for the rest; the libraries' exports last.
+  const bool eglCurrent = s.eglGetCurrentContext && s.eglGetCurrentContext() != nullptr;
+  void* p = nullptr;
+  if (eglCurrent && s.eglGetProcAddress) p = s.eglGetProcAddress(name);
+  if (!p && s.glxGetProcAddress) p = s.glxGetProcAddress(name);
+  if (!p && s.gl) p = dlsym(s.gl, name);
+  if (!p && s.gles) p = dlsym(s.gles, name);
+  return reinterpret_cast<GLADapiproc>(p);
+}
+
+void loadWith(GLADloadfunc load) {
+  auto getString = reinterpret_cast<GetStringFn>(load("glGetString"));
+  const char* version = getString ? reinterpret_cast<const char*>(getString(GL_VERSION)) : nullptr;
+  if (!version) throw Error(kNoContext);
+  const bool es = startsWith(version, "OpenGL ES");
+  const int loaded = es ? gladLoadGLES2(load) : gladLoadGL(load);
+  if (!loaded || !glad_glGetString) {
+    throw Error(std::string("texstream: could not load the ") + (es ? "OpenGL ES" : "OpenGL") +
+                " entry points of the current context (" + version + ")");
+  }
+}
+
+// A plain pointer: thread_local objects with destructors die before the statics that may
+// still reach this record at exit (a static HeadlessContext's teardown).
+thread_local Capabilities* t_capabilities = nullptr;
+
+bool hasExtension(const std::set<std::string>& extensions, const char* name) { return extensions.count(name) > 0; }
+
+// TEXSTREAM_DISABLE_FEATURES=compute,floatRenderTargets switches features off, so tests and
+// users can see what a lesser context does.
+void applyDisabledFeatures(Capabilities& c) {
+  const char* env = std::getenv("TEXSTREAM_DISABLE_FEATURES");
+  if (!env || !*env) return;
+  struct Flag {
+    const char* name;
+    bool Capabilities::*member;
+  };
+  static const Flag flags[] = {
+      {"textureStorage", &Capabilities::textureStorage}, {"compute", &Capabilities::compute},
+      {"imageLoadStore", &Capabilities::imageLoadStore}, {"storageBuffers", &Capabilities::storageBuffers},
+      {"memoryBarrier", &Capabilities::memoryBarrier},   {"debugOutput", &Capabilities::debugOutput},
+      {"timerQueries", &Capabilities::timerQueries},     {"polygonMode", &Capabilities::polygonMode},
+      {"floatRenderTargets", &Capabilities::floatRenderTargets},
+      {"floatBlending", &Capabilities::floatBlending},
+      {"floatLinearFiltering", &Capabilities::floatLinearFiltering},
+      {"pixelBuffers", &Capabilities::pixelBuffers},     {"mapBufferRead", &Capabilities::mapBufferRead},
+      {"getTexImage", &Capabilities::getTexImage}};
+  std::stringstream list(env);
+  std::string name;
+  while (std::getline(list, name, ',')) {
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (name.empty()) continue;
+    const Flag* f = std::find_if(std::begin(flags), std::end(flags), [&](const Flag& x) { return name == x.name; });
+    if (f == std::end(flags)) {
+      throw Error("TEXSTREAM_DISABLE_FEATURES: unknown feature \"" + name + "\" (known: " +
+                  std::string(disableableFeatures()) + ")");
+    }
+    c.*(f->member) = false;
+    c.disabled += (c.disabled.empty() ? "" : ",") + name;
+  }
+  // What depends on what.
+  if (!c.imageLoadStore || !c.storageBuffers || !c.memoryBarrier) c.compute = false;
+  if (!c.floatRenderTargets) c.floatBlending = false;
+}
+
+// Render to RGBA32F: core in desktop GL 3.0+; ES needs EXT_color_buffer_float, and some
+// drivers refuse anyway, so the answer comes from a real framebuffer. Reads no GL error
+// state: the host's pending errors stay where they are.
+bool canRenderToRgba32f(bool textureStorage) {
+  GLint prevFbo = 0, prevTex = 0, prevUnit = 0;
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &prevUnit);
+  glActiveTexture(GL_TEXTURE0);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &prevFbo);
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &prevTex);
+  GLuint tex = 0, fbo = 0;
+  glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  if (textureStorage) {
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
+  } else {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 1, 1, 0, GL_RGBA, GL_FLOAT, nullptr);
+  }
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+  const bool complete = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(prevFbo));
+  glBindTexture(GL_TEXTURE_2D, GLuint(prevTex));
+  glActiveTexture(GLenum(prevUnit));
+  glDeleteFramebuffers(1, &fbo);
+  glDeleteTextures(1, &tex);
+  return complete;
+}
+
+}  // namespace
+
+std::string Capabilities::summary() const { return renderer + ", " + (es ? "" : "OpenGL ") + version; }
+
+std::string Capabilities::apiName() const {
+  return std::string(es ? "OpenGL ES " : "OpenGL ") + std::to_string(major) + "." + std::to_string(minor) +
+         (es ? "" : " core");
+}
+
+std::string Capabilities::glslHeader(int desktopVersion, int esVersion) const {
+  if (!es) return "#version " + std::to_string(desktopVersion) + " core";
+  std::string h = "#version " + std::to_string(esVersion) + " es\n"
+                  "precision highp float;\nprecision highp int;\n"
+                  "precision highp sampler2D;\nprecision highp sampler2DArray;\n"
+                  "precision highp isampler2D;\nprecision highp usampler2D;";
+  if (esVersion >= 310) h += "\nprecision highp image2D;";
+  return h;
+}
+
+std::string_view disableableFeatures() {
+  return "textureStorage, compute, imageLoadStore, storageBuffers, memoryBarrier, debugOutput, timerQueries, "
+         "polygonMode, floatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, "
+         "getTexImage";
+}
+
+void loadGl(void* (*getProcAddress)(const char* name)) {
+  if (!getProcAddress) throw Error("texstream::gl::loadGl: no getProcAddress function given");
+  loadWith(reinterpret_cast<GLADloadfunc>(getProcAddress));
+}
+
+bool contextIsCurrent() { return glad_glGetString != nullptr && glad_glGetString(GL_VERSION) != nullptr; }
 
 void ensureGlLoaded() {
-  if (glad_glGetString != nullptr && glad_glGetString(GL_VERSION) != nullptr) return;
-  // No current context: glGetString returns NULL (or the pointer is not loaded yet).
-  const int loaded = gladLoaderLoadGL();
-  if (!loaded || !glad_glGetString || glad_glGetString(GL_VERSION) == nullptr) {
-    throw Error(
-        "texstream: no current OpenGL context (make your context current before using "
-        "texstream, or create one with texstream::gl::HeadlessContext)");
+  if (glad_glGetString != nullptr) {
+    if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
+    return;
   }
+  SystemGl& s = systemGl();
+  if (!s.gl && !s.gles) {
+    throw Error("texstream: cannot open the system's OpenGL library (libGL.so.1, libOpenGL.so.0 or libGLESv2.so.2): "
+                "install libgl1 or libopengl0 and a driver (Mesa or NVIDIA)");
+  }
+  loadWith(systemProc);
 }
 
 Capabilities queryCapabilities() {
   ensureGlLoaded();
   Capabilities c;
-  glGetIntegerv(GL_MAJOR_VERSION, &c.major);
-  glGetIntegerv(GL_MINOR_VERSION, &c.minor);
   auto str = [](GLenum e) {
     const GLubyte* s = glGetString(e);
     return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
@@ -31,44 +217,76 @@ Capabilities queryCapabilities() {
   c.renderer = str(GL_RENDERER);
   c.vendor = str(GL_VENDOR);
   c.version = str(GL_VERSION);
-  if (!c.atLeast(3, 3)) {
-    throw Error("texstream needs OpenGL 3.3 or newer; this context is " + c.version + " (" +
+  c.es = startsWith(c.version.c_str(), "OpenGL ES");
+  if (glad_glGetIntegerv) {
+    glGetIntegerv(GL_MAJOR_VERSION, &c.major);
+    glGetIntegerv(GL_MINOR_VERSION, &c.minor);
+  }
+  if (c.es ? !c.atLeast(3, 0) : !c.atLeast(3, 3)) {
+    throw Error("texstream needs OpenGL 3.3 core or OpenGL ES 3.0 or newer; this context is " + c.version + " (" +
                 c.renderer + ")");
+  }
+  std::set<std::string> extensions;
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint i = 0; i < count; ++i) {
+    if (const GLubyte* e = glGetStringi(GL_EXTENSIONS, GLuint(i))) extensions.insert(reinterpret_cast<const char*>(e));
   }
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &c.maxTextureSize);
   glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &c.maxArrayLayers);
   glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &c.maxTextureUnits);
   glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &c.maxColorAttachments);
-  c.compute = c.atLeast(4, 3) && glad_glDispatchCompute != nullptr;
-  c.timerQueries = true;  // core since 3.3
-  c.debugOutput = glad_glDebugMessageCallback != nullptr;
 
-  // Render to RGBA32F: core in desktop GL 3.0+, but some drivers (and GLES-class
-  // implementations) refuse; test once with a real FBO.
-  while (glGetError() != GL_NO_ERROR) {
-  }
-  GLint prevFbo = 0, prevTex = 0;
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &prevFbo);
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &prevTex);
-  GLuint tex = 0, fbo = 0;
-  glGenTextures(1, &tex);
-  glBindTexture(GL_TEXTURE_2D, tex);
-  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
-  glGenFramebuffers(1, &fbo);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
-  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-  c.floatRenderTargets = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE &&
-                         glGetError() == GL_NO_ERROR;
-  c.floatBlending = c.floatRenderTargets;  // desktop GL blends RGBA32F targets
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(prevFbo));
-  glBindTexture(GL_TEXTURE_2D, GLuint(prevTex));
-  glDeleteFramebuffers(1, &fbo);
-  glDeleteTextures(1, &tex);
+  // Each flag also requires the entry points it uses to be loaded.
+  const bool desktop = !c.es;
+  c.textureStorage = (c.es || c.atLeast(4, 2) || hasExtension(extensions, "GL_ARB_texture_storage")) &&
+                     glad_glTexStorage2D && glad_glTexStorage3D;
+  c.imageLoadStore = (desktop ? c.atLeast(4, 2) : c.atLeast(3, 1)) && glad_glBindImageTexture;
+  c.memoryBarrier = (desktop ? c.atLeast(4, 2) : c.atLeast(3, 1)) && glad_glMemoryBarrier;
+  c.storageBuffers = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glBindBufferBase && glad_glGetIntegeri_v;
+  c.compute = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glDispatchCompute && c.imageLoadStore &&
+              c.storageBuffers && c.memoryBarrier;
+  c.debugOutput = (desktop && c.atLeast(4, 3)) || (c.es && c.atLeast(3, 2)) ||
+                  hasExtension(extensions, "GL_KHR_debug");
+  c.debugOutput = c.debugOutput && ((glad_glDebugMessageCallback && glad_glObjectLabel) ||
+                                    (glad_glDebugMessageCallbackKHR && glad_glObjectLabelKHR));
+  c.timerQueries = desktop ? (glad_glBeginQuery && glad_glGetQueryObjectui64v)
+                           : hasExtension(extensions, "GL_EXT_disjoint_timer_query") && glad_glGetQueryObjectui64vEXT;
+  c.polygonMode = desktop && glad_glPolygonMode;
+  c.framebufferSrgb = desktop;
+  c.programPointSize = desktop;
+  c.pixelBuffers = true;  // desktop 2.1 and ES 3.0 both have pixel pack/unpack buffers
+#ifdef __EMSCRIPTEN__
+  c.mapBufferRead = false;  // WebGL2 reads buffers with getBufferSubData, never by mapping
+#else
+  c.mapBufferRead = glad_glMapBufferRange != nullptr;
+#endif
+  c.getTexImage = desktop && glad_glGetTexImage;
+  c.floatBlending = desktop || hasExtension(extensions, "GL_EXT_float_blend");
+  c.floatLinearFiltering = desktop || hasExtension(extensions, "GL_OES_texture_float_linear");
+  const bool colorBufferFloat = desktop || hasExtension(extensions, "GL_EXT_color_buffer_float");
+  c.floatRenderTargets = colorBufferFloat && canRenderToRgba32f(c.textureStorage);
+  if (!c.floatRenderTargets) c.floatBlending = false;
+
+  applyDisabledFeatures(c);
   if (!c.floatRenderTargets) {
-    throw Error("texstream needs RGBA32F render targets, which " + c.renderer +
-                " does not offer (framebuffer incomplete)");
+    throw Error("texstream needs RGBA32F render targets, which this context (" + c.apiName() + ", " + c.renderer +
+                ") does not offer" +
+                (c.es ? std::string(colorBufferFloat ? ": the framebuffer is incomplete" : ": EXT_color_buffer_float is missing")
+                      : std::string(": the framebuffer is incomplete")) +
+                (c.disabled.empty() ? "" : " (TEXSTREAM_DISABLE_FEATURES=" + c.disabled + ")"));
   }
   return c;
+}
+
+const Capabilities& capabilities() {
+  if (!t_capabilities) t_capabilities = new Capabilities(queryCapabilities());
+  return *t_capabilities;
+}
+
+void forgetCapabilities() {
+  delete t_capabilities;
+  t_capabilities = nullptr;
 }
 
 }  // namespace texstream::gl

@@ -1,33 +1,81 @@
 #pragma once
-// What the current GL context can do, and the loading of GL entry points for a context
-// the host made (GLFW, Qt, SDL, EGL): texstream needs nothing but that it is current.
+// What the current GL context can do, read once per context, and the loading of GL entry
+// points for a context the host made (GLFW, Qt, SDL, EGL): texstream needs nothing but that
+// it is current. This record is the only place that knows which GL texstream runs on: every
+// optional path (immutable storage, compute, image load/store, SSBOs, timer queries, debug
+// labels, float blending and filtering, pixel-buffer objects, polygon mode) asks it, and no
+// code calls an entry point the context lacks.
+//
+// Contexts texstream runs on: desktop OpenGL 3.3 core and up (macOS stops at 4.1), and
+// OpenGL ES 3.0 and up with EXT_color_buffer_float (the WebGL2 feature set). The compute
+// backend needs desktop 4.3 or ES 3.1.
 #include <string>
+#include <string_view>
 
 namespace texstream::gl {
 
 struct Capabilities {
+  bool es = false;  ///< OpenGL ES (or WebGL2), else desktop core
   int major = 0, minor = 0;
   std::string renderer, vendor, version;
   int maxTextureSize = 0;
   int maxArrayLayers = 0;
   int maxTextureUnits = 0;      ///< fragment stage sampler units
   int maxColorAttachments = 0;
-  bool compute = false;         ///< GL 4.3+: compute shaders and image load/store
-  bool floatRenderTargets = false;  ///< RGBA32F colour attachments complete
-  bool floatBlending = false;       ///< additive blending into RGBA32F (point matrices)
-  bool timerQueries = false;
-  bool debugOutput = false;
+
+  bool textureStorage = false;  ///< glTexStorage2D/3D (desktop 4.2, ARB_texture_storage, ES 3.0)
+  bool compute = false;         ///< compute shaders (desktop 4.3, ES 3.1)
+  bool imageLoadStore = false;  ///< glBindImageTexture (desktop 4.2, ES 3.1)
+  bool storageBuffers = false;  ///< shader storage buffers (desktop 4.3, ES 3.1)
+  bool memoryBarrier = false;   ///< glMemoryBarrier (desktop 4.2, ES 3.1)
+  bool debugOutput = false;     ///< KHR_debug messages and object labels (desktop 4.3 or KHR_debug)
+  bool timerQueries = false;    ///< GL_TIME_ELAPSED (desktop 3.3, ES: EXT_disjoint_timer_query)
+  bool polygonMode = false;     ///< glPolygonMode (desktop only)
+  bool framebufferSrgb = false; ///< GL_FRAMEBUFFER_SRGB enable (desktop only)
+  bool programPointSize = false;///< GL_PROGRAM_POINT_SIZE enable (desktop only; always on in ES)
+  bool floatRenderTargets = false;  ///< RGBA32F colour attachments complete (ES: EXT_color_buffer_float)
+  bool floatBlending = false;       ///< additive blending into RGBA32F (ES: EXT_float_blend)
+  bool floatLinearFiltering = false;///< GL_LINEAR on float textures (ES: OES_texture_float_linear)
+  bool pixelBuffers = false;        ///< pixel pack/unpack buffers (desktop 2.1, ES 3.0)
+  bool mapBufferRead = false;       ///< glMapBufferRange for reading (not in WebGL2)
+  bool getTexImage = false;         ///< glGetTexImage (desktop only)
+  std::string disabled;             ///< features switched off by TEXSTREAM_DISABLE_FEATURES
 
   bool atLeast(int maj, int min) const { return major > maj || (major == maj && minor >= min); }
   /// "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 (Core Profile) Mesa 22.3.6"
   std::string summary() const;
+  /// "OpenGL ES 3.0" or "OpenGL 4.1 core": the API and version, short.
+  std::string apiName() const;
+  /// The first line of every shader texstream compiles for a stage that needs GLSL of at
+  /// least desktop `desktopVersion` or ES `esVersion` (330/300 for fragment kernels,
+  /// 430/310 for compute), with the precision statements ES needs.
+  std::string glslHeader(int desktopVersion, int esVersion) const;
 };
 
-/// Loads GL entry points if nobody has yet (through glad's loader, which opens libGL or
-/// libEGL at run time); throws Error when no context is current.
+/// Loads GL entry points for the context current on this thread, desktop or ES, through
+/// `getProcAddress` (glfwGetProcAddress, eglGetProcAddress, SDL_GL_GetProcAddress). Hosts
+/// that load GL themselves with glad call nothing: texstream loads on first use. Throws
+/// Error when no context is current.
+void loadGl(void* (*getProcAddress)(const char* name));
+/// Loads GL entry points if nobody has yet (opening the system's GL library, which stays
+/// open) and checks that a context is current; throws Error("... no current OpenGL
+/// context ...") otherwise, every time.
 void ensureGlLoaded();
-/// Queries the current context. Throws Error when it is older than 3.3 or cannot render
-/// to RGBA32F, each with one clear sentence.
+/// True when GL entry points are loaded and a context is current on this thread.
+bool contextIsCurrent();
+/// Queries the current context (not cached). Throws Error when it is older than desktop
+/// 3.3 / ES 3.0 or cannot render to RGBA32F, each with one clear sentence naming the
+/// context and the missing feature.
 Capabilities queryCapabilities();
+/// This thread's record for its current context: queried on first use, then cached until
+/// forgetCapabilities() (called when texstream's runtime for the context shuts down).
+const Capabilities& capabilities();
+void forgetCapabilities();
+
+/// Feature names TEXSTREAM_DISABLE_FEATURES accepts (comma-separated), to simulate a
+/// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,
+/// memoryBarrier, debugOutput, timerQueries, polygonMode, floatRenderTargets,
+/// floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, getTexImage.
+std::string_view disableableFeatures();
 
 }  // namespace texstream::gl

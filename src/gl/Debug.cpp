@@ -1,5 +1,7 @@
 #include <texstream/gl/Debug.h>
 
+#include <texstream/gl/Capabilities.h>
+
 #include <glad/gl.h>
 
 #include <cstdio>
@@ -46,10 +48,17 @@ bool debugRequestedByEnvironment() {
 }
 
 bool enableDebugOutput() {
-  if (!glDebugMessageCallback) return false;
+  ensureGlLoaded();
+  if (!capabilities().debugOutput) return false;
   glEnable(GL_DEBUG_OUTPUT);
   glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-  glDebugMessageCallback(onDebugMessage, nullptr);
+  // Desktop 4.3 and ES 3.2 name the entry points without a suffix; KHR_debug on ES 3.0/3.1
+  // with one.
+  if (glDebugMessageCallback) {
+    glDebugMessageCallback(onDebugMessage, nullptr);
+  } else {
+    glDebugMessageCallbackKHR(onDebugMessage, nullptr);
+  }
   g_debugEnabled = true;
   return true;
 }
@@ -57,8 +66,12 @@ bool enableDebugOutput() {
 bool debugOutputEnabled() { return g_debugEnabled; }
 
 void label(unsigned int identifier, unsigned int name, const std::string& text) {
-  if (!g_debugEnabled || !glObjectLabel || name == 0) return;
-  glObjectLabel(identifier, name, GLsizei(text.size()), text.c_str());
+  if (!g_debugEnabled || name == 0) return;
+  if (glObjectLabel) {
+    glObjectLabel(identifier, name, GLsizei(text.size()), text.c_str());
+  } else if (glObjectLabelKHR) {
+    glObjectLabelKHR(identifier, name, GLsizei(text.size()), text.c_str());
+  }
 }
 
 }  // namespace texstream::gl

@@ -21,13 +21,4 @@ std::string glErrorName(unsigned int code) {
   }
 }
 
-void throwOnGlError(std::string_view where, std::string_view name) {
-  GLenum first = glGetError();
-  if (first == GL_NO_ERROR) return;
-  // Drain the queue so a later check does not report this failure again.
-  while (glGetError() != GL_NO_ERROR) {
-  }
-  throw Error(std::string(where) + "(\"" + std::string(name) + "\"): " + glErrorName(first));
-}
-
 }  // namespace texstream::gl

@@ -13,10 +13,6 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// Throws Error("where(name): GL_xxx") if glGetError reports anything. Used after calls
-/// that can fail with user-visible causes (allocation, format support), not on hot paths.
-void throwOnGlError(std::string_view where, std::string_view name);
-
 /// "GL_INVALID_OPERATION" for 0x0502 and so on.
 std::string glErrorName(unsigned int code);
 

@@ -1,11 +1,13 @@
 #include <texstream/gl/HeadlessContext.h>
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Debug.h>
 #include <texstream/gl/Error.h>
 
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -78,7 +80,39 @@ std::vector<Candidate> deviceDisplays(int requested, std::string& notes) {
 
 }  // namespace
 
+const char* GlRequest::accepted() { return "3.3, 4.1, 4.3, 4.5, 4.6, max, es3.0, es3.1, es3.2, es"; }
+
+GlRequest GlRequest::parse(std::string_view text) {
+  std::string s(text);
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  static const struct {
+    const char* text;
+    GlRequest request;
+  } table[] = {{"3.3", {false, 3, 3}}, {"4.1", {false, 4, 1}}, {"4.3", {false, 4, 3}}, {"4.5", {false, 4, 5}},
+               {"4.6", {false, 4, 6}}, {"max", {false, 0, 0}}, {"es3.0", {true, 3, 0}}, {"es3.1", {true, 3, 1}},
+               {"es3.2", {true, 3, 2}}, {"es", {true, 0, 0}}};
+  for (const auto& e : table) {
+    if (s == e.text) return e.request;
+  }
+  throw Error("unknown OpenGL context request \"" + std::string(text) + "\" (expected one of " + accepted() + ")");
+}
+
+std::string GlRequest::name() const {
+  if (highest()) return es ? "the highest OpenGL ES" : "the highest OpenGL core";
+  return std::string(es ? "OpenGL ES " : "OpenGL ") + std::to_string(major) + "." + std::to_string(minor) +
+         (es ? "" : " core");
+}
+
 HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
+  if (options.gl) {
+    m_request = *options.gl;
+  } else if (const char* env = std::getenv("TEXSTREAM_GL"); env && *env) {
+    try {
+      m_request = GlRequest::parse(env);
+    } catch (const Error& e) {
+      throw Error(std::string("TEXSTREAM_GL: ") + e.what());
+    }
+  }
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
     throw Error("HeadlessContext: cannot load libEGL.so.1 (install libegl1 and a driver: Mesa or NVIDIA)");
   }
@@ -108,10 +142,14 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
 
   const bool debug = options.debug || debugRequestedByEnvironment();
   struct Version { int major, minor; };
-  std::vector<Version> versions{{options.major, options.minor}};
-  for (Version v : {Version{4, 5}, Version{4, 3}, Version{3, 3}}) {
-    if (v.major < options.major || (v.major == options.major && v.minor < options.minor)) versions.push_back(v);
+  std::vector<Version> versions;
+  if (m_request.highest()) {
+    versions = m_request.es ? std::vector<Version>{{3, 2}, {3, 1}, {3, 0}}
+                            : std::vector<Version>{{4, 6}, {4, 5}, {4, 3}, {4, 1}, {3, 3}};
+  } else {
+    versions.push_back({m_request.major, m_request.minor});
   }
+  const EGLenum api = m_request.es ? EGL_OPENGL_ES_API : EGL_OPENGL_API;
 
   for (const Candidate& c : candidates) {
     EGLint maj = 0, min = 0;
@@ -120,8 +158,8 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
       continue;
     }
     gladLoaderLoadEGL(c.display);  // display extensions (no-config, surfaceless)
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-      notes += c.description + ": no desktop OpenGL; ";
+    if (!eglBindAPI(api)) {
+      notes += c.description + (m_request.es ? ": no OpenGL ES; " : ": no desktop OpenGL; ");
       eglTerminate(c.display);
       continue;
     }
@@ -130,7 +168,8 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
     const bool noConfig = hasExtension(ext, "EGL_KHR_no_config_context");
     const bool surfaceless = hasExtension(ext, "EGL_KHR_surfaceless_context");
     if (!noConfig || !surfaceless) {
-      const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+      const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                m_request.es ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT,
                                 EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
       EGLint n = 0;
       if (!eglChooseConfig(c.display, attribs, &config, 1, &n) || n < 1) {
@@ -140,19 +179,19 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
       }
     }
     EGLContext ctx = EGL_NO_CONTEXT;
-    Version got{0, 0};
     for (Version v : versions) {
-      const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, v.major, EGL_CONTEXT_MINOR_VERSION, v.minor,
-                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
-      ctx = eglCreateContext(c.display, config, EGL_NO_CONTEXT, attribs);
+      const EGLint desktopAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, v.major, EGL_CONTEXT_MINOR_VERSION, v.minor,
+                                       EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                       EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+      const EGLint esAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, v.major, EGL_CONTEXT_MINOR_VERSION, v.minor,
+                                  EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+      ctx = eglCreateContext(c.display, config, EGL_NO_CONTEXT, m_request.es ? esAttribs : desktopAttribs);
       if (ctx != EGL_NO_CONTEXT) {
-        got = v;
         break;
       }
     }
     if (ctx == EGL_NO_CONTEXT) {
-      notes += c.description + ": no OpenGL 3.3+ core context (" + eglErrorText() + "); ";
+      notes += c.description + ": no " + m_request.name() + " context (" + eglErrorText() + "); ";
       eglTerminate(c.display);
       continue;
     }
@@ -168,18 +207,21 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
       eglTerminate(c.display);
       continue;
     }
-    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
-      throw Error("HeadlessContext: " + c.description + ": could not load OpenGL entry points");
-    }
     m_display = c.display;
     m_context = ctx;
     m_surface = surface;
-    m_description = c.description + ", OpenGL " + std::to_string(got.major) + "." +
-                    std::to_string(got.minor) + " core" + (debug ? " (debug)" : "");
+    try {
+      loadGl(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+    } catch (const Error& e) {
+      throw Error("HeadlessContext: " + c.description + ": " + e.what());
+    }
+    const GLubyte* given = glGetString(GL_VERSION);
+    m_description = c.description + ", asked for " + m_request.name() + ", got " +
+                    (given ? reinterpret_cast<const char*>(given) : "an unknown version") + (debug ? " (debug)" : "");
     if (debug) enableDebugOutput();
     return;
   }
-  throw Error("HeadlessContext: no EGL display gave an OpenGL 3.3+ core context: " +
+  throw Error("HeadlessContext: no EGL display gave " + m_request.name() + " context: " +
               (notes.empty() ? std::string("no candidates") : notes));
 }
 
@@ -199,6 +241,7 @@ HeadlessContext::~HeadlessContext() {
   EGLDisplay d = static_cast<EGLDisplay>(m_display);
   makeCurrent();
   if (g_teardownHook) g_teardownHook();
+  forgetCapabilities();
   eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   if (m_surface) eglDestroySurface(d, static_cast<EGLSurface>(m_surface));
   eglDestroyContext(d, static_cast<EGLContext>(m_context));

@@ -5,6 +5,7 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <utility>
@@ -54,8 +55,10 @@ Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_n
     for (GLuint s : shaders) glDeleteShader(s);
   };
   for (const ShaderStage& stage : stages) {
-    std::vector<LineOrigin> origins{{"<version>", 1}};
+    // The version line may carry more lines (ES precision statements): one origin each.
+    std::vector<LineOrigin> origins;
     std::string text = stage.version + "\n";
+    for (int line = 1; line <= int(std::count(text.begin(), text.end(), '\n')); ++line) origins.push_back({"<version>", line});
     for (const ShaderPiece& piece : stage.pieces) {
       std::string body = piece.text;
       if (body.empty() || body.back() != '\n') body += '\n';

@@ -20,7 +20,7 @@ struct ShaderPiece {
 
 struct ShaderStage {
   unsigned int type;  ///< GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, GL_COMPUTE_SHADER
-  std::string version;  ///< "#version 330 core"; placed before everything
+  std::string version;  ///< "#version 330 core" (Capabilities::glslHeader); placed before everything
   std::vector<ShaderPiece> pieces;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// texstream::gl::TimerQuery: move-only GL_TIME_ELAPSED query. Results are read without
-// stalling: resultAvailable() first, then resultNanoseconds().
+// texstream::gl::TimerQuery: move-only GL_TIME_ELAPSED query (desktop core; ES through
+// EXT_disjoint_timer_query: ask Capabilities::timerQueries before making one). Results are
+// read without stalling: resultAvailable() first, then resultNanoseconds().
 #include <cstdint>
 
 namespace texstream::gl {
@@ -24,5 +25,9 @@ class TimerQuery {
  private:
   unsigned int m_id = 0;
 };
+
+/// ES only: true when the GPU reported a disjoint event since the last call, which makes
+/// timer results taken across it meaningless (EXT_disjoint_timer_query). False on desktop.
+bool timerResultsDisjoint();
 
 }  // namespace texstream::gl

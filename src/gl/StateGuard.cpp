@@ -1,5 +1,6 @@
 #include <texstream/gl/StateGuard.h>
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 
 #include <glad/gl.h>
@@ -15,13 +16,29 @@ struct ImageBinding {
   bool saved = false;
   GLint name = 0, level = 0, layered = 0, layer = 0, access = 0, format = 0;
 };
+
+// Pixel-store parameters and the neutral value texstream's transfers need. `desktop`:
+// the parameter exists only in desktop GL (ES 3.0 has the rest).
+struct PixelStoreParameter {
+  GLenum name;
+  GLint neutral;
+  bool desktopOnly;
+};
+constexpr PixelStoreParameter kPixelStore[] = {
+    {GL_PACK_ALIGNMENT, 4, false},     {GL_PACK_ROW_LENGTH, 0, false},     {GL_PACK_SKIP_ROWS, 0, false},
+    {GL_PACK_SKIP_PIXELS, 0, false},   {GL_PACK_IMAGE_HEIGHT, 0, true},    {GL_PACK_SKIP_IMAGES, 0, true},
+    {GL_PACK_SWAP_BYTES, 0, true},     {GL_PACK_LSB_FIRST, 0, true},       {GL_UNPACK_ALIGNMENT, 4, false},
+    {GL_UNPACK_ROW_LENGTH, 0, false},  {GL_UNPACK_SKIP_ROWS, 0, false},    {GL_UNPACK_SKIP_PIXELS, 0, false},
+    {GL_UNPACK_IMAGE_HEIGHT, 0, false},{GL_UNPACK_SKIP_IMAGES, 0, false},  {GL_UNPACK_SWAP_BYTES, 0, true},
+    {GL_UNPACK_LSB_FIRST, 0, true}};
+constexpr std::size_t kPixelStoreCount = sizeof kPixelStore / sizeof kPixelStore[0];
+
 }  // namespace
 
 struct StateGuard::Saved {
   int depth = 0;
+  bool desktop = true, polygonMode = false;
   GLint drawFbo = 0, readFbo = 0, program = 0, vao = 0, arrayBuffer = 0;
-  GLint packBuffer = 0, unpackBuffer = 0, packAlign = 4, unpackAlign = 4;
-  GLint unpackRowLength = 0, packRowLength = 0;
   GLint viewport[4] = {0, 0, 0, 0}, scissorBox[4] = {0, 0, 0, 0};
   GLint activeTexture = GL_TEXTURE0;
   GLboolean blend = 0, scissor = 0, depthTest = 0, stencilTest = 0, cull = 0, discard = 0,
@@ -29,7 +46,10 @@ struct StateGuard::Saved {
   GLboolean colorMask[4] = {1, 1, 1, 1};
   GLint blendSrcRgb = 0, blendDstRgb = 0, blendSrcA = 0, blendDstA = 0, blendEqRgb = 0,
         blendEqA = 0;
-  GLint polygonMode[2] = {GL_FILL, GL_FILL};
+  GLint polygonModeValue[2] = {GL_FILL, GL_FILL};
+  bool pixelStoreSaved = false;
+  GLint packBuffer = 0, unpackBuffer = 0;
+  GLint pixelStore[kPixelStoreCount] = {};
   std::vector<UnitBinding> units;
   std::vector<ImageBinding> images;
   struct StorageBinding {
@@ -51,18 +71,21 @@ bool StateGuard::active() { return saved().depth > 0; }
 
 StateGuard::StateGuard() {
   Saved& s = saved();
-  if (s.depth++ > 0) return;
+  if (s.depth > 0) {
+    ++s.depth;
+    return;
+  }
+  // Throws "no current OpenGL context" before anything is touched.
+  ensureGlLoaded();
+  const Capabilities& caps = capabilities();
+  s.depth = 1;
+  s.desktop = !caps.es;
+  s.polygonMode = caps.polygonMode;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s.drawFbo);
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s.readFbo);
   glGetIntegerv(GL_CURRENT_PROGRAM, &s.program);
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s.vao);
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &s.arrayBuffer);
-  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s.packBuffer);
-  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s.unpackBuffer);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &s.packAlign);
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &s.unpackAlign);
-  glGetIntegerv(GL_PACK_ROW_LENGTH, &s.packRowLength);
-  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &s.unpackRowLength);
   glGetIntegerv(GL_VIEWPORT, s.viewport);
   glGetIntegerv(GL_SCISSOR_BOX, s.scissorBox);
   glGetIntegerv(GL_ACTIVE_TEXTURE, &s.activeTexture);
@@ -72,8 +95,8 @@ StateGuard::StateGuard() {
   s.stencilTest = glIsEnabled(GL_STENCIL_TEST);
   s.cull = glIsEnabled(GL_CULL_FACE);
   s.discard = glIsEnabled(GL_RASTERIZER_DISCARD);
-  s.srgb = glIsEnabled(GL_FRAMEBUFFER_SRGB);
-  s.programPointSize = glIsEnabled(GL_PROGRAM_POINT_SIZE);
+  if (caps.framebufferSrgb) s.srgb = glIsEnabled(GL_FRAMEBUFFER_SRGB);
+  if (caps.programPointSize) s.programPointSize = glIsEnabled(GL_PROGRAM_POINT_SIZE);
   glGetBooleanv(GL_COLOR_WRITEMASK, s.colorMask);
   glGetIntegerv(GL_BLEND_SRC_RGB, &s.blendSrcRgb);
   glGetIntegerv(GL_BLEND_DST_RGB, &s.blendDstRgb);
@@ -81,9 +104,11 @@ StateGuard::StateGuard() {
   glGetIntegerv(GL_BLEND_DST_ALPHA, &s.blendDstA);
   glGetIntegerv(GL_BLEND_EQUATION_RGB, &s.blendEqRgb);
   glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &s.blendEqA);
-  // Core profiles report front and back together; some drivers write only one value.
-  s.polygonMode[0] = s.polygonMode[1] = GL_FILL;
-  glGetIntegerv(GL_POLYGON_MODE, s.polygonMode);
+  if (s.polygonMode) {
+    // Core profiles report front and back together; some drivers write only one value.
+    s.polygonModeValue[0] = s.polygonModeValue[1] = GL_FILL;
+    glGetIntegerv(GL_POLYGON_MODE, s.polygonModeValue);
+  }
 
   // The neutral state every texstream pass assumes.
   glDisable(GL_BLEND);
@@ -92,15 +117,25 @@ StateGuard::StateGuard() {
   glDisable(GL_STENCIL_TEST);
   glDisable(GL_CULL_FACE);
   glDisable(GL_RASTERIZER_DISCARD);
-  glDisable(GL_FRAMEBUFFER_SRGB);
+  if (caps.framebufferSrgb) glDisable(GL_FRAMEBUFFER_SRGB);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  if (s.polygonMode) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+}
+
+void StateGuard::preparePixelTransfer() {
+  Saved& s = saved();
+  if (s.depth == 0) throw Error("StateGuard::preparePixelTransfer: no StateGuard is active (library bug)");
+  if (s.pixelStoreSaved) return;
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s.packBuffer);
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s.unpackBuffer);
+  for (std::size_t i = 0; i < kPixelStoreCount; ++i) {
+    if (kPixelStore[i].desktopOnly && !s.desktop) continue;
+    glGetIntegerv(kPixelStore[i].name, &s.pixelStore[i]);
+    if (s.pixelStore[i] != kPixelStore[i].neutral) glPixelStorei(kPixelStore[i].name, kPixelStore[i].neutral);
+  }
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  s.pixelStoreSaved = true;
 }
 
 StateGuard::~StateGuard() {
@@ -135,18 +170,21 @@ StateGuard::~StateGuard() {
     glBindTexture(GL_TEXTURE_2D_ARRAY, GLuint(u.tex2DArray));
     u.saved = false;
   }
+  if (s.pixelStoreSaved) {
+    for (std::size_t i = 0; i < kPixelStoreCount; ++i) {
+      if (kPixelStore[i].desktopOnly && !s.desktop) continue;
+      if (s.pixelStore[i] != kPixelStore[i].neutral) glPixelStorei(kPixelStore[i].name, s.pixelStore[i]);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(s.packBuffer));
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(s.unpackBuffer));
+    s.pixelStoreSaved = false;
+  }
   glActiveTexture(GLenum(s.activeTexture));
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(s.drawFbo));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(s.readFbo));
   glUseProgram(GLuint(s.program));
   glBindVertexArray(GLuint(s.vao));
   glBindBuffer(GL_ARRAY_BUFFER, GLuint(s.arrayBuffer));
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(s.packBuffer));
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, GLuint(s.unpackBuffer));
-  glPixelStorei(GL_PACK_ALIGNMENT, s.packAlign);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, s.unpackAlign);
-  glPixelStorei(GL_PACK_ROW_LENGTH, s.packRowLength);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, s.unpackRowLength);
   glViewport(s.viewport[0], s.viewport[1], s.viewport[2], s.viewport[3]);
   glScissor(s.scissorBox[0], s.scissorBox[1], s.scissorBox[2], s.scissorBox[3]);
   auto setEnabled = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
@@ -156,13 +194,15 @@ StateGuard::~StateGuard() {
   setEnabled(GL_STENCIL_TEST, s.stencilTest);
   setEnabled(GL_CULL_FACE, s.cull);
   setEnabled(GL_RASTERIZER_DISCARD, s.discard);
-  setEnabled(GL_FRAMEBUFFER_SRGB, s.srgb);
-  setEnabled(GL_PROGRAM_POINT_SIZE, s.programPointSize);
+  if (s.desktop) {
+    setEnabled(GL_FRAMEBUFFER_SRGB, s.srgb);
+    setEnabled(GL_PROGRAM_POINT_SIZE, s.programPointSize);
+  }
   glColorMask(s.colorMask[0], s.colorMask[1], s.colorMask[2], s.colorMask[3]);
   glBlendFuncSeparate(GLenum(s.blendSrcRgb), GLenum(s.blendDstRgb), GLenum(s.blendSrcA),
                       GLenum(s.blendDstA));
   glBlendEquationSeparate(GLenum(s.blendEqRgb), GLenum(s.blendEqA));
-  glPolygonMode(GL_FRONT_AND_BACK, GLenum(s.polygonMode[0]));
+  if (s.polygonMode) glPolygonMode(GL_FRONT_AND_BACK, GLenum(s.polygonModeValue[0]));
 }
 
 void StateGuard::bindTexture(int unit, unsigned int target, unsigned int id) {

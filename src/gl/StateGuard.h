@@ -1,13 +1,17 @@
 #pragma once
 // texstream::gl::StateGuard: every texstream call leaves the host's GL state as it found it.
 //
-// The outermost guard on a thread saves the state texstream may change (framebuffers,
-// viewport, program, VAO, buffers bound for pixel transfers, blend, scissor, depth, stencil,
-// cull, colour mask, polygon mode, pixel store alignment) and sets the neutral state the
-// library's passes assume. Texture and image units are saved lazily, the first time the
-// library binds one (a kernel uses a handful, a host may use dozens). Nested guards cost
+// The outermost guard on a thread checks that a context is current (Error "no current
+// OpenGL context" otherwise, every time), saves the state texstream may change (framebuffers,
+// viewport, program, VAO, array buffer, blend, scissor, depth, stencil, cull, colour mask,
+// and where the context has them polygon mode, sRGB writes and program point size) and sets
+// the neutral state the library's passes assume. Texture and image units, shader-storage
+// bindings and the whole pixel-store state (pack/unpack buffers, alignment, row length,
+// image height, skips, byte swapping) are saved lazily, the first time the library needs
+// them (a kernel uses a handful of units, a host may use dozens; most calls transfer no
+// pixels). Only state that exists in the context is read or written. Nested guards cost
 // nothing, so a solver holds one guard for a whole solve and each operation inside it adds
-// no glGet calls.
+// no glGet calls. GL error flags are never read or cleared here: the host's stay pending.
 #include <array>
 #include <vector>
 
@@ -28,6 +32,10 @@ class StateGuard {
   /// glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, buffer), saving the host's indexed
   /// and generic shader-storage bindings first (compute backend).
   static void bindStorageBuffer(int index, unsigned int buffer);
+  /// Saves the host's pixel-store state and pixel pack/unpack buffer bindings (once per
+  /// outermost guard) and sets tight packing, no skips and no bound buffers, so uploads
+  /// and read-backs see exactly the caller's arrays. Call before any pixel transfer.
+  static void preparePixelTransfer();
   /// True while some guard is alive on this thread.
   static bool active();
 

@@ -1,5 +1,7 @@
 #include <texstream/gl/Texture.h>
 
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Debug.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -47,28 +49,56 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
                 std::to_string(height) + (layers ? "x" + std::to_string(layers) : ""));
   }
   StateGuard guard;
-  while (glGetError() != GL_NO_ERROR) {
+  const Capabilities& caps = capabilities();
+  if (width > caps.maxTextureSize || height > caps.maxTextureSize || layers > caps.maxArrayLayers) {
+    throw Error("Texture(\"" + m_name + "\"): " + std::to_string(width) + "x" + std::to_string(height) +
+                (layers ? "x" + std::to_string(layers) : "") + " exceeds this context's limits (" +
+                std::to_string(caps.maxTextureSize) + " texels a side, " + std::to_string(caps.maxArrayLayers) +
+                " layers; " + caps.renderer + ")");
   }
   const FormatInfo fi = info(format);
   glGenTextures(1, &m_id);
   const GLenum tgt = target();
   StateGuard::bindTexture(0, tgt, m_id);
-  // Immutable storage; fails with GL_INVALID_VALUE beyond GL_MAX_TEXTURE_SIZE and with
-  // GL_OUT_OF_MEMORY when the GPU has no room.
-  if (m_layers > 0) {
-    glTexStorage3D(tgt, 1, fi.internal, width, height, layers);
-  } else {
-    glTexStorage2D(tgt, 1, fi.internal, width, height);
-  }
   glTexParameteri(tgt, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(tgt, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(tgt, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(tgt, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  try {
-    throwOnGlError("Texture", m_name);
-  } catch (...) {
+  // Allocation is checked by asking the texture, not glGetError, so that errors the host
+  // left pending stay pending. A failed allocation (GL_OUT_OF_MEMORY) leaves the texture
+  // mutable (immutable storage) or without a level 0 (glTexImage).
+  bool allocated = false;
+  if (caps.textureStorage) {
+    if (m_layers > 0) {
+      glTexStorage3D(tgt, 1, fi.internal, width, height, layers);
+    } else {
+      glTexStorage2D(tgt, 1, fi.internal, width, height);
+    }
+    GLint immutable = 0;
+    glGetTexParameteriv(tgt, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    allocated = immutable != 0;
+  } else {
+    // Desktop GL before 4.2 (macOS, GL 3.3-class hardware): one mutable level.
+    StateGuard::preparePixelTransfer();
+    glTexParameteri(tgt, GL_TEXTURE_MAX_LEVEL, 0);
+    if (m_layers > 0) {
+      glTexImage3D(tgt, 0, GLint(fi.internal), width, height, layers, 0, fi.format, fi.type, nullptr);
+    } else {
+      glTexImage2D(tgt, 0, GLint(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
+    }
+    // ES 3.0 cannot ask a level its size (it always has immutable storage, so only a
+    // TEXSTREAM_DISABLE_FEATURES run gets here there).
+    GLint allocatedWidth = width;
+    if (glGetTexLevelParameteriv) glGetTexLevelParameteriv(tgt, 0, GL_TEXTURE_WIDTH, &allocatedWidth);
+    allocated = allocatedWidth == width;
+  }
+  if (!allocated) {
+    const std::size_t bytes = std::size_t(width) * std::size_t(height) * std::size_t(layers > 0 ? layers : 1) *
+                              std::size_t(fi.bytes);
     release();
-    throw;
+    throw Error("Texture(\"" + m_name + "\"): the GPU could not allocate " + std::to_string(width) + "x" +
+                std::to_string(height) + (layers ? "x" + std::to_string(layers) : "") + " texels (" +
+                std::to_string(bytes >> 20) + " MiB; out of GPU memory?)");
   }
   label(GL_TEXTURE, m_id, m_name);
   fill(0.0f);
@@ -115,6 +145,7 @@ void Texture::uploadRect(int x, int y, int w, int h, const float* data, int laye
     throw Error("Texture::upload(\"" + m_name + "\"): rectangle or layer outside the texture");
   }
   StateGuard guard;
+  StateGuard::preparePixelTransfer();
   const FormatInfo fi = info(m_format);
   StateGuard::bindTexture(0, target(), m_id);
   if (m_layers > 0) {
@@ -124,22 +155,48 @@ void Texture::uploadRect(int x, int y, int w, int h, const float* data, int laye
   }
 }
 
+namespace {
+// Float read-back of a float colour attachment: desktop GL reads any format/type matching
+// the storage; ES 3.0 (EXT_color_buffer_float) guarantees only GL_RGBA/GL_FLOAT, so one-
+// and two-channel textures are read as RGBA there and compacted.
+bool readsAsRgba(const FormatInfo& fi) { return capabilities().es && fi.channels != 4; }
+
+void compactChannels(const float* rgba, float* out, std::size_t texels, int channels) {
+  for (std::size_t t = 0; t < texels; ++t) {
+    for (int c = 0; c < channels; ++c) out[t * std::size_t(channels) + std::size_t(c)] = rgba[t * 4 + std::size_t(c)];
+  }
+}
+
+void attachForReading(const Texture& t, int layer) {
+  if (t.isArray()) {
+    glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t.id(), 0, layer);
+  } else {
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.id(), 0);
+  }
+}
+}  // namespace
+
 void Texture::download(float* out, int layer) const {
   if (!m_id) throw Error("Texture::download(\"" + m_name + "\"): empty texture");
   if (m_format == TextureFormat::RGBA8) throw Error("Texture::download(\"" + m_name + "\"): float download of RGBA8");
+  if (layer < 0 || (m_layers == 0 ? layer != 0 : layer >= m_layers)) {
+    throw Error("Texture::download(\"" + m_name + "\"): layer " + std::to_string(layer) + " outside the texture");
+  }
   StateGuard guard;
+  StateGuard::preparePixelTransfer();
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-  if (m_layers > 0) {
-    glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, m_id, 0, layer);
-  } else {
-    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_id, 0);
-  }
+  attachForReading(*this, layer);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   const FormatInfo fi = info(m_format);
-  // Float read-back of float attachments is core in desktop GL; format/type match storage.
-  glReadPixels(0, 0, m_width, m_height, fi.format, fi.type, out);
+  if (readsAsRgba(fi)) {
+    std::vector<float> rgba(std::size_t(m_width) * std::size_t(m_height) * 4);
+    glReadPixels(0, 0, m_width, m_height, GL_RGBA, GL_FLOAT, rgba.data());
+    compactChannels(rgba.data(), out, std::size_t(m_width) * std::size_t(m_height), fi.channels);
+  } else {
+    glReadPixels(0, 0, m_width, m_height, fi.format, fi.type, out);
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo);
 }
@@ -158,38 +215,52 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
   }
   if (bytes == 0) return;
   StateGuard guard;
+  StateGuard::preparePixelTransfer();
+  // Bytes each texture occupies in the pack buffer (ES reads one- and two-channel
+  // textures as RGBA).
+  std::vector<std::size_t> packed;
+  std::size_t packedBytes = 0;
+  for (const Texture* t : textures) {
+    packed.push_back(packedBytes);
+    const FormatInfo fi = info(t->format());
+    packedBytes += std::size_t(t->width()) * std::size_t(t->height()) * std::size_t(readsAsRgba(fi) ? 4 : fi.channels) *
+                   sizeof(float);
+  }
   GLuint buffer = 0, fbo = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-  glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+  glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(packedBytes), nullptr, GL_STREAM_READ);
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   for (std::size_t i = 0; i < textures.size(); ++i) {
     const Texture& t = *textures[i];
-    if (t.isArray()) glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t.id(), 0, 0);
-    else glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.id(), 0);
+    attachForReading(t, 0);
     const FormatInfo fi = info(t.format());
     // With a pack buffer bound glReadPixels only enqueues the copy, at this byte offset.
-    glReadPixels(0, 0, t.width(), t.height(), fi.format, fi.type, reinterpret_cast<void*>(offsets[i]));
+    if (readsAsRgba(fi)) {
+      glReadPixels(0, 0, t.width(), t.height(), GL_RGBA, GL_FLOAT, reinterpret_cast<void*>(packed[i]));
+    } else {
+      glReadPixels(0, 0, t.width(), t.height(), fi.format, fi.type, reinterpret_cast<void*>(packed[i]));
+    }
   }
-  const void* mapped = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);  // the one wait
-  if (!mapped) {
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    glDeleteBuffers(1, &buffer);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glDeleteFramebuffers(1, &fbo);
-    throw Error("downloadTextures: mapping the " + std::to_string(bytes) + "-byte read-back buffer failed");
-  }
-  for (std::size_t i = 0; i < textures.size(); ++i) {
-    const std::size_t end = i + 1 < textures.size() ? offsets[i + 1] : bytes;
-    std::memcpy(outs[i], static_cast<const char*>(mapped) + offsets[i], end - offsets[i]);
-  }
-  glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+  std::vector<unsigned char> staging(packedBytes);
+  const bool read = readBufferData(GL_PIXEL_PACK_BUFFER, packedBytes, staging.data());  // the one wait
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glDeleteBuffers(1, &buffer);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo);
+  if (!read) throw Error("downloadTextures: reading the " + std::to_string(packedBytes) + "-byte read-back buffer failed");
+  for (std::size_t i = 0; i < textures.size(); ++i) {
+    const Texture& t = *textures[i];
+    const FormatInfo fi = info(t.format());
+    const float* src = reinterpret_cast<const float*>(staging.data() + packed[i]);
+    if (readsAsRgba(fi)) {
+      compactChannels(src, outs[i], std::size_t(t.width()) * std::size_t(t.height()), fi.channels);
+    } else {
+      std::memcpy(outs[i], src, (i + 1 < textures.size() ? offsets[i + 1] : bytes) - offsets[i]);
+    }
+  }
 }
 
 void Texture::fill(float value) {

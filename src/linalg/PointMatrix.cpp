@@ -51,9 +51,10 @@ PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<E
 
   gl::StateGuard guard;
   m_rowLayout = stream::Layout::forSize(rows);
+  const gl::Capabilities& caps = stream::Runtime::current().caps();
   m_program = gl::Program(
-      "point_scatter", {{GL_VERTEX_SHADER, "#version 330 core", stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl")},
-                        {GL_FRAGMENT_SHADER, "#version 330 core",
+      "point_scatter", {{GL_VERTEX_SHADER, caps.glslHeader(330, 300), stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl")},
+                        {GL_FRAGMENT_SHADER, caps.glslHeader(330, 300),
                          stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl")}});
   m_vertices = gl::Buffer(m_name + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
                           GL_STATIC_DRAW);
@@ -89,11 +90,12 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   requireApplyShapes(title, m_rowLayout, m_cols, x, y);
   stream::Runtime& rt = stream::Runtime::current();
   if (!rt.caps().floatBlending) {
-    throw gl::Error(title + ".apply: this context cannot blend into RGBA32F targets (" + rt.caps().renderer +
+    throw gl::Error(title + ".apply: this context cannot blend into RGBA32F targets (" + rt.caps().apiName() + ", " +
+                    rt.caps().renderer + (rt.caps().es ? ": EXT_float_blend is missing" : "") +
                     "); use a BandedMatrix or DenseMatrix");
   }
   // x may just have been written by a compute pass's imageStore.
-  if (rt.caps().atLeast(4, 2)) glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+  if (rt.caps().memoryBarrier) glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
 
   rt.profiler().begin(title + ".apply");
   rt.framebuffer().bindForDrawing({&y.texture()});
@@ -106,14 +108,15 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
     glUniform1i(m_program.uniformLocation("u_x"), 0);
     glUniform2i(m_program.uniformLocation("u_targetSize"), y.layout().width(), y.layout().height());
     glBindVertexArray(m_vao.id());
-    glEnable(GL_PROGRAM_POINT_SIZE);  // gl_PointSize = 1 whatever the host's glPointSize
+    // gl_PointSize = 1 whatever the host's glPointSize (ES always takes gl_PointSize).
+    if (rt.caps().programPointSize) glEnable(GL_PROGRAM_POINT_SIZE);
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
     glBlendFunc(GL_ONE, GL_ONE);
     glDrawArrays(GL_POINTS, 0, GLsizei(m_nonZeros));
     // Passes inside one guard assume blending off; the outermost guard restores the host's.
     glDisable(GL_BLEND);
-    glDisable(GL_PROGRAM_POINT_SIZE);
+    if (rt.caps().programPointSize) glDisable(GL_PROGRAM_POINT_SIZE);
   }
   rt.profiler().end();
 }

@@ -1,5 +1,6 @@
 #include <texstream/stream/Backend.h>
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Runtime.h>
 
@@ -17,6 +18,21 @@ Backend parseBackend(std::string_view text) {
   if (s == "fragment") return Backend::Fragment;
   if (s == "compute") return Backend::Compute;
   throw gl::Error("unknown backend \"" + std::string(text) + "\" (expected fragment or compute)");
+}
+
+std::optional<Backend> parseBackendRequest(std::string_view text) {
+  std::string s(text);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (s == "auto") return std::nullopt;
+  if (s == "fragment") return Backend::Fragment;
+  if (s == "compute") return Backend::Compute;
+  throw gl::Error("unknown backend \"" + std::string(text) + "\" (expected auto, fragment or compute)");
+}
+
+Backend autoBackend(const gl::Capabilities& caps) { return caps.compute ? Backend::Compute : Backend::Fragment; }
+
+Backend resolveBackend(std::optional<Backend> request, const gl::Capabilities& caps) {
+  return request ? *request : autoBackend(caps);
 }
 
 BackendScope::BackendScope(Backend b) : BackendScope(std::optional<Backend>(b)) {}

@@ -3,10 +3,15 @@
 //  - Fragment: a rectangle rendered into an FBO, one fragment per output texel
 //    (GL 3.3 core and up; the classic GPGPU path of Bolz et al. and Krüger & Westermann);
 //  - Compute: the same kernel body in a compute shader that imageStores its texel
-//    (GL 4.3 and up; on data-centre GPUs the only path that reaches memory bandwidth).
+//    (GL 4.3 / ES 3.1 and up; on data-centre GPUs the only path that reaches memory bandwidth).
+// The default is "auto": compute where the context has compute shaders, else fragment.
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace texstream::gl {
+struct Capabilities;
+}
 
 namespace texstream::stream {
 
@@ -15,6 +20,12 @@ enum class Backend { Fragment, Compute };
 const char* backendName(Backend b);
 /// "fragment" / "compute" (case-insensitive); throws Error naming the bad value otherwise.
 Backend parseBackend(std::string_view text);
+/// "auto" (nullopt), "fragment" or "compute" (case-insensitive); throws Error otherwise.
+std::optional<Backend> parseBackendRequest(std::string_view text);
+/// What "auto" means on a context: compute where it has compute shaders, else fragment.
+Backend autoBackend(const gl::Capabilities& caps);
+/// A request resolved on a context: nullopt is autoBackend(caps).
+Backend resolveBackend(std::optional<Backend> request, const gl::Capabilities& caps);
 
 /// Overrides the current thread's backend for its lifetime (per-call selection):
 ///   { BackendScope scope(Backend::Compute); cg(A, b, x); }

@@ -83,7 +83,9 @@ std::string outputDeclarations(const KernelVariant& v) {
     if (v.backend == Backend::Fragment) {
       s += "layout(location = " + idx + ") out vec4 o_out" + idx + ";\n";
     } else {
-      s += std::string("layout(") + gl::imageFormatQualifier(v.outputs[i]) + ") writeonly uniform image2D u_image" + idx + ";\n";
+      // The unit is fixed in the shader: GLSL ES 3.10 images take no glUniform1i.
+      s += std::string("layout(binding = ") + idx + ", " + gl::imageFormatQualifier(v.outputs[i]) +
+           ") writeonly uniform highp image2D u_image" + idx + ";\n";
       if (!v.raw) s += "vec4 o_out" + idx + ";\n";
     }
   }
@@ -133,6 +135,7 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   auto it = m_programs.find(key);
   if (it != m_programs.end()) return it->second;
 
+  const gl::Capabilities& caps = Runtime::current().caps();
   std::string header;
   for (const auto& [n, val] : v.defines) header += "#define " + n + " " + val + "\n";
   header += "#define OUTPUTS " + std::to_string(v.outputs.size()) + "\n";
@@ -150,7 +153,7 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   std::vector<gl::ShaderStage> stages;
   if (v.raw) {
     if (v.backend != Backend::Compute) throw gl::Error("kernel \"" + v.kernel + "\" runs on the compute backend only");
-    stages.push_back({GL_COMPUTE_SHADER, "#version 430 core", std::move(pieces)});
+    stages.push_back({GL_COMPUTE_SHADER, caps.glslHeader(430, 310), std::move(pieces)});
   } else if (v.backend == Backend::Fragment) {
     pieces.push_back({"<generated main>", "void main() { kernel(ivec2(gl_FragCoord.xy)); }\n", 1});
     const std::string vertex =
@@ -161,8 +164,8 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
         "  vec2 p = (u_rect.xy + corner * u_rect.zw) / u_targetSize * 2.0 - 1.0;\n"
         "  gl_Position = vec4(p, 0.0, 1.0);\n"
         "}\n";
-    stages.push_back({GL_VERTEX_SHADER, "#version 330 core", {{"<generated rectangle vertex shader>", vertex, 1}}});
-    stages.push_back({GL_FRAGMENT_SHADER, "#version 330 core", std::move(pieces)});
+    stages.push_back({GL_VERTEX_SHADER, caps.glslHeader(330, 300), {{"<generated rectangle vertex shader>", vertex, 1}}});
+    stages.push_back({GL_FRAGMENT_SHADER, caps.glslHeader(330, 300), std::move(pieces)});
   } else {
     std::string main =
         "uniform ivec4 u_rect;  // x, y, w, h in output texels\n"
@@ -176,7 +179,7 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
     }
     main += "}\n";
     pieces.push_back({"<generated main>", main, 1});
-    stages.push_back({GL_COMPUTE_SHADER, "#version 430 core", std::move(pieces)});
+    stages.push_back({GL_COMPUTE_SHADER, caps.glslHeader(430, 310), std::move(pieces)});
   }
   auto [pos, inserted] = m_programs.emplace(key, gl::Program(v.title(), stages));
   return pos->second;

@@ -217,9 +217,8 @@ void Pass::run(const std::vector<Rect>& rects) {
         case gl::TextureFormat::R32F: format = GL_R32F; break;
         case gl::TextureFormat::RGBA8: format = GL_RGBA8; break;
       }
+      // Image u_image<i> is declared with layout(binding = i) (KernelCache.cpp).
       gl::StateGuard::bindImage(int(i), targets[i]->id(), GL_WRITE_ONLY, format);
-      const int loc = program.uniformLocation("u_image" + std::to_string(i));
-      if (loc >= 0) glUniform1i(loc, GLint(i));
     }
     for (const auto& [index, buffer] : m_storage) gl::StateGuard::bindStorageBuffer(index, buffer);
     if (raw) {

@@ -1,8 +1,22 @@
 #include <texstream/stream/Profiler.h>
 
+#include <texstream/stream/Runtime.h>
+
 #include <algorithm>
 
 namespace texstream::stream {
+
+bool Profiler::available() { return Runtime::current().caps().timerQueries; }
+
+std::string Profiler::unavailableReason() {
+  const gl::Capabilities& caps = Runtime::current().caps();
+  if (caps.timerQueries) return "";
+  return "GPU timers not available: " + caps.apiName() +
+         (caps.es ? " without EXT_disjoint_timer_query" : " without timer queries") +
+         (caps.disabled.empty() ? "" : " (TEXSTREAM_DISABLE_FEATURES=" + caps.disabled + ")");
+}
+
+void Profiler::setEnabled(bool on) { m_enabled = on && available(); }
 
 void Profiler::begin(const std::string& label) {
   if (!m_enabled || m_open) return;
@@ -23,6 +37,12 @@ void Profiler::end() {
 }
 
 void Profiler::collect() {
+  if (!m_pending.empty() && gl::timerResultsDisjoint()) {
+    // The GPU changed frequency or lost its context: every result in flight is void.
+    for (std::size_t i = 0; i + (m_open ? 1 : 0) < m_pending.size(); ++i) m_spare.push_back(std::move(m_pending[i].query));
+    m_pending.erase(m_pending.begin(), m_pending.end() - (m_open ? 1 : 0));
+    return;
+  }
   // Results arrive in submission order; stop at the first that is not ready.
   std::size_t done = 0;
   for (; done < m_pending.size(); ++done) {

@@ -1,7 +1,10 @@
 #pragma once
 // texstream::stream::Profiler: per-pass GPU times from GL_TIME_ELAPSED queries, read back
 // without stalling (results arrive a frame or two late). Off by default: GL allows one
-// time-elapsed query at a time, so a host timing its own work must keep it off.
+// time-elapsed query at a time, so a host timing its own work must keep it off. Contexts
+// without timer queries (ES without EXT_disjoint_timer_query, WebGL2 without
+// EXT_disjoint_timer_query_webgl2) cannot enable it: available() is false there and
+// unavailableReason() says so.
 #include <texstream/gl/Query.h>
 
 #include <map>
@@ -17,7 +20,12 @@ class Profiler {
     double totalMs = 0;   ///< since reset
     long long passes = 0; ///< since reset
   };
-  void setEnabled(bool on) { m_enabled = on; }
+  /// Switches timing on where the context has timer queries; off otherwise.
+  void setEnabled(bool on);
+  /// True where the context has GPU timer queries.
+  static bool available();
+  /// "GPU timers not available: OpenGL ES 3.0 without EXT_disjoint_timer_query", or "".
+  static std::string unavailableReason();
   bool enabled() const { return m_enabled; }
   /// Called by Pass around its work.
   void begin(const std::string& label);

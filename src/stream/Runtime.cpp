@@ -27,6 +27,7 @@ thread_local Runtime* t_runtime = nullptr;
 
 Runtime& Runtime::current() {
   if (!t_runtime) {
+    gl::ensureGlLoaded();
     t_runtime = new Runtime();
     gl::HeadlessContext::setTeardownHook(&Runtime::shutdown);
   }
@@ -36,11 +37,12 @@ Runtime& Runtime::current() {
 void Runtime::shutdown() {
   delete t_runtime;
   t_runtime = nullptr;
+  gl::forgetCapabilities();
 }
 
 bool Runtime::exists() { return t_runtime != nullptr; }
 
-Runtime::Runtime() : m_caps(gl::queryCapabilities()) {
+Runtime::Runtime() : m_caps(gl::capabilities()) {
   if (gl::debugRequestedByEnvironment() && !gl::debugOutputEnabled()) gl::enableDebugOutput();
   gl::StateGuard guard;
   m_kernels = std::make_unique<KernelCache>();
@@ -50,7 +52,14 @@ Runtime::Runtime() : m_caps(gl::queryCapabilities()) {
   m_vao = std::make_unique<gl::VertexArray>("texstream.empty");
   m_unitScalar = std::make_unique<gl::Texture>(1, 1, gl::TextureFormat::RGBA32F, "texstream.one");
   m_unitScalar->fill(1.0f);
-  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) setDefaultBackend(parseBackend(env));
+  m_defaultBackend = autoBackend(m_caps);
+  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) {
+    try {
+      setDefaultBackend(resolveBackend(parseBackendRequest(env), m_caps));
+    } catch (const gl::Error& e) {
+      throw gl::Error(std::string("TEXSTREAM_BACKEND=") + env + ": " + e.what());
+    }
+  }
 }
 
 Runtime::~Runtime() = default;
@@ -59,8 +68,10 @@ Backend Runtime::backend() const { return m_override ? *m_override : m_defaultBa
 
 void Runtime::requireBackend(Backend b) const {
   if (b == Backend::Compute && !m_caps.compute) {
-    throw gl::Error("the compute backend needs OpenGL 4.3 (compute shaders); this context is OpenGL " +
-                    m_caps.version + " on " + m_caps.renderer + ": use the fragment backend");
+    throw gl::Error("the compute backend needs OpenGL 4.3 or OpenGL ES 3.1 (compute shaders); this context is " +
+                    m_caps.apiName() + " (" + m_caps.version + ") on " + m_caps.renderer +
+                    (m_caps.disabled.empty() ? "" : ", TEXSTREAM_DISABLE_FEATURES=" + m_caps.disabled) +
+                    ": use the fragment backend (or auto)");
   }
 }
 

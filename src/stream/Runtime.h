@@ -29,7 +29,9 @@ class Profiler;
 class Runtime {
  public:
   /// This thread's runtime, created on first call. Throws gl::Error if no context is
-  /// current, GL < 3.3, or no RGBA32F render targets.
+  /// current, the context is older than GL 3.3 / ES 3.0, or it has no RGBA32F render
+  /// targets. The default backend is autoBackend(caps()) unless TEXSTREAM_BACKEND says
+  /// auto, fragment or compute.
   static Runtime& current();
   /// Frees this thread's runtime and its GL objects (the context must still be current).
   static void shutdown();
@@ -75,7 +77,7 @@ class Runtime {
   friend class BackendScope;
   Runtime();
   gl::Capabilities m_caps;
-  Backend m_defaultBackend = Backend::Fragment;
+  Backend m_defaultBackend = Backend::Fragment;  // autoBackend(m_caps) once constructed
   std::optional<Backend> m_override;
   std::unique_ptr<KernelCache> m_kernels;
   std::unique_ptr<TexturePool> m_pool;

@@ -1,5 +1,7 @@
 #include <texstream/stream/Scalar.h>
 
+#include <texstream/gl/Buffer.h>
+#include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
@@ -51,6 +53,7 @@ void Scalar::write4(const std::array<float, 4>& values) { m_texture.upload(value
 ScalarReadback::ScalarReadback() {
   Runtime::current();  // a context must be current
   gl::StateGuard guard;
+  gl::StateGuard::preparePixelTransfer();
   glGenBuffers(1, &m_buffer);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
   glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), nullptr, GL_STREAM_READ);
@@ -64,6 +67,7 @@ ScalarReadback::~ScalarReadback() {
 
 void ScalarReadback::start(const Scalar& s) {
   gl::StateGuard guard;
+  gl::StateGuard::preparePixelTransfer();
   if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
@@ -96,9 +100,11 @@ std::array<float, 4> ScalarReadback::value() {
   glDeleteSync(static_cast<GLsync>(m_fence));
   m_fence = nullptr;
   gl::StateGuard guard;
+  gl::StateGuard::preparePixelTransfer();
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
-  glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, sizeof v, v.data());
+  const bool read = gl::readBufferData(GL_PIXEL_PACK_BUFFER, sizeof v, v.data());
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  if (!read) throw gl::Error("ScalarReadback::value: mapping the read-back buffer failed");
   return v;
 }
 

@@ -192,7 +192,7 @@ TEST_CASE("Fluid: painted obstacles hold no velocity; CSV export", "[fluid][gl]"
   CHECK_THROWS_WITH(s.writeCsv("/nonexistent/dir/f.csv"), Catch::Contains("cannot open"));
 }
 
-TEST_CASE("Fluid: both backends agree", "[fluid][gl]") {
+TEST_CASE("Fluid: both backends agree", "[fluid][gl][compute][both-backends]") {
   test::context();
   std::vector<std::vector<FluidSolver::NodeSample>> results;
   for (stream::Backend backend : test::backends()) {

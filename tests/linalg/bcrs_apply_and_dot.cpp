@@ -183,7 +183,7 @@ TEST_CASE("BcrsMatrix: y = A x with a fused dot (epilogue(y . x)) matches CPU do
   }
 }
 
-TEST_CASE("BcrsMatrix: the fused dot folds more workgroups than one fold step", "[gl][linalg][bcrs]") {
+TEST_CASE("BcrsMatrix: the fused dot folds more workgroups than one fold step", "[gl][linalg][bcrs][compute]") {
   // 262147 rows: 257 x 256 texels, 17 x 16 = 272 workgroups, so the last workgroup's
   // invocations each fold more than one partial (the fold steps by 256). Larger than the
   // other tests' vectors for that reason; a sparse, cheap matrix.
@@ -201,7 +201,7 @@ TEST_CASE("BcrsMatrix: the fused dot folds more workgroups than one fold step", 
   checkFused(reference(csr, xs), y, result, [&] { A.internal().applyAndDot(x, y, storeDot(result)); });
 }
 
-TEST_CASE("BcrsMatrix: applyAndDot refuses vectors it cannot pair", "[gl][linalg][bcrs]") {
+TEST_CASE("BcrsMatrix: applyAndDot refuses vectors it cannot pair", "[gl][linalg][bcrs][compute]") {
   test::context();
   stream::BackendScope compute(stream::Backend::Compute);
   const Csr csr = randomBlocky(301, 20, 3);

@@ -397,7 +397,7 @@ TEST_CASE("SegmentMatrix: bad input gives clear errors", "[gl][linalg][segment]"
 }
 
 TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)) matches CPU double",
-          "[gl][linalg][segment]") {
+          "[gl][linalg][segment][compute]") {
   test::context();
   stream::BackendScope compute(stream::Backend::Compute);  // fused reductions are compute-only
   // An epilogue that stores its value, the way CG's alpha/beta step consumes w . u.

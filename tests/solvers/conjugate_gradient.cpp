@@ -325,7 +325,7 @@ TEST_CASE("cg: an exact initial guess converges at iteration 0 and is kept", "[g
   CHECK(x.download() == xStar);
 }
 
-TEST_CASE("cg: the backend option overrides the thread's backend", "[gl][solvers][cg]") {
+TEST_CASE("cg: the backend option overrides the thread's backend", "[gl][solvers][cg][compute][both-backends]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const auto A = linalg::StencilMatrix::poisson2D(12, 11, "poisson2D");
   stream::Vector b = makeVector(test::randomFloats(A.rows(), 103), "b");

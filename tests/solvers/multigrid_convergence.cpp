@@ -224,7 +224,7 @@ TEST_CASE("Multigrid: the Neumann problem converges to the zero-mean solution", 
   CHECK_THAT(floor.message, Catch::Contains("stagnated"));
 }
 
-TEST_CASE("Multigrid: full multigrid, b = 0, and both backends agree", "[multigrid][gl]") {
+TEST_CASE("Multigrid: full multigrid, b = 0, and both backends agree", "[multigrid][gl][compute][both-backends]") {
   test::context();
   // FMG on a smooth problem: one pass gets far closer to the discrete solution than a
   // V-cycle from zero (Briggs et al. 2000, ch. 3: FMG reaches the discretisation error).

@@ -477,7 +477,7 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
 }
 
 TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches the multi-pass cycle",
-          "[multigrid][gl]") {
+          "[multigrid][gl][compute]") {
   test::context();
   stream::BackendScope compute(stream::Backend::Compute);  // the block cycle is compute-only
   for (Problem p : {Problem::Obstacle, Problem::NeumannObstacle, Problem::VariableHelmholtz, Problem::Random}) {
@@ -511,7 +511,7 @@ TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches 
 }
 
 TEST_CASE("Multigrid: the block cycle takes constant stencils from uniforms and can start lower",
-          "[multigrid][gl]") {
+          "[multigrid][gl][compute]") {
   test::context();
   stream::BackendScope compute(stream::Backend::Compute);
   const GridStencil A = GridStencil::poisson(129, 129, solvers::GridBoundaries::all(solvers::Boundary::Dirichlet), "A");

@@ -65,7 +65,7 @@ TEST_CASE("reductions reject mismatched layouts and bad block sizes", "[gl][stre
                       Catch::Contains("2..64"));
 }
 
-TEST_CASE("fused reductions run on the compute backend only and restore the host's storage bindings", "[gl][stream]") {
+TEST_CASE("fused reductions run on the compute backend only and restore the host's storage bindings", "[gl][stream][compute]") {
   test::context();
   Vector x(1000, "x");
   x.upload(std::vector<float>(1000, 0.5f));

@@ -1,20 +1,46 @@
 #include "support/Gl.h"
 
+#include <texstream/gl/Error.h>
+
+#include <cstdlib>
 #include <memory>
+#include <sstream>
+#include <string>
 
 namespace texstream::test {
 
 gl::HeadlessContext& context() {
-  static std::unique_ptr<gl::HeadlessContext> ctx = std::make_unique<gl::HeadlessContext>();
+  static std::unique_ptr<gl::HeadlessContext> ctx = [] {
+    auto c = std::make_unique<gl::HeadlessContext>();
+    // Once per process, so ctest's log says which context each variant ran on.
+    std::printf("texstream test context: %s\n", c->description().c_str());
+    return c;
+  }();
   ctx->makeCurrent();
   return *ctx;
 }
 
 std::vector<stream::Backend> backends() {
   context();
-  std::vector<stream::Backend> b{stream::Backend::Fragment};
-  if (stream::Runtime::current().caps().compute) b.push_back(stream::Backend::Compute);
-  return b;
+  const char* env = std::getenv("TEXSTREAM_TEST_BACKENDS");
+  std::stringstream list(env && *env ? env : "fragment,compute");
+  std::vector<stream::Backend> out;
+  std::string name;
+  while (std::getline(list, name, ',')) {
+    const stream::Backend b = stream::parseBackend(name);
+    // Throws "the compute backend needs OpenGL 4.3 or OpenGL ES 3.1 ..." where it cannot run.
+    stream::Runtime::current().requireBackend(b);
+    out.push_back(b);
+  }
+  if (out.empty()) throw gl::Error("TEXSTREAM_TEST_BACKENDS lists no backend");
+  return out;
+}
+
+bool testsCompute() {
+  for (stream::Backend b : backends()) {
+    if (b == stream::Backend::Compute) return true;
+  }
+  return false;
 }
 
 }  // namespace texstream::test

@@ -1,0 +1,111 @@
+// Tests src/gl/Capabilities.* through the runtime: a context lacking an optional feature
+// (simulated with TEXSTREAM_DISABLE_FEATURES) takes the documented fallback or refuses with
+// one clear message naming the feature and the context.
+#include <catch2/catch.hpp>
+
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/gl/Capabilities.h>
+#include <texstream/gl/Error.h>
+#include <texstream/gl/Texture.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/PointMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace texstream;
+
+namespace {
+
+// Re-reads the context's capabilities with `features` switched off for its lifetime.
+class DisabledFeatures {
+ public:
+  explicit DisabledFeatures(const std::string& features) {
+    test::context();
+    setenv("TEXSTREAM_DISABLE_FEATURES", features.c_str(), 1);
+    stream::Runtime::shutdown();
+  }
+  ~DisabledFeatures() {
+    unsetenv("TEXSTREAM_DISABLE_FEATURES");
+    stream::Runtime::shutdown();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("without float blending the point matrix refuses, other products still run", "[gl][stream][caps]") {
+  DisabledFeatures off("floatBlending");
+  REQUIRE_FALSE(stream::Runtime::current().caps().floatBlending);
+  linalg::Csr csr;
+  csr.rows = csr.cols = 2;
+  csr.rowPtr = {0, 1, 2};
+  csr.colIdx = {0, 1};
+  csr.values = {2.0, 3.0};
+  const auto A = linalg::PointMatrix::fromCsr(csr, "points");
+  stream::Vector x(2, "x"), y(2, "y");
+  x.upload(std::vector<float>{1.0f, 1.0f});
+  REQUIRE_THROWS_WITH(A.apply(x, y), Catch::Contains("cannot blend into RGBA32F") && Catch::Contains("points"));
+  linalg::axpy(2.0f, x, y);
+}
+
+TEST_CASE("without timer queries the profiler stays off and says why", "[gl][stream][caps]") {
+  DisabledFeatures off("timerQueries");
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  REQUIRE_FALSE(stream::Profiler::available());
+  profiler.setEnabled(true);
+  REQUIRE_FALSE(profiler.enabled());
+  REQUIRE_THAT(stream::Profiler::unavailableReason(),
+               Catch::Contains("GPU timers not available") && Catch::Contains("TEXSTREAM_DISABLE_FEATURES=timerQueries"));
+}
+
+TEST_CASE("without compute shaders auto means fragment and compute is refused by name", "[gl][stream][caps]") {
+  DisabledFeatures off("compute");
+  stream::Runtime& rt = stream::Runtime::current();
+  REQUIRE(rt.defaultBackend() == stream::Backend::Fragment);
+  REQUIRE(stream::autoBackend(rt.caps()) == stream::Backend::Fragment);
+  REQUIRE_THROWS_WITH(rt.requireBackend(stream::Backend::Compute),
+                      Catch::Contains("compute backend needs OpenGL 4.3 or OpenGL ES 3.1") &&
+                          Catch::Contains(rt.caps().apiName()));
+  const auto xs = test::randomFloats(101, 5);
+  stream::Vector x(101, "x"), y(101, "y");
+  x.upload(xs);
+  linalg::copy(x, y);
+  REQUIRE(y.download() == xs);
+}
+
+TEST_CASE("without immutable storage or buffer mapping, textures and read-backs still round-trip", "[gl][stream][caps]") {
+  DisabledFeatures off(gl::capabilities().es ? "textureStorage" : "textureStorage,mapBufferRead");
+  REQUIRE_FALSE(stream::Runtime::current().caps().textureStorage);
+  const auto xs = test::randomFloats(4099, 6);
+  stream::Vector x(4099, "x");
+  x.upload(xs);
+  REQUIRE(x.download() == xs);
+  const stream::Vector* list[] = {&x};
+  REQUIRE(stream::downloadAll(list)[0] == xs);
+  stream::Scalar s("s", 2.5f);
+  REQUIRE(s.read() == 2.5f);
+  stream::ScalarReadback readback;
+  readback.start(s);
+  REQUIRE(readback.value()[0] == 2.5f);
+}
+
+TEST_CASE("a context without RGBA32F render targets, or an unknown feature name, is refused clearly", "[gl][stream][caps]") {
+  {
+    DisabledFeatures off("floatRenderTargets");
+    REQUIRE_THROWS_WITH(stream::Runtime::current(),
+                        Catch::Contains("needs RGBA32F render targets") && Catch::Contains("does not offer"));
+  }
+  {
+    DisabledFeatures off("compute,warpDrive");
+    REQUIRE_THROWS_WITH(stream::Runtime::current(),
+                        Catch::Contains("unknown feature \"warpDrive\"") && Catch::Contains("floatBlending"));
+  }
+  REQUIRE(stream::Runtime::current().caps().floatRenderTargets);
+}
