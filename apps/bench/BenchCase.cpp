@@ -78,59 +78,84 @@ std::vector<const BenchCase*> selectCases(const std::string& ops) {
   return selected;
 }
 
-int runBenchmark(const BenchOptions& options) {
-  const std::vector<const BenchCase*> cases = selectCases(options.ops);
+namespace {
 
-  gl::HeadlessContext context;
-  stream::Runtime& runtime = stream::Runtime::current();
-
-  Report report;
-  report.renderer = runtime.caps().summary();
-  report.context = context.description();
-  report.date = isoDateNow();
-  report.preset = presetName(options.preset);
-
-  BenchContext ctx{.options = options,
-                   .sizes = sizesFor(options.preset),
-                   .timing = timingFor(options.preset),
-                   .backends = {},
-                   .cudaPeers = false,
-                   .cpuPeers = options.peers,
-                   .report = report};
-  if (options.batches) ctx.timing.batches = *options.batches;
-  if (options.minBatchMs) ctx.timing.minBatchMs = *options.minBatchMs;
-
-  if (options.backends != "compute") ctx.backends.push_back(stream::Backend::Fragment);
-  if (options.backends != "fragment") {
-    if (runtime.caps().compute) {
-      ctx.backends.push_back(stream::Backend::Compute);
-    } else {
-      ctx.progress("compute backend unavailable (OpenGL " + runtime.caps().version +
-                   " < 4.3): measuring the fragment backend only");
-      if (options.backends == "compute") throw std::runtime_error("--backend compute: " + runtime.caps().summary() + " has no compute shaders");
-    }
-  }
-  std::string whyNoCuda;
-  if (options.peers) {
-    ctx.cudaPeers = cuda::available(&whyNoCuda);
-    if (ctx.cudaPeers) report.cudaDevice = cuda::deviceName();
-    else ctx.progress("CUDA peers off: " + whyNoCuda);
-  }
-
-  std::cout << "renderer: " << report.renderer << "\n"
-            << "context:  " << report.context << "\n";
-  if (ctx.cudaPeers) std::cout << "cuda:     " << report.cudaDevice << "\n";
-  std::cout << "preset:   " << report.preset << ", " << ctx.timing.batches << " batches of >= "
-            << ctx.timing.minBatchMs << " ms, median" << std::endl;
-
-  bool failedCase = false;
+// Runs the selected cases on the current context, adding rows to ctx.report; returns false
+// when a case failed.
+bool runCases(const std::vector<const BenchCase*>& cases, BenchContext& ctx) {
+  bool ok = true;
   for (const BenchCase* c : cases) {
     ctx.progress(std::string(c->name) + ": " + c->summary);
     try {
       c->run(ctx);
     } catch (const std::exception& e) {
-      failedCase = true;
+      ok = false;
       ctx.progress(std::string(c->name) + " FAILED: " + e.what());
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+int runBenchmark(const BenchOptions& options) {
+  const std::vector<const BenchCase*> cases = selectCases(options.ops);
+  const std::vector<std::string> contexts = options.contexts.empty() ? std::vector<std::string>{"max"} : options.contexts;
+
+  Report report;
+  report.date = isoDateNow();
+  report.preset = presetName(options.preset);
+  bool failedCase = false;
+  for (std::size_t k = 0; k < contexts.size(); ++k) {
+    const bool primary = k == 0;
+    gl::HeadlessContext context(gl::HeadlessOptions{-1, gl::GlRequest::parse(contexts[k]), false});
+    stream::Runtime& runtime = stream::Runtime::current();
+    if (primary) {
+      report.renderer = runtime.caps().summary();
+      report.context = context.description();
+    } else {
+      report.context += "; " + context.description();
+    }
+
+    BenchContext ctx{.options = options,
+                     .sizes = sizesFor(options.preset),
+                     .timing = timingFor(options.preset),
+                     .backends = {},
+                     .cudaPeers = false,
+                     .cpuPeers = options.peers && primary,
+                     .report = report};
+    if (options.batches) ctx.timing.batches = *options.batches;
+    if (options.minBatchMs) ctx.timing.minBatchMs = *options.minBatchMs;
+
+    if (options.backends != "compute") ctx.backends.push_back(stream::Backend::Fragment);
+    if (options.backends != "fragment") {
+      if (runtime.caps().compute) {
+        ctx.backends.push_back(stream::Backend::Compute);
+      } else {
+        ctx.progress("compute backend unavailable (" + runtime.caps().apiName() +
+                     "): measuring the fragment backend only");
+        if (options.backends == "compute") throw std::runtime_error("--backend compute: " + runtime.caps().summary() + " has no compute shaders");
+      }
+    }
+    std::string whyNoCuda;
+    if (options.peers && primary) {
+      ctx.cudaPeers = cuda::available(&whyNoCuda);
+      if (ctx.cudaPeers) report.cudaDevice = cuda::deviceName();
+      else ctx.progress("CUDA peers off: " + whyNoCuda);
+    }
+
+    std::cout << "renderer: " << runtime.caps().summary() << "\n"
+              << "context:  " << context.description() << "\n";
+    if (ctx.cudaPeers) std::cout << "cuda:     " << report.cudaDevice << "\n";
+    std::cout << "preset:   " << report.preset << ", " << ctx.timing.batches << " batches of >= "
+              << ctx.timing.minBatchMs << " ms, median" << std::endl;
+
+    const std::size_t firstRow = report.rows.size();
+    failedCase = !runCases(cases, ctx) || failedCase;
+    // Rows of the further contexts say where they ran: "fragment@4.1" (ceilings are
+    // matched within the same context, peers come from the first).
+    if (!primary) {
+      for (std::size_t i = firstRow; i < report.rows.size(); ++i) report.rows[i].backend += "@" + contexts[k];
     }
   }
 
@@ -144,10 +169,10 @@ int runBenchmark(const BenchOptions& options) {
     if (!out) throw std::runtime_error("--json: cannot write " + *options.jsonPath);
     out << report.toJson().dump(2) << "\n";
     if (!out) throw std::runtime_error("--json: error writing " + *options.jsonPath);
-    ctx.progress("wrote " + *options.jsonPath);
+    std::cerr << "texstream-bench: wrote " << *options.jsonPath << std::endl;
   }
   if (failedCase || !report.allOk()) {
-    ctx.progress("some rows failed their correctness check or a case failed (see above)");
+    std::cerr << "texstream-bench: some rows failed their correctness check or a case failed (see above)" << std::endl;
     return 2;
   }
   return 0;

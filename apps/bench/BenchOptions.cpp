@@ -1,5 +1,9 @@
 #include "BenchOptions.h"
 
+#include <texstream/gl/HeadlessContext.h>
+
+#include <iostream>
+
 #include <CLI/CLI.hpp>
 
 namespace texstream::bench {
@@ -55,6 +59,11 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
       ->check(CLI::ExistingFile);
   app.add_option("--backend", o.backends, "fragment, compute or both")
       ->check(CLI::IsMember({"fragment", "compute", "both"}, CLI::ignore_case));
+  app.add_option("--gl", o.contexts,
+                 "contexts to measure in turn, comma-separated (3.3, 4.1, 4.3, 4.5, max, es3.0, es3.1, es3.2, es); "
+                 "the first also runs the peers; rows of the others carry backend@context (default: max)")
+      ->delimiter(',')
+      ->type_name("VERSION[,VERSION...]");
   app.add_option("--ops", o.ops, "comma-separated cases to run (default all; --list shows them)");
   app.add_flag("--no-peers", noPeers, "skip the cuBLAS/cuSPARSE/Eigen peer rows");
   app.add_option("--batches", o.batches, "timed batches per row (median reported)")->check(CLI::Range(1, 1000));
@@ -69,6 +78,14 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
   o.preset = quick ? Preset::Quick : full ? Preset::Full : Preset::Default;
   o.peers = !noPeers;
   for (char& c : o.backends) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string& c : o.contexts) {
+    try {
+      gl::GlRequest::parse(c);
+    } catch (const std::exception& e) {
+      std::cerr << "texstream-bench: --gl: " << e.what() << "\n";
+      return 2;
+    }
+  }
   return std::nullopt;
 }
 

@@ -34,6 +34,9 @@ struct BenchOptions {
   std::optional<std::string> jsonPath;
   std::optional<std::string> markdownPath;  ///< read this results JSON, print markdown, exit
   std::string backends = "both";            ///< fragment | compute | both
+  /// Contexts to measure in turn (--gl 4.5,4.1,es3.0): the first with every backend and the
+  /// peers; the others add their rows with backend "fragment@4.1", "compute@es3.1", ...
+  std::vector<std::string> contexts;
   std::string ops;                          ///< comma-separated case names; empty: all
   bool peers = true;                        ///< cuBLAS/cuSPARSE (when built) and Eigen rows
   std::optional<int> batches;

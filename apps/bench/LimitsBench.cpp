@@ -72,8 +72,8 @@ double errorAgainst(const gl::Texture& t, const std::vector<double>& reference) 
 void fragmentFill(BenchContext& ctx, const stream::Layout& layout) {
   stream::Runtime& rt = stream::Runtime::current();
   gl::Program program("bench limits.fragment_fill",
-                      {{GL_VERTEX_SHADER, "#version 330 core", {{"<bench fill vertex>", kRectangleVertex, 1}}},
-                       {GL_FRAGMENT_SHADER, "#version 330 core", {{"<bench fill fragment>", kFillFragment, 1}}}});
+                      {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"<bench fill vertex>", kRectangleVertex, 1}}},
+                       {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"<bench fill fragment>", kFillFragment, 1}}}});
   gl::Texture target(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, "bench.fill");
   const int valueLoc = program.uniformLocation("u_value");
   auto fill = [&] {
@@ -107,7 +107,7 @@ void computeCopy(BenchContext& ctx, const stream::Layout& layout) {
   bool first = true;
   for (const bool image : {false, true}) {
     gl::Program program(image ? "bench limits.compute_copy imageLoad" : "bench limits.compute_copy texelFetch",
-                        {{GL_COMPUTE_SHADER, "#version 430 core",
+                        {{GL_COMPUTE_SHADER, stream::Runtime::current().caps().glslHeader(430, 310),
                           {{"<bench compute copy>", image ? kCopyImage : kCopyFetch, 1}}}});
     auto copy = [&] {
       glUseProgram(program.id());
@@ -174,10 +174,10 @@ void passLatency(BenchContext& ctx, stream::Backend backend) {
   // 12's false -Wmaybe-uninitialized in their strings' destructors.
   std::vector<gl::ShaderStage> stages;
   if (compute) {
-    stages.push_back({GL_COMPUTE_SHADER, "#version 430 core", {{"<bench pass step>", kStepCompute, 1}}});
+    stages.push_back({GL_COMPUTE_SHADER, stream::Runtime::current().caps().glslHeader(430, 310), {{"<bench pass step>", kStepCompute, 1}}});
   } else {
-    stages.push_back({GL_VERTEX_SHADER, "#version 330 core", {{"<bench fill vertex>", kRectangleVertex, 1}}});
-    stages.push_back({GL_FRAGMENT_SHADER, "#version 330 core", {{"<bench pass step>", kStepFragment, 1}}});
+    stages.push_back({GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"<bench fill vertex>", kRectangleVertex, 1}}});
+    stages.push_back({GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"<bench pass step>", kStepFragment, 1}}});
   }
   gl::Program program(compute ? "bench limits.pass compute" : "bench limits.pass fragment", std::move(stages));
   auto chain = [&] {

@@ -40,7 +40,7 @@ std::string markdownReport(const Report& report) {
   md << "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
   bool anyFragment = false;
   for (const Row& r : report.rows) {
-    anyFragment = anyFragment || r.backend == "fragment";
+    anyFragment = anyFragment || backendKind(r.backend) == "fragment";
     std::string ceiling = "-";
     if (r.op == r.ceiling) ceiling = "(ceiling)";
     else if (r.ratio) ceiling = fixed(100 * *r.ratio, 0) + "% of " + shortName(r.ceiling);

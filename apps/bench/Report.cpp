@@ -21,7 +21,10 @@ std::string readString(const nlohmann::json& j, const char* key) {
 }
 }  // namespace
 
-const char* ceilingFor(const std::string& backend) {
+std::string backendKind(const std::string& backend) { return backend.substr(0, backend.find('@')); }
+
+const char* ceilingFor(const std::string& backendName) {
+  const std::string backend = backendKind(backendName);
   if (backend == "fragment") return kFragmentCeiling;
   if (backend == "compute") return kComputeCeiling;
   if (backend == "cuda") return kCudaCeiling;
@@ -62,7 +65,7 @@ void Report::finalize() {
       r.ceiling = ceilingOp;
       // The fragment path is bound by bytes written through the raster back end (GPU.md),
       // so fragment rows are judged by bytes written against the write-only fill.
-      const bool fragment = r.backend == "fragment";
+      const bool fragment = backendKind(r.backend) == "fragment";
       const double mine = fragment ? r.gbpsWritten() : r.gbps();
       const double limit = fragment ? c->gbpsWritten() : c->gbps();
       if (limit > 0 && mine > 0) r.ratio = mine / limit;

@@ -26,7 +26,7 @@ const char* ceilingFor(const std::string& backend);
 
 struct Row {
   std::string op;       ///< "axpy", "spmv.stencil3d", "peer.cublas_saxpy", "limits.compute_copy"
-  std::string backend;  ///< "fragment", "compute", "cuda", "cpu"
+  std::string backend;  ///< "fragment", "compute", "cuda", "cpu"; "fragment@4.1" from a further --gl context
   std::size_t n = 0;    ///< unknowns (vector length, matrix rows)
   double ms = 0, wallMs = 0;
   double submitMs = 0;  ///< CPU time to enqueue one repetition (GL rows; 0 elsewhere)
@@ -51,6 +51,9 @@ struct Row {
   double gflops() const { return ms > 0 ? flops / (ms * 1e6) : 0; }
   bool ok() const { return maxRelErr <= tolerance; }  // false for NaN
 };
+
+/// "fragment" for "fragment@es3.0": the backend without the context it ran on.
+std::string backendKind(const std::string& backend);
 
 /// A row from a measurement; the caller adds maxRelErr, tolerance, peers and notes.
 Row makeRow(std::string op, std::string backend, std::size_t n, const Timing& t, double bytes,

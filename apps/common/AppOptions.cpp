@@ -81,14 +81,22 @@ std::string parseChoice(std::string_view option, std::string_view text, std::ini
 
 CommandLine::CommandLine(std::string program, std::string description, AppOptions defaults)
     : m_program(std::move(program)), m_options(std::move(defaults)), m_cli(std::move(description), m_program) {
-  m_backendText = stream::backendName(m_options.backend);
+  m_backendText = m_options.backend ? stream::backendName(*m_options.backend) : "auto";
+  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) m_backendText = env;
+  if (const char* env = std::getenv("TEXSTREAM_GL"); env && *env) m_glText = env;
   m_sizeText = std::to_string(m_options.size.width) + "x" + std::to_string(m_options.size.height);
   m_cli.add_flag("--headless", m_options.headless,
                  "Run without a window (EGL): simulate --steps, then write --screenshot / --json. "
                  "Automatic when there is no DISPLAY.");
-  m_cli.add_option("--backend", m_backendText, "Kernel backend: fragment (render to texture) or compute")
-      ->type_name("fragment|compute")
+  m_cli.add_option("--backend", m_backendText,
+                   "Kernel backend: auto (compute where the context has compute shaders, else fragment), "
+                   "fragment (render to texture) or compute (TEXSTREAM_BACKEND)")
+      ->type_name("auto|fragment|compute")
       ->capture_default_str();
+  m_cli.add_option("--gl", m_glText,
+                   std::string("OpenGL context to ask for: ") + gl::GlRequest::accepted() +
+                       " (desktop core at a version, or OpenGL ES; default: the highest desktop core; TEXSTREAM_GL)")
+      ->type_name("VERSION");
   m_cli.add_option("--size", m_sizeText, "Grid size: N (N x N) or WxH")->type_name("N|WxH")->capture_default_str();
   m_cli.add_option("--steps", m_stepsText,
                    "Simulation steps; then write --screenshot / --json and exit (headless default: " +
@@ -116,9 +124,15 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const std::function
     return kUsageExitCode;
   }
   try {
-    m_options.backend = parseChoice("--backend", m_backendText, {"fragment", "compute"}) == "compute"
-                            ? stream::Backend::Compute
-                            : stream::Backend::Fragment;
+    const std::string backend = parseChoice("--backend", m_backendText, {"auto", "fragment", "compute"});
+    m_options.backend = backend == "auto" ? std::nullopt : std::optional<stream::Backend>(stream::parseBackend(backend));
+    if (!m_glText.empty()) {
+      try {
+        m_options.gl = gl::GlRequest::parse(m_glText);
+      } catch (const std::exception&) {
+        fail("--gl", m_glText, std::string("expected one of ") + gl::GlRequest::accepted());
+      }
+    }
     m_options.size = parseGridSize("--size", m_sizeText, 2, m_options.maxSide);
     if (!m_stepsText.empty()) m_options.steps = int(parseInteger("--steps", m_stepsText, 0, 100000000));
     if (!m_options.screenshot.empty()) {

@@ -1,10 +1,12 @@
 #pragma once
 // The command line every texstream demo shares (CLI11):
-//   --headless  --backend fragment|compute  --size N|WxH  --steps N
+//   --headless  --gl VERSION  --backend auto|fragment|compute  --size N|WxH  --steps N
 //   --screenshot PATH.png  --json PATH  --profile  --help
+// --gl and --backend default to TEXSTREAM_GL and TEXSTREAM_BACKEND when those are set.
 // Apps add their own options to cli() before parse(). Every bad value is reported as
 //   texstream-wave: --size: invalid value "0x3": width must be in [2, 16384]
 // and the program exits with kUsageExitCode (2).
+#include <texstream/gl/HeadlessContext.h>
 #include <texstream/stream/Backend.h>
 
 #include <CLI/CLI.hpp>
@@ -46,7 +48,10 @@ struct AppOptions {
   bool headless = false;
   bool profile = false;     ///< per-pass GPU timers from the start (GUI table, JSON "gpu_passes")
   bool glDebug = false;     ///< KHR_debug output with object labels (as TEXSTREAM_GL_DEBUG=1)
-  stream::Backend backend = stream::Backend::Fragment;
+  /// The backend asked for; nullopt is auto (compute where the context has it, else fragment).
+  std::optional<stream::Backend> backend;
+  /// The context asked for (--gl, TEXSTREAM_GL); nullopt: the highest desktop core.
+  std::optional<gl::GlRequest> gl;
   GridSize size{256, 256};
   int steps = -1;           ///< -1: not given (windowed: run until closed; headless: defaultSteps)
   std::string screenshot;   ///< PNG to write after the run ("" = none)
@@ -74,7 +79,7 @@ class CommandLine {
   std::string m_program;
   AppOptions m_options;
   CLI::App m_cli;
-  std::string m_backendText = "fragment", m_sizeText, m_stepsText;
+  std::string m_backendText = "auto", m_glText, m_sizeText, m_stepsText;
 };
 
 }  // namespace texstream::app

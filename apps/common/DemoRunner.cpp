@@ -23,20 +23,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether the command line left the backend to auto (the panel says what auto chose).
+bool g_backendChosenByAuto = false;
+
+/// The context asked for with --gl / TEXSTREAM_GL could not be created.
+class ContextRequestError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 bool haveDisplay() {
   const char* x = std::getenv("DISPLAY");
   const char* w = std::getenv("WAYLAND_DISPLAY");
   return (x && *x) || (w && *w);
 }
 
-/// Backend and size checks that need the context; throws UsageError.
+std::string contextFailure(const AppOptions& options, const std::string& why) {
+  return "no OpenGL context for " + (options.gl ? options.gl->name() : std::string("the highest OpenGL core")) +
+         (options.gl ? " (--gl / TEXSTREAM_GL)" : "") + ": " + why +
+         "\n  (try another --gl value: " + gl::GlRequest::accepted() + ")";
+}
+
+/// Backend and size checks that need the context; throws UsageError, or
+/// ContextRequestError when the context cannot run texstream at all.
 RunContext prepareContext(const AppOptions& options, bool headless) {
-  stream::Runtime& rt = stream::Runtime::current();
+  stream::Runtime* runtime = nullptr;
+  try {
+    runtime = &stream::Runtime::current();
+  } catch (const gl::Error& e) {
+    throw ContextRequestError(std::string("this OpenGL context cannot run texstream: ") + e.what());
+  }
+  stream::Runtime& rt = *runtime;
   const gl::Capabilities& caps = rt.caps();
   if (options.backend == stream::Backend::Compute && !caps.compute)
-    throw UsageError(std::string("--backend: invalid value \"compute\": this context (") + caps.summary() +
-                     ") has no compute shaders (OpenGL 4.3 needed); use --backend fragment");
-  rt.setDefaultBackend(options.backend);
+    throw UsageError(std::string("--backend: invalid value \"compute\": this context (") + caps.apiName() + ", " +
+                     caps.summary() + ") has no compute shaders (OpenGL 4.3 or OpenGL ES 3.1 needed); use --backend auto or fragment");
+  rt.setDefaultBackend(stream::resolveBackend(options.backend, caps));
+  g_backendChosenByAuto = !options.backend;
   const int maxSide = caps.maxTextureSize;
   if (options.size.width > maxSide || options.size.height > maxSide)
     throw UsageError("--size: invalid value \"" + std::to_string(options.size.width) + "x" +
@@ -55,6 +78,7 @@ nlohmann::json commonReport(const AppInfo& info, const AppOptions& options, cons
   j["steps"] = steps;
   j["renderer"] = caps.renderer;
   j["gl_version"] = caps.version;
+  j["gl_api"] = caps.apiName();
   j["headless"] = ctx.headless;
   j["ms_per_step"] = steps > 0 ? stepMs / double(steps) : 0.0;
   stream::Profiler& profiler = stream::Runtime::current().profiler();
@@ -87,9 +111,16 @@ void finish(const AppInfo& info, const AppOptions& options, const RunContext& ct
 }
 
 int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
-  gl::HeadlessContext context;
+  std::unique_ptr<gl::HeadlessContext> context;
+  try {
+    context = std::make_unique<gl::HeadlessContext>(gl::HeadlessOptions{-1, options.gl, false});
+  } catch (const gl::Error& e) {
+    throw ContextRequestError(contextFailure(options, e.what()));
+  }
   RunContext ctx = prepareContext(options, true);
-  std::cerr << "texstream-" << info.name << ": headless, " << ctx.renderer << " (" << context.description() << ")\n";
+  std::cerr << "texstream-" << info.name << ": headless, " << ctx.renderer << " (" << context->description()
+            << "), " << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
+            << (options.backend ? "" : " (auto)") << "\n";
 
   std::unique_ptr<Demo> demo = make(ctx);
   stream::Profiler& profiler = stream::Runtime::current().profiler();
@@ -123,9 +154,17 @@ std::string nextScreenshotPath(const AppInfo& info, const AppOptions& options, i
 }
 
 int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
-  Window window(info.title, info.windowWidth, info.windowHeight);
+  std::unique_ptr<Window> windowOwner;
+  try {
+    windowOwner = std::make_unique<Window>(info.title, info.windowWidth, info.windowHeight, options.gl);
+  } catch (const WindowContextError& e) {
+    throw ContextRequestError(contextFailure(options, e.what()));
+  }
+  Window& window = *windowOwner;
   RunContext ctx = prepareContext(options, false);
-  std::cerr << "texstream-" << info.name << ": " << ctx.renderer << " (" << window.description() << ")\n";
+  std::cerr << "texstream-" << info.name << ": " << ctx.renderer << " (" << window.description() << "), "
+            << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
+            << (options.backend ? "" : " (auto)") << "\n";
 
   std::unique_ptr<Demo> demo = make(ctx);
   ShellControls controls;
@@ -194,6 +233,9 @@ int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& m
   } catch (const UsageError& e) {
     std::cerr << program << ": " << e.what() << "\n";
     return kUsageExitCode;
+  } catch (const ContextRequestError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return kContextExitCode;
   } catch (const std::exception& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
     return 1;
@@ -207,8 +249,29 @@ void writeJsonFile(const std::string& path, const nlohmann::json& report) {
   if (!out) throw std::runtime_error("writeJsonFile(\"" + path + "\"): write failed");
 }
 
+void backendPanel() {
+  stream::Runtime& rt = stream::Runtime::current();
+  const gl::Capabilities& caps = rt.caps();
+  ImGui::TextWrapped("%s: %s", caps.apiName().c_str(), caps.renderer.c_str());
+  int backend = rt.defaultBackend() == stream::Backend::Compute ? 1 : 0;
+  if (caps.compute) {
+    if (ImGui::Combo("backend", &backend, "fragment (render to texture)\0compute (imageStore)\0")) {
+      rt.setDefaultBackend(backend == 1 ? stream::Backend::Compute : stream::Backend::Fragment);
+      g_backendChosenByAuto = false;
+    }
+    if (g_backendChosenByAuto) ImGui::TextDisabled("auto chose compute: this context has compute shaders");
+  } else {
+    ImGui::Text("backend: fragment");
+    ImGui::TextDisabled("no compute shaders in %s (OpenGL 4.3 or ES 3.1 needed)", caps.apiName().c_str());
+  }
+}
+
 void profilerPanel() {
   stream::Profiler& profiler = stream::Runtime::current().profiler();
+  if (!stream::Profiler::available()) {
+    ImGui::TextDisabled("%s", stream::Profiler::unavailableReason().c_str());
+    return;
+  }
   bool on = profiler.enabled();
   if (ImGui::Checkbox("GPU timers", &on)) {
     profiler.setEnabled(on);

@@ -6,7 +6,8 @@
 //  - headless (--headless, or no DISPLAY): an EGL context (texstream::gl::HeadlessContext),
 //    --steps steps, then one frame rendered into an offscreen framebuffer for --screenshot,
 //    and the --json report.
-// The JSON report always holds app, backend, size, steps, renderer, gl_version, headless
+// The JSON report always holds app, backend, size, steps, renderer, gl_version, gl_api
+// ("OpenGL ES 3.0", "OpenGL 4.1 core"), headless
 // and ms_per_step (wall time of step() including its GPU work), with --profile also
 // gpu_passes {label: {passes, total_ms, mean_ms}}; the demo adds the rest.
 #include "AppOptions.h"
@@ -61,16 +62,24 @@ struct AppInfo {
 
 using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;
 
+/// Exit code when the driver cannot give the context --gl asked for (or no context at all).
+inline constexpr int kContextExitCode = 3;
+
 /// Runs the demo; returns the process exit code: 0, kUsageExitCode for a bad value found
-/// only once the context exists (a size beyond its texture limit, an unsupported backend),
-/// 1 for any other failure (message on stderr).
+/// only once the context exists (a size beyond its texture limit, --backend compute on a
+/// context without compute shaders), kContextExitCode when the context asked for cannot be
+/// created, 1 for any other failure (message on stderr).
 int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make);
 
 /// Writes `report` to `path` (pretty-printed); throws std::runtime_error naming the path.
 void writeJsonFile(const std::string& path, const nlohmann::json& report);
 
-/// A table of per-pass GPU times from texstream's profiler, with an on/off checkbox
-/// (Dear ImGui; call inside a window).
+/// A table of per-pass GPU times from texstream's profiler, with an on/off checkbox, or the
+/// reason there are no GPU timers on this context (Dear ImGui; call inside a window).
 void profilerPanel();
+
+/// The context ("OpenGL ES 3.0") and the backend in effect, which auto chose when the
+/// command line did not name one, with a combo to switch where compute exists.
+void backendPanel();
 
 }  // namespace texstream::app

@@ -1,5 +1,8 @@
 #include "Screenshot.h"
 
+#include <texstream/gl/Framebuffer.h>
+#include <texstream/gl/StateGuard.h>
+
 #include <glad/gl.h>
 
 // The one definition of stb_image_write in the apps.
@@ -28,25 +31,26 @@ Image readFramebuffer(unsigned int fbo, int width, int height) {
   if (width <= 0 || height <= 0)
     throw std::runtime_error("readFramebuffer: empty framebuffer (" + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
-  GLint previousRead = 0, previousAlignment = 0, previousPackBuffer = 0;
-  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previousRead);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &previousAlignment);
-  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &previousPackBuffer);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-  glReadBuffer(fbo == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-
+  std::vector<std::uint8_t> rgba(std::size_t(width) * std::size_t(height) * 4);
+  {
+    // The guard restores the host's read framebuffer, pixel-store state and pack buffer.
+    gl::StateGuard guard;
+    gl::StateGuard::preparePixelTransfer();
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    glReadBuffer(fbo == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
+    const GLenum status = glCheckFramebufferStatus(GL_READ_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+      throw std::runtime_error("readFramebuffer: framebuffer " + std::to_string(fbo) + " cannot be read (" +
+                               gl::framebufferStatusText(status) + ")");
+    // RGBA / UNSIGNED_BYTE is the pair every GL and GLES reads from an 8-bit framebuffer.
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  }
   std::vector<std::uint8_t> bottomUp(std::size_t(width) * std::size_t(height) * 3);
-  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottomUp.data());
-  const GLenum err = glGetError();
-
-  glPixelStorei(GL_PACK_ALIGNMENT, previousAlignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(previousPackBuffer));
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(previousRead));
-  // Fails with GL_INVALID_OPERATION when the framebuffer is incomplete or multisampled.
-  if (err != GL_NO_ERROR)
-    throw std::runtime_error("readFramebuffer: glReadPixels failed (GL error " + hex(err) + ")");
+  for (std::size_t i = 0, n = std::size_t(width) * std::size_t(height); i < n; ++i) {
+    bottomUp[3 * i] = rgba[4 * i];
+    bottomUp[3 * i + 1] = rgba[4 * i + 1];
+    bottomUp[3 * i + 2] = rgba[4 * i + 2];
+  }
 
   Image image;
   image.width = width;

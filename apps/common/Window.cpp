@@ -1,5 +1,6 @@
 #include "Window.h"
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Debug.h>
 
 #include <texstream/stream/Runtime.h>
@@ -12,6 +13,8 @@
 #include <imgui.h>
 
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace texstream::app {
 
@@ -27,41 +30,63 @@ int g_windows = 0;
 
 }  // namespace
 
-Window::Window(const std::string& title, int width, int height) {
+Window::Window(const std::string& title, int width, int height, std::optional<gl::GlRequest> request) {
   glfwSetErrorCallback(glfwErrorCallback);
   if (g_windows == 0 && !glfwInit())
     throw std::runtime_error("Window(\"" + title + "\"): glfwInit failed: " + g_lastGlfwError);
   ++g_windows;
 
-  // Core profiles newest first; macOS stops at 4.1 (the fragment backend still runs there).
-  const int versions[][2] = {{4, 5}, {4, 3}, {4, 1}, {3, 3}};
+  const gl::GlRequest asked = request.value_or(gl::GlRequest{});
+  std::vector<std::pair<int, int>> versions;
+  if (!asked.highest()) {
+    versions.push_back({asked.major, asked.minor});
+  } else if (asked.es) {
+    versions = {{3, 2}, {3, 1}, {3, 0}};
+  } else {
+    // Newest first; macOS stops at 4.1 (the fragment backend still runs there).
+    versions = {{4, 6}, {4, 5}, {4, 3}, {4, 1}, {3, 3}};
+  }
   std::string tried;
-  for (const auto& v : versions) {
-    glfwDefaultWindowHints();
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, v[0]);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, v[1]);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    // A debug context makes KHR_debug messages complete (TEXSTREAM_GL_DEBUG / --gl-debug).
-    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, texstream::gl::debugRequestedByEnvironment() ? GLFW_TRUE : GLFW_FALSE);
-    glfwWindowHint(GLFW_DEPTH_BITS, 24);
-    m_window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  for (const auto& [major, minor] : versions) {
+    // ES contexts come through GLX or, failing that, EGL.
+    for (int creationApi : {GLFW_NATIVE_CONTEXT_API, GLFW_EGL_CONTEXT_API}) {
+      if (!asked.es && creationApi == GLFW_EGL_CONTEXT_API) continue;
+      glfwDefaultWindowHints();
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+      if (asked.es) {
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+        glfwWindowHint(GLFW_CONTEXT_CREATION_API, creationApi);
+      } else {
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+      }
+      // A debug context makes KHR_debug messages complete (TEXSTREAM_GL_DEBUG / --gl-debug).
+      glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, texstream::gl::debugRequestedByEnvironment() ? GLFW_TRUE : GLFW_FALSE);
+      glfwWindowHint(GLFW_DEPTH_BITS, 24);
+      m_window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+      if (m_window) break;
+      tried += (tried.empty() ? "" : "; ") + std::string(asked.es ? "ES " : "") + std::to_string(major) + "." +
+               std::to_string(minor) + ": " + g_lastGlfwError;
+    }
     if (m_window) break;
-    tried += (tried.empty() ? "" : "; ") + std::to_string(v[0]) + "." + std::to_string(v[1]) + ": " + g_lastGlfwError;
   }
   if (!m_window) {
     if (--g_windows == 0) glfwTerminate();
-    throw std::runtime_error("Window(\"" + title + "\"): no OpenGL 3.3+ core context (" + tried + ")");
+    throw WindowContextError("Window(\"" + title + "\"): GLFW gave no " + asked.name() + " context (" + tried + ")");
   }
   glfwMakeContextCurrent(m_window);
   glfwSwapInterval(1);
-  if (!gladLoadGL(glfwGetProcAddress)) {
+  try {
+    gl::loadGl(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress));
+  } catch (const std::exception& e) {
     glfwDestroyWindow(m_window);
     if (--g_windows == 0) glfwTerminate();
-    throw std::runtime_error("Window(\"" + title + "\"): glad could not load the OpenGL entry points");
+    throw std::runtime_error("Window(\"" + title + "\"): " + e.what());
   }
-  m_description = std::string("OpenGL ") + reinterpret_cast<const char*>(glGetString(GL_VERSION)) + " through GLFW " +
-                  glfwGetVersionString();
+  const std::string version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  const bool es = version.rfind("OpenGL ES", 0) == 0;
+  m_description = "asked for " + asked.name() + ", got " + version + " through GLFW " + glfwGetVersionString();
 
   glfwSetWindowUserPointer(m_window, this);
   // Installed before Dear ImGui, which chains to it.
@@ -72,7 +97,8 @@ Window::Window(const std::string& title, int width, int height) {
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(m_window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  // Dear ImGui's OpenGL3 backend picks its shaders from this line (GLSL ES 3.00 or 3.30).
+  ImGui_ImplOpenGL3_Init(es ? "#version 300 es" : "#version 330 core");
   m_imguiReady = true;
 }
 

@@ -1,7 +1,12 @@
 #pragma once
-// texstream::app::Window: a GLFW window with an OpenGL core context (4.5, else 4.3, else
-// 3.3), GL entry points loaded through glad, and Dear ImGui (Debian libimgui's GLFW and
+// texstream::app::Window: a GLFW window with the OpenGL context asked for (a desktop core
+// version or OpenGL ES, gl::GlRequest; by default the highest core: 4.6 down to 3.3), GL
+// entry points loaded through texstream's glad, and Dear ImGui (Debian libimgui's GLFW and
 // OpenGL3 backends) drawn into it. Windows live here, never in the library.
+#include <texstream/gl/HeadlessContext.h>
+
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 struct GLFWwindow;
@@ -18,11 +23,18 @@ struct MouseInput {
   int width = 0, height = 0; ///< framebuffer size
 };
 
+/// The window opened but GLFW could not give the context asked for.
+class WindowContextError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Window {
  public:
   /// Opens the window and makes its context current; throws std::runtime_error with GLFW's
-  /// reason when no display or no 3.3 core context is available.
-  Window(const std::string& title, int width, int height);
+  /// reason when there is no display, WindowContextError when the context asked for (by
+  /// default any desktop core from 4.6 to 3.3) cannot be had.
+  Window(const std::string& title, int width, int height, std::optional<gl::GlRequest> request = std::nullopt);
   /// Shuts Dear ImGui and texstream's per-context runtime down (while the context is still
   /// current), then destroys the window.
   ~Window();
@@ -43,7 +55,7 @@ class Window {
   /// This frame's mouse (see guiWantsMouse() before acting on it).
   MouseInput mouse() const { return m_mouse; }
   bool guiWantsMouse() const;
-  /// "OpenGL 4.5 core context through GLFW 3.3.8 X11 GLX ..."
+  /// "asked for OpenGL 4.1 core, got OpenGL 4.1 (Core Profile) Mesa ... through GLFW 3.3.8 X11 GLX ..."
   const std::string& description() const { return m_description; }
 
  private:

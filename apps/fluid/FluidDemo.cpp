@@ -32,7 +32,6 @@ void hueToRgb(float h, float& r, float& g, float& b) {
 }  // namespace
 
 FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : m_settings(settings) {
-  m_computeAvailable = stream::Runtime::current().caps().compute;
   rebuild();
   m_renderer = std::make_unique<FluidRenderer>();
   if (m_settings.exportAfter < 0 && ctx.headless)
@@ -252,11 +251,7 @@ void FluidDemo::gui(ShellControls& controls) {
     int field = int(m_settings.display);
     if (ImGui::Combo("field", &field, kFields, 6)) m_settings.display = fluid::Field(field);
     ImGui::Checkbox("particles", &m_settings.particles);
-    stream::Runtime& rt = stream::Runtime::current();
-    int backend = rt.defaultBackend() == stream::Backend::Compute ? 1 : 0;
-    const char* backends[] = {"fragment", "compute"};
-    if (ImGui::Combo("backend", &backend, backends, m_computeAvailable ? 2 : 1))
-      rt.setDefaultBackend(backend == 1 ? stream::Backend::Compute : stream::Backend::Fragment);
+    backendPanel();
   }
 
   if (ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) {

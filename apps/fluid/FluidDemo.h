@@ -44,7 +44,6 @@ class FluidDemo : public Demo {
   void viewRect(int width, int height, float& x, float& y, float& w, float& h) const;
 
   FluidSettings m_settings;
-  bool m_computeAvailable = false;
   std::unique_ptr<fluid::FluidSolver> m_solver;
   std::unique_ptr<FluidRenderer> m_renderer;
   bool m_exported = false;

@@ -3,6 +3,8 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Reduction.h>
 
+#include <texstream/stream/Runtime.h>
+
 #include <glad/gl.h>
 
 namespace texstream::app {
@@ -86,8 +88,8 @@ void main() {
 )glsl";
 
 gl::Program program(const char* name, const char* vertex, const char* fragment) {
-  return gl::Program(name, {{GL_VERTEX_SHADER, "#version 330 core", {{std::string("<") + name + " vertex>", vertex, 1}}},
-                            {GL_FRAGMENT_SHADER, "#version 330 core", {{std::string("<") + name + " fragment>", fragment, 1}}}});
+  return gl::Program(name, {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{std::string("<") + name + " vertex>", vertex, 1}}},
+                            {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{std::string("<") + name + " fragment>", fragment, 1}}}});
 }
 
 }  // namespace
@@ -120,13 +122,14 @@ void FluidRenderer::draw(fluid::FluidSolver& solver, fluid::Field field, bool pa
   if (particles && solver.particleCount() > 0) {
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glEnable(GL_PROGRAM_POINT_SIZE);
+    const bool pointSizeSwitch = stream::Runtime::current().caps().programPointSize;  // always on in ES
+    if (pointSizeSwitch) glEnable(GL_PROGRAM_POINT_SIZE);
     glUseProgram(m_points.id());
     gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, solver.particles().id());
     glUniform1i(m_points.uniformLocation("u_particles"), 0);
     glUniform2f(m_points.uniformLocation("u_extent"), float(solver.nx() - 1), float(solver.ny() - 1));
     glDrawArrays(GL_POINTS, 0, solver.particleCount());
-    glDisable(GL_PROGRAM_POINT_SIZE);
+    if (pointSizeSwitch) glDisable(GL_PROGRAM_POINT_SIZE);
     glDisable(GL_BLEND);
   }
 }

@@ -80,7 +80,7 @@ MeshSpec parseMeshSpec(const std::string& option, const std::string& text) {
 }
 
 SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings)
-    : m_settings(std::move(settings)), m_computeAvailable(stream::Runtime::current().caps().compute) {
+    : m_settings(std::move(settings)) {
   (void)ctx;
   const MeshSpec spec = parseMeshSpec("--mesh", m_settings.mesh);
   m_noise = m_settings.noise.value_or(spec.builtin ? 0.3 : 0.0);
@@ -169,7 +169,6 @@ void SmoothDemo::render(int width, int height) {
     m_shadingDirty = false;
   }
   glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
-  glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   m_view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
   m_view.eye = m_camera.eye();
@@ -329,13 +328,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     ImGui::TreePop();
   }
 
-  int backend = stream::Runtime::current().defaultBackend() == stream::Backend::Compute ? 1 : 0;
-  if (m_computeAvailable) {
-    if (ImGui::Combo("backend", &backend, "fragment (render to texture)\0compute (imageStore)\0"))
-      stream::Runtime::current().setDefaultBackend(backend == 1 ? stream::Backend::Compute : stream::Backend::Fragment);
-  } else {
-    ImGui::Text("backend: fragment (no compute shaders in this context)");
-  }
+  backendPanel();
 
   if (ImGui::Button(controls.paused ? "play" : "pause")) controls.paused = !controls.paused;
   ImGui::SameLine();

@@ -67,7 +67,6 @@ class SmoothDemo : public Demo {
   void exportObj(const std::string& path);
 
   SmoothSettings m_settings;
-  bool m_computeAvailable = false;
   MeshSpec m_spec;
   geometry::Mesh m_clean, m_initial;
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;

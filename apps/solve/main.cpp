@@ -158,9 +158,13 @@ int run(const Settings& s, const app::AppOptions& shared) {
   }
   const double readMs = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
 
-  gl::HeadlessContext context;
+  gl::HeadlessContext context(gl::HeadlessOptions{-1, shared.gl, false});
   stream::Runtime& rt = stream::Runtime::current();
-  rt.setDefaultBackend(shared.backend);
+  if (shared.backend == stream::Backend::Compute && !rt.caps().compute) {
+    throw gl::Error("--backend compute: this context (" + rt.caps().apiName() + ", " + rt.caps().summary() +
+                    ") has no compute shaders (OpenGL 4.3 or OpenGL ES 3.1 needed); use --backend auto or fragment");
+  }
+  rt.setDefaultBackend(stream::resolveBackend(shared.backend, rt.caps()));
   rt.profiler().setEnabled(shared.profile);
 
   const std::string format = s.format == "auto" ? chooseFormat(A) : s.format;
@@ -176,7 +180,8 @@ int run(const Settings& s, const app::AppOptions& shared) {
   if (s.precond == "jacobi") M = std::make_unique<solvers::JacobiPreconditioner>(*op.internal, op.layout);
   const double setupMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
   std::cerr << "texstream-solve: n = " << n << ", nnz = " << A.nonZeros() << ", " << op.describe() << ", "
-            << stream::backendName(shared.backend) << " backend, " << (M ? "Jacobi" : "no") << " preconditioner"
+            << stream::backendName(rt.defaultBackend()) << " backend" << (shared.backend ? "" : " (auto)") << ", "
+            << context.description() << ", " << (M ? "Jacobi" : "no") << " preconditioner"
             << (ones ? ", b = A 1" : "") << "\n";
 
   solvers::CgOptions opts;
@@ -222,7 +227,7 @@ int run(const Settings& s, const app::AppOptions& shared) {
     j["ms"] = status.milliseconds;
     j["format_requested"] = s.format;
     j["storage"] = op.describe();
-    j["backend"] = stream::backendName(shared.backend);
+    j["backend"] = stream::backendName(rt.defaultBackend());
     j["precond"] = s.precond;
     j["tolerance"] = s.tolerance;
     j["max_iterations"] = s.maxIterations;

@@ -3,6 +3,8 @@
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Vector.h>
 
+#include <texstream/stream/Runtime.h>
+
 #include <glad/gl.h>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -73,8 +75,8 @@ void main() {
 }  // namespace
 
 HeightFieldRenderer::HeightFieldRenderer()
-    : m_program("wave.heightfield", {{GL_VERTEX_SHADER, "#version 330 core", {{"apps/wave/heightfield.vert", kVertex, 1}}},
-                                     {GL_FRAGMENT_SHADER, "#version 330 core", {{"apps/wave/heightfield.frag", kFragment, 1}}}}),
+    : m_program("wave.heightfield", {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/wave/heightfield.vert", kVertex, 1}}},
+                                     {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/wave/heightfield.frag", kFragment, 1}}}}),
       m_vao("wave.heightfield") {}
 
 void HeightFieldRenderer::draw(const stream::Vector& heights, int gridWidth, int gridHeight, float spacing,

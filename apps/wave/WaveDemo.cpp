@@ -28,8 +28,7 @@ std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
 
 WaveDemo::WaveDemo(const RunContext& ctx, const WaveSettings& settings)
     : m_settings(settings),
-      m_maxTextureSize(ctx.maxTextureSize),
-      m_computeAvailable(stream::Runtime::current().caps().compute) {
+      m_maxTextureSize(ctx.maxTextureSize) {
   rebuild(ctx.options.size.width, ctx.options.size.height);
   const wave::WaveParameters& p = m_wave->parameters();
   if (p.scheme == wave::Scheme::Explicit && m_wave->cfl() > wave::WaveEquation::explicitCflLimit())
@@ -76,7 +75,6 @@ void WaveDemo::render(int width, int height) {
   m_lastWidth = width;
   m_lastHeight = height;
   glClearColor(0.09f, 0.10f, 0.13f, 1.0f);
-  glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   HeightFieldView view;
   view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
@@ -171,13 +169,7 @@ void WaveDemo::gui(ShellControls& controls) {
     ImGui::TreePop();
   }
 
-  int backend = stream::Runtime::current().defaultBackend() == stream::Backend::Compute ? 1 : 0;
-  if (m_computeAvailable) {
-    if (ImGui::Combo("backend", &backend, "fragment (render to texture)\0compute (imageStore)\0"))
-      stream::Runtime::current().setDefaultBackend(backend == 1 ? stream::Backend::Compute : stream::Backend::Fragment);
-  } else {
-    ImGui::Text("backend: fragment (no compute shaders in this context)");
-  }
+  backendPanel();
 
   ImGui::Separator();
   ImGui::SliderFloat("height scale", &m_heightScale, 0.1f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);

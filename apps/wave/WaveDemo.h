@@ -35,7 +35,6 @@ class WaveDemo : public Demo {
 
   WaveSettings m_settings;
   int m_maxTextureSize = 0;
-  bool m_computeAvailable = false;
   std::optional<wave::WaveEquation> m_wave;
   HeightFieldRenderer m_renderer;
   OrbitCamera m_camera;

@@ -1,9 +1,10 @@
 // Checks what a demo wrote after a scripted run:
 //   check_app_output [--json FILE] [--app NAME] [--steps N] [--array KEY=LEN]...
-//                    [--string KEY]... [--png FILE]
+//                    [--string KEY]... [--equals KEY=VALUE]... [--png FILE]
 // JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] of positive ints;
 // "ms_per_step" is a non-negative number; "renderer" and "backend" are non-empty strings;
-// each --array KEY holds LEN finite numbers; each --string KEY is a non-empty string.
+// each --array KEY holds LEN finite numbers; each --string KEY is a non-empty string; each
+// --equals KEY=VALUE names a string that equals VALUE.
 // PNG: loads; is not blank (many pixels differ from the corner colour, with spread in
 // brightness). Prints what failed and exits 1; exits 0 when everything holds.
 #include <nlohmann/json.hpp>
@@ -33,7 +34,8 @@ void fail(const std::string& what) {
 }
 
 void checkJson(const std::string& path, const std::string& app, long long steps,
-               const std::vector<std::pair<std::string, long long>>& arrays, const std::vector<std::string>& strings) {
+               const std::vector<std::pair<std::string, long long>>& arrays, const std::vector<std::string>& strings,
+               const std::vector<std::pair<std::string, std::string>>& equals) {
   std::ifstream in(path);
   if (!in) return fail("cannot open JSON " + path);
   nlohmann::json j;
@@ -48,6 +50,9 @@ void checkJson(const std::string& path, const std::string& app, long long steps,
   if (!str("backend")) fail("\"backend\" missing or empty");
   for (const std::string& key : strings)
     if (!str(key.c_str())) fail("\"" + key + "\" missing or empty");
+  for (const auto& [key, value] : equals)
+    if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>() != value)
+      fail("\"" + key + "\" is not \"" + value + "\"" + (j.contains(key) ? " (it is " + j[key].dump() + ")" : " (missing)"));
   if (steps >= 0 && (!j.contains("steps") || !j["steps"].is_number_integer() || j["steps"].get<long long>() != steps))
     fail("\"steps\" is not " + std::to_string(steps));
   if (!j.contains("size") || !j["size"].is_array() || j["size"].size() != 2 || !j["size"][0].is_number_integer() ||
@@ -104,6 +109,7 @@ int main(int argc, char** argv) {
   long long steps = -1;
   std::vector<std::pair<std::string, long long>> arrays;
   std::vector<std::string> strings;
+  std::vector<std::pair<std::string, std::string>> equals;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -118,6 +124,15 @@ int main(int argc, char** argv) {
     else if (a == "--app") app = next();
     else if (a == "--steps") steps = std::stoll(next());
     else if (a == "--string") strings.push_back(next());
+    else if (a == "--equals") {
+      const std::string spec = next();
+      const auto eq = spec.find('=');
+      if (eq == std::string::npos) {
+        std::cerr << "check_app_output: --equals needs KEY=VALUE\n";
+        return 2;
+      }
+      equals.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
+    }
     else if (a == "--array") {
       const std::string spec = next();
       const auto eq = spec.find('=');
@@ -131,7 +146,7 @@ int main(int argc, char** argv) {
     std::cerr << "check_app_output: nothing to check (give --json and/or --png)\n";
     return 2;
   }
-  if (!json.empty()) checkJson(json, app, steps, arrays, strings);
+  if (!json.empty()) checkJson(json, app, steps, arrays, strings, equals);
   if (!png.empty()) checkPng(png);
   if (g_failures == 0) std::cerr << "check_app_output: OK\n";
   return g_failures == 0 ? 0 : 1;
