@@ -6,6 +6,7 @@
 #include "AppOptions.h"
 #include "DemoRunner.h"
 #include "FluidDemo.h"
+#include "OutputPath.h"
 
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/fluid/Scene.h>
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
     if (!exportText.empty()) {
       if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
         throw app::UsageError("--export-fields: invalid value \"" + exportText + "\": the file name must end in .csv");
+      app::requireWritablePath("--export-fields", exportText);
       settings.exportFields = exportText;
     }
     p.cycles = int(app::parseInteger("--cycles", cyclesText, 1, 1000));
