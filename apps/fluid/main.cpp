@@ -2,7 +2,9 @@
 // of Bolz et al. 2003, §4 (scenes smoke, channel (Bolz fig. 5), cavity, obstacles), on
 // the fragment or compute backend. Windowed by default (mouse: left drag stirs, right
 // drag paints obstacles; keys: space, R, S); --headless (or no DISPLAY) runs --steps and
-// writes --screenshot / --json / --export-fields.
+// writes --screenshot / --json / --export-fields (--steps 0: the initial state).
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure or a blow-up (NaN, or speeds
+// far beyond anything the scene injects); 2 a bad command line.
 #include "AppOptions.h"
 #include "DemoRunner.h"
 #include "FluidDemo.h"
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
       ->type_name("FIELD")
       ->capture_default_str();
   cli.add_flag("--particles", particles, "Draw the display particles");
+
+  cli.footer(app::kDemoExitStatus);
 
   app::FluidSettings settings;
   fluid::FluidParameters& p = settings.params;

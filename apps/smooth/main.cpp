@@ -3,6 +3,8 @@
 // the I, N, P and C textures, then CG on the segment matrix, warm-started from the current
 // positions. Windowed by default; --headless (or no DISPLAY) runs --steps and writes
 // --screenshot / --json / --out.
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure (a malformed mesh: file and
+// line), or a blow-up (the mesh running away: no OBJ is written); 2 a bad command line.
 #include "AppOptions.h"
 #include "DemoRunner.h"
 #include "OutputPath.h"
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
   cli.add_option("--out", outPath,
                  "Write the smoothed mesh as OBJ after the run (same coordinates and vertex order as the input)")
       ->type_name("PATH.obj");
+
+  cli.footer(app::kDemoExitStatus);
 
   app::SmoothSettings settings;
   const auto exitCode = cmd.parse(argc, argv, [&] {

@@ -69,6 +69,23 @@ foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed s
   list(APPEND _smooth_tests app_smooth_bad_${case})
 endforeach()
 
+# --dt 1 (about 1000 x the cube's squared edge length) collapses the cube to a point
+# within a few steps, after which CG breaks down on degenerate triangles: the run stops
+# there, names the step, reports "blew_up" in the JSON, writes no OBJ and exits 1.
+foreach(backend fragment compute)
+  set(_j ${_smooth_out}/smooth_blowup_${backend}.json)
+  add_test(NAME app_smooth_blowup_${backend}
+    COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:texstream-smooth>
+      "-DAPP_ARGS=--headless|--backend|${backend}|--mesh|builtin:cube:3000|--dt|1|--steps|20|--json|${_j}|--out|${_smooth_out}/smooth_blowup_${backend}.obj"
+      "-DOUTPUTS=${_j}" "-DEXPECT_ABSENT=${_smooth_out}/smooth_blowup_${backend}.obj" -DEXPECT_EXIT=1
+      "-DEXPECT_STDERR=texstream-smooth: error: blew up at step [0-9]+: the mesh area (fell to|grew to|is NaN|is Inf)"
+      -DCHECKER=$<TARGET_FILE:check_app_output>
+      "-DCHECK_ARGS=--json|${_j}|--app|smooth|--blew-up"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_blowup_${backend})
+endforeach()
+
 texstream_add_window_test(app_smooth_window_xvfb texstream-smooth ${_smooth_out}/smooth_window
   "--steps|3|--mesh|builtin:patch:2000" "--app|smooth|--steps|3|--array|cg_iterations=3|--array|area=3")
 list(APPEND _smooth_tests app_smooth_window_xvfb)
