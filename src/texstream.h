@@ -27,6 +27,7 @@
 #include <texstream/solvers/MultigridPreconditioner.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Pass.h>

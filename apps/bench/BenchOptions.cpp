@@ -1,5 +1,8 @@
 #include "BenchOptions.h"
 
+#include "AppOptions.h"
+#include "OutputPath.h"
+
 #include <texstream/gl/HeadlessContext.h>
 
 #include <iostream>
@@ -72,8 +75,12 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
   app.add_flag("--list", o.list, "list the cases and exit");
   try {
     app.parse(argc, argv);
+    // Before the benchmark runs, so that its results are never lost to a bad path.
+    if (o.jsonPath) texstream::app::requireWritablePath("--json", *o.jsonPath);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const texstream::app::UsageError& e) {
+    return app.exit(CLI::ValidationError(e.what()));
   }
   o.preset = quick ? Preset::Quick : full ? Preset::Full : Preset::Default;
   o.peers = !noPeers;

@@ -1,5 +1,7 @@
 #include "AppOptions.h"
 
+#include "OutputPath.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -140,6 +142,8 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const std::function
       if (l.size() < 5 || l.substr(l.size() - 4) != ".png")
         throw UsageError("--screenshot: invalid value " + inQuotes(m_options.screenshot) + ": the path must end in .png");
     }
+    requireWritablePath("--screenshot", m_options.screenshot);
+    requireWritablePath("--json", m_options.json);
     if (validateExtra) validateExtra();
     // Read by the context creation (debug context) and the runtime (debug callback).
     if (m_options.glDebug) setenv("TEXSTREAM_GL_DEBUG", "1", 1);

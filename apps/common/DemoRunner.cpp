@@ -101,13 +101,38 @@ double timedStep(Demo& demo) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-void finish(const AppInfo& info, const AppOptions& options, const RunContext& ctx, const Demo& demo, long long steps,
-            double stepMs) {
-  if (options.json.empty()) return;
-  nlohmann::json j = commonReport(info, options, ctx, steps, stepMs);
-  demo.report(j);
-  writeJsonFile(options.json, j);
-  std::cerr << "texstream-" << info.name << ": wrote " << options.json << "\n";
+/// Writes the JSON report; returns the exit code of the run (1 after a blow-up).
+int finish(const AppInfo& info, const AppOptions& options, const RunContext& ctx, const Demo& demo, long long steps,
+           double stepMs, const std::optional<BlowUp>& blowUp) {
+  if (blowUp) std::cerr << "texstream-" << info.name << ": error: " << describe(*blowUp) << "\n";
+  if (!options.json.empty()) {
+    nlohmann::json j = commonReport(info, options, ctx, steps, stepMs);
+    demo.report(j);
+    if (blowUp) j["blew_up"] = {{"step", blowUp->step}, {"reason", blowUp->reason}};
+    writeJsonFile(options.json, j);
+    std::cerr << "texstream-" << info.name << ": wrote " << options.json << "\n";
+  }
+  return blowUp ? 1 : 0;
+}
+
+/// The panel a windowed run shows after a blow-up: the step, the reason and reset.
+void blowUpPanel(Demo& demo, HealthWatch& watch, ShellControls& controls) {
+  if (!controls.blowUp) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_Always);
+  ImGui::Begin("The simulation blew up", nullptr, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "Step %lld", controls.blowUp->step);
+  ImGui::TextWrapped("%s", controls.blowUp->reason.c_str());
+  ImGui::TextWrapped("The simulation is paused. Reset to the initial state, then change what made it unstable "
+                     "(time step, scheme, forces).");
+  if (ImGui::Button("reset")) {
+    demo.restart();
+    watch.reset();
+    controls.blowUp.reset();
+    controls.paused = false;
+  }
+  ImGui::End();
 }
 
 int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
@@ -127,9 +152,17 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
   profiler.setEnabled(options.profile);
   const long long steps = options.steps >= 0 ? options.steps : options.defaultSteps;
   double stepMs = 0;
-  for (long long s = 0; s < steps; ++s) {
-    stepMs += timedStep(*demo);
-    if (profiler.enabled()) profiler.newFrame();
+  HealthWatch watch;
+  long long done = 0;
+  // The initial state, then every few steps while the run goes on, then the final state.
+  if (!watch.checkNow(*demo, 0)) {
+    while (done < steps) {
+      stepMs += timedStep(*demo);
+      ++done;
+      if (profiler.enabled()) profiler.newFrame();
+      if (watch.afterStep(*demo, done)) break;
+    }
+    if (!watch.blowUp()) watch.checkNow(*demo, done);
   }
 
   if (!options.screenshot.empty()) {
@@ -140,9 +173,9 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     std::cerr << "texstream-" << info.name << ": wrote " << options.screenshot << "\n";
   }
-  finish(info, options, ctx, *demo, steps, stepMs);
+  const int rc = finish(info, options, ctx, *demo, done, stepMs, watch.blowUp());
   demo.reset();  // GL objects go while the context is current
-  return 0;
+  return rc;
 }
 
 std::string nextScreenshotPath(const AppInfo& info, const AppOptions& options, int& counter) {
@@ -175,17 +208,26 @@ int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactor
   auto lastFrame = Clock::now();
   stream::Profiler& profiler = stream::Runtime::current().profiler();
   profiler.setEnabled(options.profile);
+  HealthWatch watch;
+  controls.blowUp = watch.checkNow(*demo, 0);
 
   while (!window.shouldClose()) {
     window.beginFrame();
     if (profiler.enabled()) profiler.newFrame();
     if (!window.guiWantsMouse()) demo->mouse(window.mouse());
 
+    // A scripted run (--steps) ends at a blow-up; an interactive one pauses on it until
+    // the panel's reset.
     const bool done = target >= 0 && controls.steps >= target;
-    if (!controls.paused && !done) {
+    if (!controls.paused && !done && !controls.blowUp) {
       stepMs += timedStep(*demo);
       ++controls.steps;
       controls.msPerStep = stepMs / double(controls.steps);
+      controls.blowUp = watch.afterStep(*demo, controls.steps);
+      if (controls.blowUp) {
+        controls.paused = true;
+        std::cerr << "texstream-" << info.name << ": " << describe(*controls.blowUp) << "\n";
+      }
     }
 
     const int w = window.framebufferWidth(), h = window.framebufferHeight();
@@ -193,12 +235,13 @@ int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactor
     glViewport(0, 0, w, h);
     if (w > 0 && h > 0) demo->render(w, h);
     demo->gui(controls);
+    blowUpPanel(*demo, watch, controls);
     window.renderGui();
     ++frames;
 
     // A scripted run (--steps) ends once its steps are done and Dear ImGui has laid out
     // its windows (a few frames), with the last frame as the screenshot.
-    const bool finished = target >= 0 && controls.steps >= target && frames >= 3;
+    const bool finished = target >= 0 && (controls.steps >= target || controls.blowUp) && frames >= 3;
     if (controls.screenshotRequested || (finished && !options.screenshot.empty())) {
       const std::string path = finished && !options.screenshot.empty() ? options.screenshot
                                                                         : nextScreenshotPath(info, options, screenshots);
@@ -214,9 +257,11 @@ int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactor
     if (dt > 0) controls.fps = controls.fps == 0 ? 1.0 / dt : 0.9 * controls.fps + 0.1 / dt;
     if (finished) break;
   }
-  finish(info, options, ctx, *demo, controls.steps, stepMs);
+  // A scripted run that ended unwatched since its last check gets the final state checked.
+  if (target >= 0 && !controls.blowUp) controls.blowUp = watch.checkNow(*demo, controls.steps);
+  const int rc = finish(info, options, ctx, *demo, controls.steps, stepMs, controls.blowUp);
   demo.reset();
-  return 0;
+  return rc;
 }
 
 }  // namespace

@@ -10,13 +10,20 @@
 // ("OpenGL ES 3.0", "OpenGL 4.1 core"), headless
 // and ms_per_step (wall time of step() including its GPU work), with --profile also
 // gpu_passes {label: {passes, total_ms, mean_ms}}; the demo adds the rest.
+// Every run is watched for blow-ups (HealthWatch.h) through the demo's health measure:
+// headless, or windowed with --steps, a blow-up stops the run, is reported on stderr and
+// in the JSON as "blew_up": {"step": N, "reason": "..."}, and the program exits 1;
+// windowed without --steps the simulation pauses and a panel shows the step and offers
+// reset.
 #include "AppOptions.h"
+#include "HealthWatch.h"
 #include "Window.h"
 
 #include <nlohmann/json.hpp>
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace texstream::app {
@@ -37,6 +44,7 @@ struct ShellControls {
   long long steps = 0;               ///< steps done so far
   double msPerStep = 0;              ///< running average of step() wall time
   double fps = 0;
+  std::optional<BlowUp> blowUp;      ///< set by the shell's watch; the simulation is paused
 };
 
 class Demo {
@@ -52,7 +60,24 @@ class Demo {
   virtual void mouse(const MouseInput& /*input*/) {}
   /// Adds the demo's fields to the JSON report (may replace the common ones, e.g. "size").
   virtual void report(nlohmann::json& /*out*/) const {}
+  /// Enqueues into out.x a GPU measure of the current state for the blow-up watch, with
+  /// no read-back: NaN or Inf when the state holds NaN or Inf (a stream::dot or
+  /// stream::sum over the state propagates them) and growing with a runaway state.
+  virtual void measureHealth(stream::Scalar& out) = 0;
+  /// What measureHealth computes and its healthy range now (limit, and floor where a
+  /// state can collapse).
+  virtual HealthMeasure health() const = 0;
+  /// Back to the initial state (the panel's reset after a blow-up).
+  virtual void restart() = 0;
 };
+
+/// The exit codes of the demos, for their --help.
+inline constexpr const char* kDemoExitStatus =
+    "Exit status: 0 done; 1 the run failed (message on stderr) or blew up (NaN/Inf or a runaway state: stderr "
+    "names the step, the JSON holds \"blew_up\": {\"step\", \"reason\"}); 2 bad command line (the option and the "
+    "value), or a value this GPU cannot run (--size beyond its texture limit, --backend compute without compute "
+    "shaders); 3 the OpenGL context asked for (--gl) cannot be had, or cannot run texstream (no RGBA32F render "
+    "targets).";
 
 struct AppInfo {
   std::string name;   ///< "wave": the JSON "app" field and screenshot file names
@@ -62,13 +87,15 @@ struct AppInfo {
 
 using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;
 
-/// Exit code when the driver cannot give the context --gl asked for (or no context at all).
+/// Exit code when the driver cannot give the context --gl asked for, or the context cannot
+/// run texstream.
 inline constexpr int kContextExitCode = 3;
 
-/// Runs the demo; returns the process exit code: 0, kUsageExitCode for a bad value found
-/// only once the context exists (a size beyond its texture limit, --backend compute on a
-/// context without compute shaders), kContextExitCode when the context asked for cannot be
-/// created, 1 for any other failure (message on stderr).
+/// Runs the demo; returns the process exit code (kDemoExitStatus): 0, kUsageExitCode for a
+/// bad value found only once the context exists (a size beyond its texture limit,
+/// --backend compute on a context without compute shaders), kContextExitCode when the
+/// context asked for cannot be had or cannot run texstream, 1 for a blow-up or any other
+/// failure (message on stderr).
 int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make);
 
 /// Writes `report` to `path` (pretty-printed); throws std::runtime_error naming the path.

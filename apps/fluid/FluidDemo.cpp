@@ -1,6 +1,7 @@
 #include "FluidDemo.h"
 
 #include <texstream/stream/Profiler.h>
+#include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
@@ -58,6 +59,23 @@ void FluidDemo::rebuild() {
   if (m_brushRadius <= 0) m_brushRadius = std::max(2.0f, float(std::min(m_solver->nx(), m_solver->ny())) / 40.0f);
   m_plotResidual.clear();
 }
+
+void FluidDemo::measureHealth(stream::Scalar& out) {
+  m_solver->fieldImage(fluid::Field::Velocity, m_velocityImage);
+  stream::dot(m_velocityImage, m_velocityImage, out);
+}
+
+HealthMeasure FluidDemo::health() const {
+  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
+  const double nodes = double(m_solver->nx()) * double(m_solver->ny());
+  HealthMeasure h;
+  h.quantity = "sum of squared node speeds";
+  h.limit = nodes * runawaySpeed * runawaySpeed;
+  h.limitText = "every node moving 1000 cells a step";
+  return h;
+}
+
+void FluidDemo::restart() { m_solver->reset(true); }
 
 void FluidDemo::exportFields() {
   m_solver->writeCsv(m_settings.exportFields);

@@ -36,6 +36,13 @@ class FluidDemo : public Demo {
   void gui(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
+  /// The sum of squared node speeds, bounded by every node moving kRunawayCellsPerStep
+  /// cells a step: far beyond anything a scene or the mouse injects (an inflow moves 2).
+  void measureHealth(stream::Scalar& out) override;
+  HealthMeasure health() const override;
+  void restart() override;
+
+  static constexpr double kRunawayCellsPerStep = 1000;
 
  private:
   void rebuild();
@@ -58,6 +65,7 @@ class FluidDemo : public Demo {
   std::vector<int> m_iterations;
   std::vector<std::map<std::string, double>> m_passMs;
   std::vector<float> m_plotResidual;
+  stream::Vector m_velocityImage;  ///< measureHealth's node velocities
 };
 
 }  // namespace texstream::app

@@ -2,10 +2,13 @@
 // of Bolz et al. 2003, §4 (scenes smoke, channel (Bolz fig. 5), cavity, obstacles), on
 // the fragment or compute backend. Windowed by default (mouse: left drag stirs, right
 // drag paints obstacles; keys: space, R, S); --headless (or no DISPLAY) runs --steps and
-// writes --screenshot / --json / --export-fields.
+// writes --screenshot / --json / --export-fields (--steps 0: the initial state).
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure or a blow-up (NaN, or speeds
+// far beyond anything the scene injects); 2 a bad command line.
 #include "AppOptions.h"
 #include "DemoRunner.h"
 #include "FluidDemo.h"
+#include "OutputPath.h"
 
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/fluid/Scene.h>
@@ -59,6 +62,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_flag("--particles", particles, "Draw the display particles");
 
+  cli.footer(app::kDemoExitStatus);
+
   app::FluidSettings settings;
   fluid::FluidParameters& p = settings.params;
   const auto exitCode = cmd.parse(argc, argv, [&] {
@@ -69,6 +74,7 @@ int main(int argc, char** argv) {
     if (!exportText.empty()) {
       if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
         throw app::UsageError("--export-fields: invalid value \"" + exportText + "\": the file name must end in .csv");
+      app::requireWritablePath("--export-fields", exportText);
       settings.exportFields = exportText;
     }
     p.cycles = int(app::parseInteger("--cycles", cyclesText, 1, 1000));

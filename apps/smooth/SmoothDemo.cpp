@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
 
 namespace texstream::app {
 
@@ -126,6 +127,7 @@ void SmoothDemo::setMesh(const MeshSpec& spec) {
   m_curvatureReference = 1.0 / r;
   m_camera.frame(glm::vec3(0.0f), float(r));
   m_shadingDirty = true;
+  measureReference();
   const geometry::TriangleTopology& topo = m_flow->topology();
   std::cerr << "texstream-smooth: " << m_initial.name << ": " << m_initial.vertexCount() << " vertices, "
             << m_initial.triangleCount() << " triangles, " << topo.boundaryVertexCount() << " boundary vertices, "
@@ -137,6 +139,30 @@ void SmoothDemo::applyNoise() {
   geometry::addNormalNoise(m_initial, m_noise, m_settings.seed);
   m_flow->setPositions(m_initial.positions);
   m_shadingDirty = true;
+  measureReference();
+}
+
+void SmoothDemo::measureHealth(stream::Scalar& out) { m_flow->area(out); }
+
+void SmoothDemo::measureReference() { m_referenceArea = m_flow->measure().area; }
+
+HealthMeasure SmoothDemo::health() const {
+  HealthMeasure h;
+  h.quantity = "mesh area";
+  h.limit = std::numeric_limits<double>::infinity();
+  if (m_referenceArea > 0) {
+    h.limit = kRunawayFactor * m_referenceArea;
+    h.limitText = "1e4 x the initial area";
+    h.floor = kCollapseFactor * m_referenceArea;
+    h.floorText = "1e-6 x the initial area";
+  }
+  return h;
+}
+
+void SmoothDemo::restart() {
+  m_flow->setPositions(m_initial.positions);
+  m_shadingDirty = true;
+  measureReference();
 }
 
 void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
@@ -337,10 +363,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     ++controls.steps;
   }
   ImGui::SameLine();
-  if (ImGui::Button("reset")) {
-    flow.setPositions(m_initial.positions);
-    m_shadingDirty = true;
-  }
+  if (ImGui::Button("reset")) restart();
   ImGui::SameLine();
   if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
   if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());

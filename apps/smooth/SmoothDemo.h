@@ -55,6 +55,16 @@ class SmoothDemo : public Demo {
   void gui(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
+  /// The mesh's area, within [kCollapseFactor, kRunawayFactor] x the initial area:
+  /// curvature flow shrinks a mesh (or, rescaled, keeps its size), so an area grown by
+  /// orders of magnitude has run away, and one shrunk by six has collapsed to a point,
+  /// past which the cotangent weights of its degenerate triangles make the steps garbage.
+  void measureHealth(stream::Scalar& out) override;
+  HealthMeasure health() const override;
+  void restart() override;
+
+  static constexpr double kRunawayFactor = 1e4;
+  static constexpr double kCollapseFactor = 1e-6;
 
  private:
   /// Reads (or builds) the mesh of `spec`, adds the noise and starts a new flow on it;
@@ -65,11 +75,14 @@ class SmoothDemo : public Demo {
   std::unique_ptr<geometry::CurvatureFlow> makeFlow(const geometry::Mesh& mesh) const;
   void recordStep(const solvers::SolverStatus& status, double ms);
   void exportObj(const std::string& path);
+  /// The health measure of the positions just set: the reference of health().
+  void measureReference();
 
   SmoothSettings m_settings;
   MeshSpec m_spec;
   geometry::Mesh m_clean, m_initial;
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
+  double m_referenceArea = 0;  ///< the area of the initial positions
   std::unique_ptr<geometry::CurvatureFlow> m_flow;
   MeshRenderer m_renderer;
   OrbitCamera m_camera;

@@ -3,8 +3,11 @@
 // the I, N, P and C textures, then CG on the segment matrix, warm-started from the current
 // positions. Windowed by default; --headless (or no DISPLAY) runs --steps and writes
 // --screenshot / --json / --out.
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure (a malformed mesh: file and
+// line), or a blow-up (the mesh running away: no OBJ is written); 2 a bad command line.
 #include "AppOptions.h"
 #include "DemoRunner.h"
+#include "OutputPath.h"
 #include "SmoothDemo.h"
 
 #include <texstream/geometry/MeshIo.h>
@@ -52,12 +55,23 @@ int main(int argc, char** argv) {
                  "Write the smoothed mesh as OBJ after the run (same coordinates and vertex order as the input)")
       ->type_name("PATH.obj");
 
+  cli.footer(app::kDemoExitStatus);
+
   app::SmoothSettings settings;
   const auto exitCode = cmd.parse(argc, argv, [&] {
     const app::MeshSpec spec = app::parseMeshSpec("--mesh", meshText);
-    if (!spec.builtin && !std::filesystem::exists(spec.name))
-      throw app::UsageError("--mesh: invalid value \"" + meshText + "\": no such file");
-    if (!spec.builtin) geometry::meshFormatFromPath(spec.name);  // an unknown extension fails here
+    if (!spec.builtin) {
+      try {
+        geometry::meshFormatFromPath(spec.name);
+      } catch (const geometry::MeshError&) {
+        const std::string ext = std::filesystem::path(spec.name).extension().string();
+        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": unknown mesh format " +
+                              (ext.empty() ? std::string("(no extension)") : "\"" + ext + "\"") +
+                              "; accepted: .obj, .off, .ply (any case) or builtin:NAME");
+      }
+      if (!std::filesystem::exists(spec.name))
+        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": no such file");
+    }
     settings.mesh = meshText;
     if (!dtText.empty()) settings.lambdaDt = app::parseReal("--dt", dtText, 0.0, 1e30, true);
     if (!noiseText.empty()) settings.noise = app::parseReal("--noise", noiseText, 0.0, 100.0, true);
@@ -68,12 +82,8 @@ int main(int argc, char** argv) {
     settings.fixBoundary = !freeBoundary;
     const std::string r = app::parseChoice("--rescale", rescaleText, {"none", "area", "volume"});
     settings.rescale = r == "area" ? geometry::Rescale::Area : r == "volume" ? geometry::Rescale::Volume : geometry::Rescale::None;
-    if (!outPath.empty()) {
-      const std::filesystem::path parent = std::filesystem::path(outPath).parent_path();
-      if (!parent.empty() && !std::filesystem::is_directory(parent))
-        throw app::UsageError("--out: invalid value \"" + outPath + "\": no such directory " + parent.string());
-      settings.result = std::make_shared<geometry::Mesh>();
-    }
+    app::requireWritablePath("--out", outPath);
+    if (!outPath.empty()) settings.result = std::make_shared<geometry::Mesh>();
   });
   if (exitCode) return *exitCode;
 

@@ -36,9 +36,19 @@ if(TARGET texstream-solve)
   add_test(NAME app_solve_bad_option
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badopt
       "-DARGS=${_assets}/mesh_spd.mtx|--format|csr5" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=--format: invalid value \"csr5\"" -P ${_check})
+  # Output paths are checked before the solve: exit 2 naming the option and the value.
+  add_test(NAME app_solve_bad_out_dir
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badout
+      "-DARGS=${_assets}/mesh_spd.mtx|--out|/nonexistent/dir/x.mtx" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--out: invalid value \"/nonexistent/dir/x.mtx\": no such directory /nonexistent/dir" -P ${_check})
+  add_test(NAME app_solve_bad_json_dir
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badjson
+      "-DARGS=${_assets}/mesh_spd.mtx|--json|/nonexistent/dir/r.json" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--json: invalid value \"/nonexistent/dir/r.json\": no such directory" -P ${_check})
   set_tests_properties(
     app_solve_segment_fragment app_solve_segment_compute app_solve_bcrs2_fragment app_solve_bcrs2_compute
     app_solve_bcrs4_fragment app_solve_bcrs4_compute app_solve_auto_fragment app_solve_auto_compute
     app_solve_rhs_x0 app_solve_rcm app_solve_not_converged app_solve_bad_file app_solve_bad_rhs app_solve_bad_option
+    app_solve_bad_out_dir app_solve_bad_json_dir
     PROPERTIES TIMEOUT 300 LABELS apps)
 endif()

@@ -3,6 +3,7 @@
 // Bolz et al.'s segment layout or the CNC's BCRS blocks. Headless (EGL); links no window
 // system.
 #include "AppOptions.h"
+#include "OutputPath.h"
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/HeadlessContext.h>
@@ -24,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
 
 namespace {
 
@@ -32,6 +34,7 @@ using namespace texstream;
 constexpr int kNotConverged = 1;
 constexpr int kBadInput = app::kUsageExitCode;  // 2
 constexpr int kGpuFailure = 3;
+constexpr int kOtherFailure = 4;  // out of host memory, an output that could not be written
 
 constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
@@ -46,7 +49,9 @@ constexpr const char* kDescription =
     "auto = bcrs4 when its 4x4 blocks are at least half full, else segment.\n"
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "Exit status: 0 converged, 1 not converged (iteration cap, breakdown, NaN), 2 bad command line or\n"
-    "input file (message with file:line), 3 the GPU could not run it.";
+    "input file (message with file:line; output paths are checked before the solve), 3 the GPU could not\n"
+    "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, an output\n"
+    "that could not be written).";
 
 struct Settings {
   std::string matrixPath, rhsPath, x0Path, outPath;
@@ -290,6 +295,7 @@ int main(int argc, char** argv) {
     s.tolerance = float(app::parseReal("--tol", tolText, 0.0, 1.0, false));
     s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
+    app::requireWritablePath("--out", s.outPath);
   });
   if (exitCode) return *exitCode;
 
@@ -301,8 +307,11 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {  // MatrixMarketError, bad sizes, bad matrices
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kBadInput;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "texstream-solve: out of host memory (" << e.what() << ")\n";
+    return kOtherFailure;
   } catch (const std::exception& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
-    return kGpuFailure;
+    return kOtherFailure;
   }
 }

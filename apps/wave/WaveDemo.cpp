@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <string>
 
 namespace texstream::app {
@@ -43,7 +44,22 @@ void WaveDemo::rebuild(int width, int height) {
   m_wave.emplace(width, height, p, "wave");
   dropStartingRipples();
   frameCamera();
+  m_lastParameters = m_wave->parameters();
+  m_referenceEnergy = m_wave->energy();
+  m_inputSinceStep = true;
 }
+
+void WaveDemo::measureHealth(stream::Scalar& out) { m_wave->energy(out); }
+
+HealthMeasure WaveDemo::health() const {
+  HealthMeasure h;
+  h.quantity = "wave energy";
+  h.limit = m_referenceEnergy > 0 ? kRunawayFactor * m_referenceEnergy : std::numeric_limits<double>::infinity();
+  h.limitText = "1e4 x the energy after the last input";
+  return h;
+}
+
+void WaveDemo::restart() { rebuild(m_wave->gridWidth(), m_wave->gridHeight()); }
 
 void WaveDemo::dropStartingRipples() {
   // Fixed drops, so that a headless run (and its screenshot) shows interfering waves.
@@ -63,8 +79,17 @@ void WaveDemo::frameCamera() {
 }
 
 void WaveDemo::step() {
+  const wave::WaveParameters& p = m_wave->parameters();
+  if (p.dt != m_lastParameters.dt || p.speed != m_lastParameters.speed || p.scheme != m_lastParameters.scheme) {
+    m_inputSinceStep = true;
+    m_lastParameters = p;
+  }
   m_wave->step();
   m_energy.push_back(m_wave->energy());
+  if (m_inputSinceStep && std::isfinite(m_energy.back())) {
+    m_referenceEnergy = std::max(m_referenceEnergy, m_energy.back());
+    m_inputSinceStep = false;
+  }
   const bool implicit = m_wave->parameters().scheme == wave::Scheme::Implicit;
   m_anyImplicit = m_anyImplicit || implicit;
   m_cgIterations.push_back(implicit ? m_wave->lastSolve().iterations : 0);
@@ -91,6 +116,7 @@ void WaveDemo::mouse(const MouseInput& in) {
     // Ray–plane pick against the rest plane Y = 0.
     if (auto hit = m_camera.pickPlane(in.x, in.y, in.width, in.height)) {
       m_wave->dropRipple(hit->x, hit->z, m_rippleRadius, m_rippleAmplitude);
+      m_inputSinceStep = true;
     }
   }
 }
@@ -186,6 +212,7 @@ void WaveDemo::gui(ShellControls& controls) {
   if (ImGui::Button("reset")) {
     w.reset();
     dropStartingRipples();
+    m_inputSinceStep = true;
   }
   ImGui::SameLine();
   if (ImGui::Button("clear")) w.reset();

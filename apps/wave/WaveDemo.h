@@ -26,6 +26,15 @@ class WaveDemo : public Demo {
   void gui(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
+  /// The discrete energy (WaveEquation::energy), bounded by kRunawayFactor x the energy
+  /// after the last input (start, drop, reset, parameter change).
+  void measureHealth(stream::Scalar& out) override;
+  HealthMeasure health() const override;
+  void restart() override;
+
+  /// A stable scheme keeps the energy (no damping) or loses it; the explicit one past its
+  /// CFL limit multiplies it every step.
+  static constexpr double kRunawayFactor = 1e4;
 
  private:
   /// (Re)creates the simulation at this size and drops the starting ripples.
@@ -47,6 +56,11 @@ class WaveDemo : public Demo {
   std::vector<int> m_cgIterations;  ///< 0 for explicit steps
   std::vector<std::string> m_cgOutcomes;
   bool m_anyImplicit = false;
+  /// The largest energy right after an input; the next step's energy updates it when
+  /// m_inputSinceStep (a drop, a reset or a new dt, speed or scheme).
+  double m_referenceEnergy = 0;
+  bool m_inputSinceStep = true;
+  wave::WaveParameters m_lastParameters;
 };
 
 }  // namespace texstream::app

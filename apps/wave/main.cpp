@@ -2,6 +2,8 @@
 // height field, explicit or implicit (Crank–Nicolson + CG), on the fragment or compute
 // backend. Windowed by default; --headless (or no DISPLAY) runs --steps and writes
 // --screenshot / --json.
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure or a blow-up (the explicit
+// scheme past its CFL limit: NaN, or the energy running away); 2 a bad command line.
 #include "AppOptions.h"
 #include "DemoRunner.h"
 #include "WaveDemo.h"
@@ -31,6 +33,8 @@ int main(int argc, char** argv) {
   cli.add_option("--max-iterations", itText, "CG iteration cap per step (implicit scheme), >= 1")
       ->type_name("N")
       ->capture_default_str();
+
+  cli.footer(app::kDemoExitStatus);
 
   app::WaveSettings settings;
   const auto exitCode = cmd.parse(argc, argv, [&] {

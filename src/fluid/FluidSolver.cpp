@@ -112,6 +112,9 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
     m_particles = Vector(nodeLayout(side, side), "fluid.particles");
   }
   reset(true);
+  // The operators and multigrid hierarchies exist from here on, so that the pressure
+  // multigrid, its solution and every field can be asked for before the first step.
+  rebuildOperators();
 }
 
 FluidSolver::~FluidSolver() = default;

@@ -312,13 +312,9 @@ void CurvatureFlow::rescale() {
   if (std::isfinite(s) && s != 1.0) linalg::scale(float(s), m_positions);
 }
 
-FlowMeasures CurvatureFlow::measure() const {
-  gl::StateGuard guard;
+void CurvatureFlow::triangleMeasures(stream::Vector& areas, stream::Vector& volumes, stream::Vector& degenerate) const {
   const std::size_t T = m_mesh.triangleCount();
-  const stream::Layout layout = stream::Layout::forSize(T);
-  stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
-  stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
-  stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
+  const stream::Layout& layout = areas.layout();
   stream::Pass("geometry/triangle_measures")
       .input("u_positions", m_positions)
       .input("u_triangles", m_triangles)
@@ -330,6 +326,15 @@ FlowMeasures CurvatureFlow::measure() const {
       .output(volumes)
       .output(degenerate)
       .run();
+}
+
+FlowMeasures CurvatureFlow::measure() const {
+  gl::StateGuard guard;
+  const stream::Layout layout = stream::Layout::forSize(m_mesh.triangleCount());
+  stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
+  stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
+  stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
+  triangleMeasures(areas, volumes, degenerate);
   stream::Scalar area(m_name + ".area"), volume(m_name + ".volume"), count(m_name + ".degenerateCount");
   stream::sum(areas, area);
   stream::sum(volumes, volume);
@@ -339,6 +344,16 @@ FlowMeasures CurvatureFlow::measure() const {
   m.volume = volume.read();
   m.degenerateTriangles = std::size_t(std::llround(count.read()));
   return m;
+}
+
+void CurvatureFlow::area(stream::Scalar& out) const {
+  gl::StateGuard guard;
+  const stream::Layout layout = stream::Layout::forSize(m_mesh.triangleCount());
+  stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
+  stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
+  stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
+  triangleMeasures(areas, volumes, degenerate);
+  stream::sum(areas, out);
 }
 
 void CurvatureFlow::updateShading() {

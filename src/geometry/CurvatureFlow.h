@@ -45,6 +45,10 @@
 #include <string>
 #include <vector>
 
+namespace texstream::stream {
+class Scalar;
+}
+
 namespace texstream::geometry {
 
 enum class Rescale {
@@ -149,6 +153,9 @@ class CurvatureFlow {
 
   // ---- State and structure -------------------------------------------------------
   FlowMeasures measure() const;
+  /// The surface area into out.x on the GPU, without a read-back (NaN or Inf when the
+  /// positions hold them).
+  void area(stream::Scalar& out) const;
   /// The area and volume rescaling restores (measured at construction / setPositions).
   const FlowMeasures& reference() const { return m_reference; }
   const solvers::SolverStatus& lastSolve() const { return m_lastSolve; }
@@ -170,6 +177,8 @@ class CurvatureFlow {
 
  private:
   void uploadPositions(std::span<const double> xyz);
+  /// Per triangle (layouts of areas): area, signed volume about origin(), degenerate (0/1).
+  void triangleMeasures(stream::Vector& areas, stream::Vector& volumes, stream::Vector& degenerate) const;
   void rescale();
 
   std::string m_name;

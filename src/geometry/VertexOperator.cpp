@@ -4,6 +4,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Runtime.h>
 
 namespace texstream::geometry {
@@ -59,8 +60,8 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
                                stream::Vector& y) const {
   requireVertexVector("apply", x);
   requireVertexVector("apply", y);
-  if (x.texture().id() == y.texture().id())
-    throw gl::Error("VertexOperator(\"" + m_name + "\").apply: y must not be x (vector \"" + x.name() + "\")");
+  stream::requireDistinct("VertexOperator(\"" + m_name + "\").apply", {"y", y}, {"x", x},
+                          "a product cannot be formed in place");
   const linalg::SegmentMatrix& A = *m_matrix;
   if (diagonal.layout() != A.internalLayout())
     throw gl::Error("VertexOperator(\"" + m_name + "\").applyWith: diagonal \"" + diagonal.name() + "\" has " +

@@ -1,5 +1,7 @@
 #include <texstream/linalg/Csr.h>
 
+#include <texstream/stream/Layout.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -112,12 +114,13 @@ Csr laplacian(std::size_t nx, std::size_t ny, std::size_t nz, int dims, const ch
     throw std::invalid_argument(std::string(what) + ": empty grid " + str(nx) + "x" + str(ny) +
                                 (dims == 3 ? "x" + str(nz) : std::string()));
   }
-  const std::size_t n = nx * ny * nz;
+  const std::size_t n = stream::checkedProduct(what, stream::checkedProduct(what, nx, ny), nz);
+  const std::size_t nonZeros = stream::checkedProduct(what, n, std::size_t(2 * dims + 1));
   Csr m;
   m.rows = m.cols = n;
   m.rowPtr.reserve(n + 1);
   m.rowPtr.push_back(0);
-  m.colIdx.reserve(n * std::size_t(2 * dims + 1));
+  m.colIdx.reserve(nonZeros);
   m.values.reserve(n * std::size_t(2 * dims + 1));
   for (std::size_t z = 0; z < nz; ++z) {
     for (std::size_t y = 0; y < ny; ++y) {

@@ -23,10 +23,11 @@ DenseMatrix::DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<f
   if (rows == 0 || cols == 0) {
     throw std::invalid_argument(title + ": empty shape " + std::to_string(rows) + "x" + std::to_string(cols));
   }
-  if (rowMajor.size() != rows * cols) {
+  const std::size_t entries = stream::checkedProduct(title, rows, cols);
+  if (rowMajor.size() != entries) {
     throw std::invalid_argument(title + ": got " + std::to_string(rowMajor.size()) + " values for a " +
                                 std::to_string(rows) + "x" + std::to_string(cols) + " matrix (expected " +
-                                std::to_string(rows * cols) + ")");
+                                std::to_string(entries) + ")");
   }
   gl::StateGuard guard;
   m_rowLayout = stream::Layout::forSize(rows);

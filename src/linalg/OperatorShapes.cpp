@@ -1,6 +1,7 @@
 #include <texstream/linalg/OperatorShapes.h>
 
 #include <texstream/gl/Error.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 
 #include <algorithm>
@@ -33,9 +34,7 @@ void requireApplyShapes(const std::string& title, const stream::Layout& rowLayou
   requireVector(where, "x", x, cols);
   requireVector(where, "y", y, rowLayout.size());
   requireLayout(where, "y", y, rowLayout);
-  if (&x == &y || x.texture().id() == y.texture().id()) {
-    throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
-  }
+  stream::requireDistinct(where, {"y", y}, {"x", x}, "a product cannot be formed in place");
 }
 
 void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,

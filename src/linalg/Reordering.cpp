@@ -7,6 +7,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/OperatorShapes.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Vector.h>
@@ -226,7 +227,7 @@ void RowPermutation::toInternal(const stream::Vector& user, stream::Vector& inte
     throw gl::Error(where + ": internal vector \"" + internal.name() + "\" has " + internal.layout().describe() +
                     ", expected the internal layout " + m_internalLayout.describe() + " (makeInternalVector)");
   }
-  if (user.texture().id() == internal.texture().id()) throw gl::Error(where + ": user and internal are one vector");
+  stream::requireDistinct(where, {"internal", internal}, {"user", user}, "a permutation cannot be applied in place");
   gl::StateGuard guard;
   if (m_identity && user.layout() == m_internalLayout) {
     copy(user, internal);
@@ -253,7 +254,7 @@ void RowPermutation::toUser(const stream::Vector& internal, stream::Vector& user
     throw gl::Error(where + ": internal vector \"" + internal.name() + "\" has " + internal.layout().describe() +
                     ", expected the internal layout " + m_internalLayout.describe());
   }
-  if (user.texture().id() == internal.texture().id()) throw gl::Error(where + ": user and internal are one vector");
+  stream::requireDistinct(where, {"user", user}, {"internal", internal}, "a permutation cannot be applied in place");
   gl::StateGuard guard;
   if (m_identity && user.layout() == m_internalLayout) {
     copy(internal, user);

@@ -7,6 +7,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/OperatorShapes.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
@@ -425,9 +426,7 @@ void SegmentMatrix::requireInternalProduct(const stream::Vector& x, const stream
                       " (makeInternalVector; user-order vectors go through apply() or toInternal())");
     }
   }
-  if (x.texture().id() == y.texture().id()) {
-    throw gl::Error(where + ": y must not be x (vector \"" + x.name() + "\"): a product cannot be formed in place");
-  }
+  stream::requireDistinct(where, {"y", y}, {"x", x}, "a product cannot be formed in place");
 }
 
 void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,

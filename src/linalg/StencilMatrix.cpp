@@ -32,7 +32,7 @@ StencilMatrix::StencilMatrix(Kind kind, std::size_t nx, std::size_t ny, std::siz
         if (nx == 0 || ny == 0 || nz == 0) {
           throw std::invalid_argument(title + ": empty grid " + gridText(nx, ny, nz, threeD));
         }
-        const std::size_t n = nx * ny * nz;
+        const std::size_t n = stream::checkedGridSize(title, nx, ny, nz);
         // One diagonal per distinct offset dx + nx (dy + ny dz); on thin grids two stencil
         // entries can share an offset (west and south when nx = 1), but at most one of
         // them is inside the grid at each point, so summing them is exact.
@@ -113,13 +113,13 @@ StencilMatrix StencilMatrix::sevenPoint(std::size_t nx, std::size_t ny, std::siz
 }
 
 StencilMatrix StencilMatrix::poisson2D(std::size_t nx, std::size_t ny, std::string name) {
-  const std::size_t n = nx * ny;
+  const std::size_t n = stream::checkedGridSize("StencilMatrix::poisson2D(\"" + name + "\")", nx, ny);
   const std::vector<float> four(n, 4.0f), minusOne(n, -1.0f);
   return fivePoint(nx, ny, {four, minusOne, minusOne, minusOne, minusOne}, std::move(name));
 }
 
 StencilMatrix StencilMatrix::poisson3D(std::size_t nx, std::size_t ny, std::size_t nz, std::string name) {
-  const std::size_t n = nx * ny * nz;
+  const std::size_t n = stream::checkedGridSize("StencilMatrix::poisson3D(\"" + name + "\")", nx, ny, nz);
   const std::vector<float> six(n, 6.0f), m(n, -1.0f);
   return sevenPoint(nx, ny, nz, {six, m, m, m, m, m, m}, std::move(name));
 }
@@ -128,7 +128,7 @@ StencilMatrix StencilMatrix::fromCsr(const Csr& csr, std::size_t nx, std::size_t
                                      std::string name) {
   const std::string title = "StencilMatrix::fromCsr(\"" + name + "\")";
   csr.validate(title);
-  const std::size_t n = nx * ny * nz;
+  const std::size_t n = stream::checkedGridSize(title, nx, ny, nz);
   if (n == 0 || csr.rows != n || csr.cols != n) {
     throw std::invalid_argument(title + ": the matrix is " + std::to_string(csr.rows) + "x" +
                                 std::to_string(csr.cols) + ", the " + gridText(nx, ny, nz, true) + " grid needs " +

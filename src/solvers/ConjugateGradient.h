@@ -69,7 +69,8 @@ struct CgOptions {
 /// Solves A x = b for symmetric positive definite A (and M); x holds the initial guess
 /// and receives the solution. b and x have A.rows() == A.cols() elements in one layout.
 /// M: nullptr or an IdentityPreconditioner for plain CG. Throws gl::Error on size or
-/// layout mismatches, std::invalid_argument on bad options; solver failures (breakdown,
+/// layout mismatches and when x is b (the iteration reads b after updating x),
+/// std::invalid_argument on bad options; solver failures (breakdown,
 /// NaN/Inf, the iteration cap) are reported in the returned status, never thrown.
 /// b = 0 gives x = 0, converged at iteration 0.
 SolverStatus cg(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x,

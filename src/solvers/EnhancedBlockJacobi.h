@@ -146,7 +146,8 @@ struct EbjSolveOptions {
 /// f and x have ebj.size() elements (any layouts). Throws gl::Error on size mismatches,
 /// std::invalid_argument on bad options; MaxIterations / NonFinite are reported in the
 /// status. f = 0 gives x = 0. For a singular grid f must have zero mean, else the residual
-/// stalls at the mean's share (the status message then says so).
+/// stalls at the mean's share (the status message then says so). x may be f (both are
+/// packed into the slabs before the sweeps): the solution replaces f.
 SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const stream::Vector& f, stream::Vector& x,
                                  const EbjSolveOptions& opts = {});
 

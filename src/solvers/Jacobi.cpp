@@ -8,6 +8,7 @@
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -109,6 +110,8 @@ void jacobiSmooth(const linalg::LinearOperator& A, const Vector& diag, const Vec
                   float omega) {
   requireSquareSystem("jacobiSmooth", A, b, x);
   stream::requireSameLayout("jacobiSmooth: diagonal", b, diag);
+  stream::requireDistinct("jacobiSmooth(" + quoted(A.name()) + ")", {"x", x}, {"diag", diag},
+                          "the sweeps update x while they still read the diagonal");
   if (sweeps < 0) throw std::invalid_argument("jacobiSmooth: sweeps must be >= 0, got " + std::to_string(sweeps));
   if (sweeps == 0) return;
   gl::StateGuard guard;

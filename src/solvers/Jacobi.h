@@ -35,15 +35,17 @@ struct JacobiOptions {
 };
 
 /// Solves A x = b by weighted Jacobi; x holds the initial guess. b and x have A.rows() ==
-/// A.cols() elements in one layout. Throws gl::Error on size mismatches or a zero (or
-/// non-finite) diagonal entry, naming its row; std::invalid_argument on bad options.
+/// A.cols() elements in one layout. Throws gl::Error on size mismatches, when x is b (a
+/// sweep reads b after updating x), or on a zero (or non-finite) diagonal entry, naming
+/// its row; std::invalid_argument on bad options.
 /// Divergence shows as MaxIterations or NonFinite in the status. b = 0 gives x = 0.
 SolverStatus jacobi(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x,
                     const JacobiOptions& opts = {});
 
 /// `sweeps` weighted Jacobi sweeps on x in place (the multigrid smoother): no checks, no
 /// read-back. diag = diag(A) (e.g. from A.diagonal()), non-zero; b, x and diag share one
-/// layout of A.rows() elements. Throws gl::Error on size or layout mismatches.
+/// layout of A.rows() elements, x distinct from b and diag. Throws gl::Error on size or
+/// layout mismatches and on aliasing.
 void jacobiSmooth(const linalg::LinearOperator& A, const stream::Vector& diag, const stream::Vector& b,
                   stream::Vector& x, int sweeps, float omega = 1.0f);
 

@@ -3,6 +3,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>
 
 #include <algorithm>
@@ -157,7 +158,8 @@ void LayeredStencil::applyLayered(const stream::Vector& x, stream::Vector& y) co
   gl::StateGuard guard;
   m_grid.require("LayeredStencil::applyLayered", x);
   m_grid.require("LayeredStencil::applyLayered", y);
-  if (&x == &y) throw gl::Error("LayeredStencil(\"" + m_name + "\")::applyLayered: y must not be x");
+  stream::requireDistinct("LayeredStencil(\"" + m_name + "\")::applyLayered", {"y", y}, {"x", x},
+                          "a product cannot be formed in place");
   stream::Pass pass("multigrid/stencil_apply");
   m_grid.bind(pass);
   bind(pass);
@@ -170,7 +172,8 @@ void LayeredStencil::apply(const stream::Vector& x, stream::Vector& y) const {
     throw gl::Error("LayeredStencil(\"" + m_name + "\")::apply: x \"" + x.name() + "\" has n=" +
                     std::to_string(x.size()) + ", y \"" + y.name() + "\" n=" + std::to_string(y.size()) +
                     ", the grid " + std::to_string(rows()) + " nodes");
-  if (&x == &y) throw gl::Error("LayeredStencil(\"" + m_name + "\")::apply: y must not be x");
+  stream::requireDistinct("LayeredStencil(\"" + m_name + "\")::apply", {"y", y}, {"x", x},
+                          "a product cannot be formed in place");
   stream::Vector xl = stream::Vector::temporary(m_grid.layout(), m_name + ".x");
   stream::Vector yl = stream::Vector::temporary(m_grid.layout(), m_name + ".y");
   m_grid.layer(x, xl);

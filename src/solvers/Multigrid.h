@@ -231,7 +231,8 @@ class Multigrid {
   SolverStatus solveLayered(const MultigridSolveOptions& options = {});
   /// Solves A x = b for plain vectors of nx ny elements (node (i, j) at i + nx j); x is
   /// the initial guess (its fixed nodes are overwritten with b). Throws gl::Error on size
-  /// mismatches, std::invalid_argument on bad options; failures are in the status.
+  /// mismatches, std::invalid_argument on bad options; failures are in the status. x may
+  /// be b (both are copied into the grid before the cycles): the solution replaces b.
   SolverStatus solve(const stream::Vector& b, stream::Vector& x, const MultigridSolveOptions& options = {});
 
  private:

@@ -13,7 +13,8 @@ namespace texstream::solvers {
 class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
-  /// z = M^-1 r; z and r share a layout and are distinct vectors.
+  /// z = M^-1 r; z and r share a layout. z may be r: every preconditioner here reads r
+  /// whole (a one-pass product, or a copy into its own grid) before it writes z.
   virtual void apply(const stream::Vector& r, stream::Vector& z) const = 0;
   virtual std::string name() const = 0;
   /// Symmetric positive definite M (required by CG); multigrid with symmetric smoothing is.

@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
@@ -9,6 +10,12 @@
 #include <stdexcept>
 
 namespace texstream::solvers {
+
+namespace {
+// Why an iterative solver refuses x = b.
+constexpr const char* kSolutionOverwritesInput =
+    "the solver updates x while it still reads b, so b would change under it; solve into a separate vector";
+}  // namespace
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
@@ -44,6 +51,7 @@ void requireSquareSystem(const std::string& solver, const linalg::LinearOperator
                     std::to_string(A.rows()) + " rows");
   }
   stream::requireSameLayout(where.c_str(), b, x);
+  stream::requireDistinct(where, {"x", x}, {"b", b}, kSolutionOverwritesInput);
 }
 
 }  // namespace texstream::solvers

@@ -21,7 +21,7 @@ std::string formatNumber(double v);
 /// tolerance, maxIterations < 0 or checkEvery < 1.
 void requireIterationOptions(const std::string& solver, double tolerance, int maxIterations, int checkEvery);
 /// Throws gl::Error("solver(\"A\"): ...") unless A is square, b and x are non-empty, b has
-/// A.rows() elements and b and x share a layout.
+/// A.rows() elements, b and x share a layout and x is not b (stream/Aliasing.h).
 void requireSquareSystem(const std::string& solver, const linalg::LinearOperator& A, const stream::Vector& b,
                          const stream::Vector& x);
 

@@ -15,10 +15,14 @@ class Layout {
   Layout() = default;
   /// Near-square layout for n scalars: W = ceil(sqrt(ceil(n / 4))), H = ceil(texels / W).
   /// Throws Error for n = 0 or when n does not fit the current context's maximum texture
-  /// size (naming n, the limit and the context's renderer).
+  /// size (naming n, the limit and the context's renderer); any n up to SIZE_MAX is
+  /// checked without overflow.
   static Layout forSize(std::size_t n);
   /// n scalars in rows of exactly `widthTexels` texels (e.g. a grid row per texel row).
   static Layout withWidth(std::size_t n, int widthTexels);
+  /// The most scalars one vector holds in the current context: 4 GL_MAX_TEXTURE_SIZE^2,
+  /// at most INT_MAX (kernels index elements with a GLSL int).
+  static std::size_t maxSize();
 
   std::size_t size() const { return m_n; }
   int width() const { return m_width; }
@@ -38,5 +42,13 @@ class Layout {
   std::size_t m_n = 0;
   int m_width = 0, m_height = 0;
 };
+
+/// a * b, checked: throws std::invalid_argument("where: a x b overflows std::size_t
+/// (SIZE_MAX = ...)") when the product does not fit. Needs no context.
+std::size_t checkedProduct(const std::string& where, std::size_t a, std::size_t b);
+
+/// The scalars of an nx x ny x nz grid, checked: throws Error naming `where`, the grid and
+/// the limit when the product overflows or exceeds Layout::maxSize() (current context).
+std::size_t checkedGridSize(const std::string& where, std::size_t nx, std::size_t ny, std::size_t nz = 1);
 
 }  // namespace texstream::stream

@@ -164,6 +164,12 @@ void WaveEquation::dropRipple(float x, float y, float radius, float amplitude) {
 
 double WaveEquation::energy() const {
   gl::StateGuard guard;
+  energy(m_energy);
+  return double(m_energy.read());
+}
+
+void WaveEquation::energy(stream::Scalar& out) const {
+  gl::StateGuard guard;
   const double h = m_spacing, dt = m_params.dt, c = m_params.speed;
   stream::Pass pass("wave/energy_density");
   if (m_params.scheme == Scheme::Implicit) pass.define("IMPLICIT");
@@ -176,8 +182,7 @@ double WaveEquation::energy() const {
       .uniform("u_potential", float(0.5 * c * c))
       .output(m_density)
       .run();
-  stream::sum(m_density, m_energy);
-  return double(m_energy.read());
+  stream::sum(m_density, out);
 }
 
 void WaveEquation::reset() {

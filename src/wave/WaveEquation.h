@@ -80,6 +80,9 @@ class WaveEquation {
   /// Constant in time with d = 0 (up to float rounding; explicit: while stable), falls
   /// with d > 0.
   double energy() const;
+  /// The same energy into out.x on the GPU, without a read-back (NaN or Inf when the
+  /// heights hold them).
+  void energy(stream::Scalar& out) const;
   /// Back to rest: u^n = u^{n-1} = 0, step count 0.
   void reset();
   /// Sets u^n and u^{n-1} (W H values each, element j W + i).

@@ -1,10 +1,12 @@
 // Checks what a demo wrote after a scripted run:
 //   check_app_output [--json FILE] [--app NAME] [--steps N] [--array KEY=LEN]...
-//                    [--string KEY]... [--equals KEY=VALUE]... [--png FILE]
+//                    [--string KEY]... [--equals KEY=VALUE]... [--blew-up] [--png FILE]
 // JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] of positive ints;
 // "ms_per_step" is a non-negative number; "renderer" and "backend" are non-empty strings;
 // each --array KEY holds LEN finite numbers; each --string KEY is a non-empty string; each
 // --equals KEY=VALUE names a string that equals VALUE.
+// "blew_up" is absent, or with --blew-up it is {"step": S, "reason": "..."} with
+// 0 <= S <= "steps" and a non-empty reason.
 // PNG: loads; is not blank (many pixels differ from the corner colour, with spread in
 // brightness). Prints what failed and exits 1; exits 0 when everything holds.
 #include <nlohmann/json.hpp>
@@ -35,7 +37,7 @@ void fail(const std::string& what) {
 
 void checkJson(const std::string& path, const std::string& app, long long steps,
                const std::vector<std::pair<std::string, long long>>& arrays, const std::vector<std::string>& strings,
-               const std::vector<std::pair<std::string, std::string>>& equals) {
+               const std::vector<std::pair<std::string, std::string>>& equals, bool blewUp) {
   std::ifstream in(path);
   if (!in) return fail("cannot open JSON " + path);
   nlohmann::json j;
@@ -60,6 +62,17 @@ void checkJson(const std::string& path, const std::string& app, long long steps,
     fail("\"size\" is not [w, h] with positive w and h");
   if (!j.contains("ms_per_step") || !j["ms_per_step"].is_number() || !(j["ms_per_step"].get<double>() >= 0))
     fail("\"ms_per_step\" missing or negative");
+  if (!blewUp && j.contains("blew_up")) fail("the run blew up: " + j["blew_up"].dump());
+  if (blewUp) {
+    const nlohmann::json b = j.value("blew_up", nlohmann::json());
+    if (!b.is_object() || !b.contains("step") || !b["step"].is_number_integer() || !b.contains("reason") ||
+        !b["reason"].is_string() || b["reason"].get<std::string>().empty()) {
+      fail("\"blew_up\" is not {\"step\": N, \"reason\": \"...\"}: " + b.dump());
+    } else if (b["step"].get<long long>() < 0 || !j["steps"].is_number_integer() ||
+               b["step"].get<long long>() > j["steps"].get<long long>()) {
+      fail("\"blew_up\" step " + b["step"].dump() + " is not within the run's " + j["steps"].dump() + " steps");
+    }
+  }
   for (const auto& [key, length] : arrays) {
     if (!j.contains(key) || !j[key].is_array()) {
       fail("\"" + key + "\" missing or not an array");
@@ -110,6 +123,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, long long>> arrays;
   std::vector<std::string> strings;
   std::vector<std::pair<std::string, std::string>> equals;
+  bool blewUp = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -133,6 +147,7 @@ int main(int argc, char** argv) {
       }
       equals.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
     }
+    else if (a == "--blew-up") blewUp = true;
     else if (a == "--array") {
       const std::string spec = next();
       const auto eq = spec.find('=');
@@ -146,7 +161,7 @@ int main(int argc, char** argv) {
     std::cerr << "check_app_output: nothing to check (give --json and/or --png)\n";
     return 2;
   }
-  if (!json.empty()) checkJson(json, app, steps, arrays, strings, equals);
+  if (!json.empty()) checkJson(json, app, steps, arrays, strings, equals, blewUp);
   if (!png.empty()) checkPng(png);
   if (g_failures == 0) std::cerr << "check_app_output: OK\n";
   return g_failures == 0 ? 0 : 1;

@@ -45,7 +45,21 @@ set(_bad_rescale "--rescale|mass" "--rescale: invalid value \"mass\"" 2)
 set(_bad_index "--mesh|${_smooth_out}/smooth_bad_index.obj" "smooth_bad_index.obj:5: face uses vertex 9 but the file has 3 vertices" 1)
 set(_bad_nan "--mesh|${_smooth_out}/smooth_nan.off" "smooth_nan.off:4: vertex 1 coordinate y is not finite" 1)
 set(_bad_rescale_fixed "--mesh|builtin:patch:500|--rescale|volume" "rescaling to keep the volume moves every vertex" 1)
-foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed)
+# An unknown extension, or none, is a usage error naming the value and the accepted ones
+# (whether or not the file exists).
+file(WRITE ${_smooth_out}/smooth_mesh.stl "solid empty\nendsolid empty\n")
+file(WRITE ${_smooth_out}/smooth_mesh_no_extension "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+# (A ";" would split these CMake lists: "." matches it in the expected messages.)
+set(_bad_stl "--mesh|x.stl" "--mesh: invalid value \"x.stl\": unknown mesh format \".stl\". accepted: .obj, .off, .ply" 2)
+set(_bad_stl_file "--mesh|${_smooth_out}/smooth_mesh.stl" "--mesh: invalid value \".*smooth_mesh.stl\": unknown mesh format \".stl\"" 2)
+set(_bad_no_extension "--mesh|${_smooth_out}/smooth_mesh_no_extension"
+    "--mesh: invalid value \".*smooth_mesh_no_extension\": unknown mesh format [(]no extension[)]. accepted: .obj" 2)
+# Output paths, checked before the run.
+set(_bad_out_dir "--out|/nonexistent/dir/m.obj" "--out: invalid value \"/nonexistent/dir/m.obj\": no such directory /nonexistent/dir" 2)
+set(_bad_out_is_dir "--out|${_smooth_out}" "--out: invalid value \".*\": it is a directory" 2)
+set(_bad_json_dir "--json|/nonexistent/s.json" "--json: invalid value \"/nonexistent/s.json\": no such directory" 2)
+foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed stl stl_file no_extension out_dir out_is_dir
+        json_dir)
   list(GET _bad_${case} 0 _args)
   list(GET _bad_${case} 1 _expect)
   list(GET _bad_${case} 2 _code)
@@ -53,6 +67,23 @@ foreach(case builtin missing count dt tol iter rescale index nan rescale_fixed)
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-smooth> "-DAPP_ARGS=--headless|--steps|1|${_args}"
       -DEXPECT_EXIT=${_code} "-DEXPECT_STDERR=${_expect}" -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
   list(APPEND _smooth_tests app_smooth_bad_${case})
+endforeach()
+
+# --dt 1 (about 1000 x the cube's squared edge length) collapses the cube to a point
+# within a few steps, after which CG breaks down on degenerate triangles: the run stops
+# there, names the step, reports "blew_up" in the JSON, writes no OBJ and exits 1.
+foreach(backend fragment compute)
+  set(_j ${_smooth_out}/smooth_blowup_${backend}.json)
+  add_test(NAME app_smooth_blowup_${backend}
+    COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:texstream-smooth>
+      "-DAPP_ARGS=--headless|--backend|${backend}|--mesh|builtin:cube:3000|--dt|1|--steps|20|--json|${_j}|--out|${_smooth_out}/smooth_blowup_${backend}.obj"
+      "-DOUTPUTS=${_j}" "-DEXPECT_ABSENT=${_smooth_out}/smooth_blowup_${backend}.obj" -DEXPECT_EXIT=1
+      "-DEXPECT_STDERR=texstream-smooth: error: blew up at step [0-9]+: the mesh area (fell to|grew to|is NaN|is Inf)"
+      -DCHECKER=$<TARGET_FILE:check_app_output>
+      "-DCHECK_ARGS=--json|${_j}|--app|smooth|--blew-up"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_blowup_${backend})
 endforeach()
 
 texstream_add_window_test(app_smooth_window_xvfb texstream-smooth ${_smooth_out}/smooth_window

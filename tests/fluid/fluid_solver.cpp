@@ -148,6 +148,31 @@ TEST_CASE("Fluid: every scene runs 1000 steps without a non-finite value", "[flu
   }
 }
 
+TEST_CASE("Fluid: before the first step every field and the pressure multigrid exist", "[fluid][gl]") {
+  // texstream-fluid --steps 0 reports and draws the initial state.
+  TEXSTREAM_FOR_EACH_BACKEND();
+  FluidParameters p;
+  p.scene = Scene::Obstacles;
+  p.nx = 33;
+  p.ny = 17;
+  FluidSolver s(p);
+  REQUIRE(s.steps() == 0);
+  CHECK(s.pressureMultigrid().levels() >= 1);
+  CHECK(s.pressureMultigrid().freeNodes() > 0);
+  stream::Vector image;
+  for (fluid::Field f : {fluid::Field::Dye, fluid::Field::Velocity, fluid::Field::Pressure, fluid::Field::Divergence,
+                         fluid::Field::Vorticity, fluid::Field::Type}) {
+    INFO(fluid::fieldName(f));
+    s.fieldImage(f, image);
+    REQUIRE_FALSE(image.empty());
+  }
+  const auto nodes = s.sampleNodes();
+  REQUIRE(nodes.size() == std::size_t(33) * 17);
+  for (const auto& n : nodes) REQUIRE(n.p == 0.0);  // no pressure solved yet
+  s.step();
+  CHECK(s.lastStats().finite);
+}
+
 TEST_CASE("Fluid: painted obstacles hold no velocity; CSV export", "[fluid][gl]") {
   test::context();
   FluidParameters p;

@@ -20,6 +20,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Scalar.h>
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>
@@ -196,6 +197,9 @@ TEST_CASE("GPU-assembled curvature matrix equals the CPU double build and is sym
       const FlowMeasures m = flow.measure();
       REQUIRE(m.degenerateTriangles == cpu.degenerateTriangles);
       REQUIRE(m.area == Approx(c.mesh.area()).epsilon(1e-5));
+      stream::Scalar area("test.area");
+      flow.area(area);  // the GPU-only form (texstream-smooth's blow-up watch)
+      REQUIRE(double(area.read()) == Approx(c.mesh.area()).epsilon(1e-5));
       if (c.mesh.name != "builtin:patch") REQUIRE(m.volume == Approx(c.mesh.volume()).epsilon(1e-4));
     }
     REQUIRE(flow.measure().degenerateTriangles == (c.mesh.name == "cube with a flat triangle" ? 1u : 0u));

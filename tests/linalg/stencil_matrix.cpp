@@ -12,6 +12,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
@@ -211,6 +212,16 @@ TEST_CASE("StencilMatrix rejects bad input with clear messages", "[gl][linalg]")
                       Catch::Contains("StencilMatrix(\"S\")") && Catch::Contains("west has 5 coefficients") &&
                           Catch::Contains("3x2 grid has 6 points"));
   REQUIRE_THROWS_WITH(StencilMatrix::poisson2D(0, 3, "Z"), Catch::Contains("empty grid"));
+  // Grids beyond one vector: refused before their coefficients are allocated, and a product
+  // that wraps around std::size_t (2^32 x 2^32 = 0) is caught rather than taken as empty.
+  const std::string limit = std::to_string(stream::Layout::maxSize());
+  REQUIRE_THROWS_WITH(StencilMatrix::poisson2D(std::size_t(1) << 32, std::size_t(1) << 32, "H"),
+                      Catch::Contains("StencilMatrix::poisson2D(\"H\")") && Catch::Contains("4294967296x4294967296") &&
+                          Catch::Contains(limit));
+  REQUIRE_THROWS_WITH(StencilMatrix::poisson3D(std::size_t(1) << 20, std::size_t(1) << 20, 2, "H3"),
+                      Catch::Contains("poisson3D(\"H3\")") && Catch::Contains(limit));
+  REQUIRE_THROWS_WITH(StencilMatrix::fivePoint(std::size_t(1) << 32, std::size_t(1) << 32, {six, six, six, six, six}, "F"),
+                      Catch::Contains("StencilMatrix(\"F\")") && Catch::Contains(limit));
 
   // A wrap-around coupling: grid point (2,0) with (0,1) in a 3-wide grid (indices 2 and 3).
   auto wrap = linalg::Csr::fromTriplets(6, 6, {0, 2}, {0, 3}, {1.0, 1.0});

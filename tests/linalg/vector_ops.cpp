@@ -126,6 +126,23 @@ TEST_CASE("vector ops with aliased operands", "[gl][linalg]") {
     std::vector<double> squares(n);
     for (std::size_t i = 0; i < n; ++i) squares[i] = double(ys[i]) * ys[i];
     REQUIRE(test::maxRelativeError(y.download(), squares) <= kTol);
+    y.upload(ys);
+    linalg::axpby(2.0f, y, 3.0f, y);  // y = 2 y + 3 y
+    REQUIRE(test::maxRelativeError(y.download(), combination(0, xs, 5.0, ys)) <= kTol);
+    y.upload(ys);
+    linalg::scale(-0.25f, y);
+    REQUIRE(test::maxRelativeError(y.download(), combination(0, xs, -0.25, ys)) <= kTol);
+    y.upload(ys);
+    linalg::divide(x, y, y);  // z aliases y
+    std::vector<double> quotients(n);
+    for (std::size_t i = 0; i < n; ++i) quotients[i] = double(xs[i]) / ys[i];
+    REQUIRE(test::maxRelativeError(y.download(), quotients) <= kTol);
+    y.upload(ys);
+    linalg::multiply(x, y, x);  // z aliases x
+    std::vector<double> products(n);
+    for (std::size_t i = 0; i < n; ++i) products[i] = double(xs[i]) * ys[i];
+    REQUIRE(test::maxRelativeError(x.download(), products) <= kTol);
+    x.upload(xs);
     linalg::copy(x, x);  // a no-op, not an error
     REQUIRE(test::maxRelativeError(x.download(), test::toDouble(xs)) == 0.0);
   }

@@ -9,6 +9,11 @@
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
 using namespace texstream;
 using stream::Layout;
 using stream::Vector;
@@ -36,6 +41,39 @@ TEST_CASE("Layout rejects n = 0 and sizes beyond the maximum texture", "[gl][str
   REQUIRE_THROWS_WITH(Layout::forSize(4 * maxTex * maxTex + 1), Catch::Contains("maximum texture size"));
   REQUIRE_THROWS_WITH(Layout::withWidth(4 * (maxTex + 1), int(maxTex + 1)), Catch::Contains("maximum texture size"));
   REQUIRE_THROWS_WITH(Layout::withWidth(5, 0), Catch::Contains("at least one texel"));
+}
+
+TEST_CASE("Layout and Vector refuse sizes up to SIZE_MAX, naming the size and the limit", "[gl][stream]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const std::size_t maxTex = std::size_t(stream::Runtime::current().caps().maxTextureSize);
+  const std::size_t limit = Layout::maxSize();
+  REQUIRE(limit == std::min(4 * maxTex * maxTex, std::size_t(std::numeric_limits<int>::max())));
+  // SIZE_MAX - 2 .. SIZE_MAX wrapped (n + 3) / 4 to zero texels: a division by zero.
+  for (std::size_t n : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 2, SIZE_MAX - 3, SIZE_MAX / 2, SIZE_MAX / 4 + 1,
+                        std::size_t(std::numeric_limits<int>::max()) + 1, limit + 1}) {
+    INFO("n = " << n);
+    REQUIRE_THROWS_WITH(Vector(n, "huge"), Catch::Contains("n = " + std::to_string(n)) &&
+                                               Catch::Contains(std::to_string(limit)) &&
+                                               Catch::Contains("maximum texture size"));
+    REQUIRE_THROWS_WITH(Layout::withWidth(n, 1), Catch::Contains("n = " + std::to_string(n)));
+    REQUIRE_THROWS_WITH(Layout::withWidth(n, int(maxTex)), Catch::Contains(std::to_string(limit)));
+  }
+  // The largest vector still has a layout within the texture limit.
+  const Layout largest = Layout::forSize(limit);
+  REQUIRE(largest.size() == limit);
+  REQUIRE(std::size_t(largest.width()) <= maxTex);
+  REQUIRE(std::size_t(largest.height()) <= maxTex);
+  REQUIRE(largest.paddedSize() >= limit);
+
+  REQUIRE(stream::checkedGridSize("grid", 7, 5, 3) == 105);
+  REQUIRE_THROWS_WITH(stream::checkedGridSize("Grid(\"g\")", std::size_t(1) << 32, std::size_t(1) << 32),
+                      Catch::Contains("Grid(\"g\")") && Catch::Contains("4294967296x4294967296") &&
+                          Catch::Contains(std::to_string(limit)));
+  REQUIRE_THROWS_WITH(stream::checkedGridSize("grid", maxTex, maxTex, 5), Catch::Contains(std::to_string(limit)));
+  REQUIRE(stream::checkedProduct("p", 1u << 20, 1u << 20) == std::size_t(1) << 40);
+  REQUIRE_THROWS_AS(stream::checkedProduct("p", SIZE_MAX / 2, 3), std::invalid_argument);
+  REQUIRE_THROWS_WITH(stream::checkedProduct("DenseMatrix(\"D\")", SIZE_MAX / 2, 3),
+                      Catch::Contains("DenseMatrix(\"D\")") && Catch::Contains("overflows"));
 }
 
 TEST_CASE("Vector upload/download round-trips exactly at awkward sizes", "[gl][stream]") {

@@ -4,6 +4,7 @@
 #include "support/Gl.h"
 #include "support/Random.h"
 
+#include <texstream/stream/Scalar.h>
 #include <texstream/wave/WaveEquation.h>
 
 #include <catch2/catch.hpp>
@@ -162,6 +163,10 @@ TEST_CASE("energy() equals the CPU reference for both schemes", "[gl][wave]") {
     const double expected = cpuEnergy(g.w, g.h, wave.parameters(), wave.spacing(), texstream::test::toDouble(u),
                                       texstream::test::toDouble(prev));
     CHECK(wave.energy() == Approx(expected).epsilon(1e-4));
+    // The GPU-only form (the demos' blow-up watch) computes the same sum.
+    texstream::stream::Scalar onGpu("test.energy.gpu");
+    wave.energy(onGpu);
+    CHECK(double(onGpu.read()) == Approx(expected).epsilon(1e-4));
   }
 }
 
@@ -235,10 +240,16 @@ TEST_CASE("beyond the CFL limit the implicit scheme stays bounded, the explicit 
     REQUIRE(wave.cfl() > WaveEquation::explicitCflLimit());
     wave.dropRipple(0.5f, 0.5f, 0.1f, 0.1f);
     const double start = maxAbs(wave.height().download());
+    const double startEnergy = wave.energy();
     for (int s = 0; s < 40; ++s) wave.step();
     const double end = maxAbs(wave.height().download());
+    texstream::stream::Scalar energy("test.cfl.energy");
+    wave.energy(energy);
     if (scheme == Scheme::Explicit) {
       CHECK(end > 1e6 * start);  // or not finite (maxAbs returns infinity)
+      // What texstream-wave's blow-up watch reads: an overflowing or non-finite energy.
+      const double e = energy.read();
+      CHECK((!std::isfinite(e) || e > 1e8 * startEnergy));
     } else {
       CHECK(std::isfinite(end));
       CHECK(end < 2.0 * start);

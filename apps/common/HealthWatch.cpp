@@ -1,0 +1,76 @@
+#include "HealthWatch.h"
+
+#include "DemoRunner.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace texstream::app {
+
+namespace {
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+HealthWatch::HealthWatch(int checkEvery) : m_checkEvery(checkEvery), m_value("health") {
+  if (checkEvery < 1) throw std::invalid_argument("HealthWatch: checkEvery must be >= 1, got " + std::to_string(checkEvery));
+}
+
+void HealthWatch::start(Demo& demo, long long step) {
+  m_pendingMeasure = demo.health();
+  demo.measureHealth(m_value);
+  m_readback.start(m_value);
+  m_pendingStep = step;
+}
+
+void HealthWatch::judge() {
+  const double value = double(m_readback.value()[0]);
+  const long long step = m_pendingStep;
+  m_pendingStep = -1;
+  if (m_blowUp) return;
+  const HealthMeasure& m = m_pendingMeasure;
+  if (!std::isfinite(value)) {
+    m_blowUp = BlowUp{step, "the " + m.quantity + " is " + (std::isnan(value) ? "NaN" : "Inf") +
+                                ": the state holds non-finite values"};
+  } else if (value > m.limit) {
+    m_blowUp = BlowUp{step, "the " + m.quantity + " grew to " + number(value) + ", beyond " + m.limitText + " (" +
+                                number(m.limit) + "): the state is running away"};
+  } else if (value < m.floor) {
+    m_blowUp = BlowUp{step, "the " + m.quantity + " fell to " + number(value) + ", below " + m.floorText + " (" +
+                                number(m.floor) + "): the state has collapsed"};
+  }
+}
+
+const std::optional<BlowUp>& HealthWatch::afterStep(Demo& demo, long long step) {
+  if (m_blowUp) return m_blowUp;
+  if (m_pendingStep >= 0 && m_readback.ready()) judge();
+  if (!m_blowUp && step % m_checkEvery == 0) {
+    if (m_pendingStep >= 0) judge();  // landed by now in practice; waits otherwise
+    if (!m_blowUp) start(demo, step);
+  }
+  return m_blowUp;
+}
+
+const std::optional<BlowUp>& HealthWatch::checkNow(Demo& demo, long long step) {
+  if (m_pendingStep >= 0) judge();
+  if (!m_blowUp) {
+    start(demo, step);
+    judge();
+  }
+  return m_blowUp;
+}
+
+void HealthWatch::reset() {
+  if (m_pendingStep >= 0) m_readback.value();  // ends the copy in flight
+  m_pendingStep = -1;
+  m_blowUp.reset();
+}
+
+std::string describe(const BlowUp& b) { return "blew up at step " + std::to_string(b.step) + ": " + b.reason; }
+
+}  // namespace texstream::app
