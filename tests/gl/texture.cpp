@@ -19,12 +19,14 @@ TEST_CASE("headless context offers what texstream needs", "[gl]") {
   REQUIRE(caps.atLeast(3, caps.es ? 0 : 3));
   REQUIRE(caps.floatRenderTargets);
   REQUIRE(caps.maxTextureSize >= 2048);
-  // The context is the one the variant asked for (TEXSTREAM_GL), and it has compute
-  // shaders wherever the variant tests the compute backend.
+  // The context is of the API the variant asked for (TEXSTREAM_GL), at that version or a
+  // compatible higher one (EGL may give more: NVIDIA answers an ES 3.0 request with ES 3.2),
+  // and it has compute shaders wherever the variant tests the compute backend.
   const gl::GlRequest& asked = test::context().request();
   REQUIRE(caps.es == asked.es);
-  if (!asked.highest()) REQUIRE((caps.major == asked.major && caps.minor == asked.minor));
-  REQUIRE(caps.compute == (test::testsCompute() || (!caps.es && caps.atLeast(4, 3))));
+  if (!asked.highest()) REQUIRE(caps.atLeast(asked.major, asked.minor));
+  if (test::testsCompute()) REQUIRE(caps.compute);
+  REQUIRE(caps.compute == (caps.es ? caps.atLeast(3, 1) : caps.atLeast(4, 3)));
   REQUIRE_FALSE(test::context().description().empty());
 }
 
