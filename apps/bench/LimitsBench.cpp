@@ -44,7 +44,7 @@ const char* kFillFragment =
 const char* kCopyFetch =
     "layout(local_size_x = 16, local_size_y = 16) in;\n"
     "uniform sampler2D u_x;\n"
-    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "layout(binding = 1, rgba32f) writeonly uniform highp image2D u_out;\n"
     "uniform ivec2 u_size;\n"
     "void main() {\n"
     "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
@@ -54,8 +54,8 @@ const char* kCopyFetch =
 // imageLoad -> imageStore: what GPU.md's 4280 GB/s compute axpy used.
 const char* kCopyImage =
     "layout(local_size_x = 16, local_size_y = 16) in;\n"
-    "layout(rgba32f) readonly uniform image2D u_in;\n"
-    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "layout(binding = 0, rgba32f) readonly uniform highp image2D u_in;\n"
+    "layout(binding = 1, rgba32f) writeonly uniform highp image2D u_out;\n"
     "uniform ivec2 u_size;\n"
     "void main() {\n"
     "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
@@ -112,14 +112,12 @@ void computeCopy(BenchContext& ctx, const stream::Layout& layout) {
     auto copy = [&] {
       glUseProgram(program.id());
       if (image) {
-        gl::StateGuard::bindImage(0, source.id(), GL_READ_ONLY, GL_RGBA32F);
-        glUniform1i(program.uniformLocation("u_in"), 0);
+        gl::StateGuard::bindImage(0, source.id(), GL_READ_ONLY, GL_RGBA32F);  // layout(binding = 0)
       } else {
         gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, source.id());
         glUniform1i(program.uniformLocation("u_x"), 0);
       }
-      gl::StateGuard::bindImage(1, target.id(), GL_WRITE_ONLY, GL_RGBA32F);
-      glUniform1i(program.uniformLocation("u_out"), 1);
+      gl::StateGuard::bindImage(1, target.id(), GL_WRITE_ONLY, GL_RGBA32F);  // layout(binding = 1)
       glUniform2i(program.uniformLocation("u_size"), layout.width(), layout.height());
       glDispatchCompute(groupsX, groupsY, 1);
       glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
@@ -153,7 +151,7 @@ constexpr int kChain = 64;
 const char* kStepCompute =
     "layout(local_size_x = 16, local_size_y = 16) in;\n"
     "uniform sampler2D u_x;\n"
-    "layout(rgba32f) writeonly uniform image2D u_out;\n"
+    "layout(binding = 1, rgba32f) writeonly uniform highp image2D u_out;\n"
     "void main() {\n"
     "  ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
     "  imageStore(u_out, t, texelFetch(u_x, t, 0) + vec4(1.0));\n"
@@ -183,8 +181,7 @@ void passLatency(BenchContext& ctx, stream::Backend backend) {
   auto chain = [&] {
     glUseProgram(program.id());
     glUniform1i(program.uniformLocation("u_x"), 0);
-    if (compute) glUniform1i(program.uniformLocation("u_out"), 1);
-    else glBindVertexArray(rt.emptyVertexArray().id()), glViewport(0, 0, 16, 16);
+    if (!compute) glBindVertexArray(rt.emptyVertexArray().id()), glViewport(0, 0, 16, 16);
     for (int i = 0; i < kChain; ++i) {
       gl::Texture& from = i % 2 ? b : a;
       gl::Texture& to = i % 2 ? a : b;

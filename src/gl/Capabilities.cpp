@@ -111,7 +111,7 @@ void applyDisabledFeatures(Capabilities& c) {
       {"floatBlending", &Capabilities::floatBlending},
       {"floatLinearFiltering", &Capabilities::floatLinearFiltering},
       {"pixelBuffers", &Capabilities::pixelBuffers},     {"mapBufferRead", &Capabilities::mapBufferRead},
-      {"getTexImage", &Capabilities::getTexImage}};
+      {"getTexImage", &Capabilities::getTexImage},     {"renderFeedbackLoops", &Capabilities::renderFeedbackLoops}};
   std::stringstream list(env);
   std::string name;
   while (std::getline(list, name, ',')) {
@@ -184,7 +184,7 @@ std::string Capabilities::glslHeader(int desktopVersion, int esVersion) const {
 std::string_view disableableFeatures() {
   return "textureStorage, compute, imageLoadStore, storageBuffers, memoryBarrier, debugOutput, timerQueries, "
          "polygonMode, floatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, "
-         "getTexImage";
+         "getTexImage, renderFeedbackLoops";
 }
 
 void loadGl(void* (*getProcAddress)(const char* name)) {
@@ -262,6 +262,7 @@ Capabilities queryCapabilities() {
   c.mapBufferRead = glad_glMapBufferRange != nullptr;
 #endif
   c.getTexImage = desktop && glad_glGetTexImage;
+  c.renderFeedbackLoops = desktop;
   c.floatBlending = desktop || hasExtension(extensions, "GL_EXT_float_blend");
   c.floatLinearFiltering = desktop || hasExtension(extensions, "GL_OES_texture_float_linear");
   const bool colorBufferFloat = desktop || hasExtension(extensions, "GL_EXT_color_buffer_float");

@@ -39,6 +39,9 @@ struct Capabilities {
   bool pixelBuffers = false;        ///< pixel pack/unpack buffers (desktop 2.1, ES 3.0)
   bool mapBufferRead = false;       ///< glMapBufferRange for reading (not in WebGL2)
   bool getTexImage = false;         ///< glGetTexImage (desktop only)
+  /// A pass may sample a texture while rendering into other texels of it (desktop drivers
+  /// allow it; ES drivers may skip such draws and WebGL2 refuses them).
+  bool renderFeedbackLoops = false;
   std::string disabled;             ///< features switched off by TEXSTREAM_DISABLE_FEATURES
 
   bool atLeast(int maj, int min) const { return major > maj || (major == maj && minor >= min); }
@@ -75,7 +78,8 @@ void forgetCapabilities();
 /// Feature names TEXSTREAM_DISABLE_FEATURES accepts (comma-separated), to simulate a
 /// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,
 /// memoryBarrier, debugOutput, timerQueries, polygonMode, floatRenderTargets,
-/// floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, getTexImage.
+/// floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, getTexImage,
+/// renderFeedbackLoops.
 std::string_view disableableFeatures();
 
 }  // namespace texstream::gl

@@ -149,10 +149,21 @@ void Pass::run(const std::vector<Rect>& rects) {
   gl::StateGuard guard;
 
   // Outputs that are also inputs get a fresh pooled target; it replaces them afterwards.
+  // An in-place pass writes its output directly, except on the fragment backend of a
+  // context that cannot render into a texture it samples: there its target starts as a
+  // copy of the output, so the texels the pass does not write keep their values.
   std::vector<gl::Texture> replacements(m_outputs.size());
   std::vector<gl::Texture*> targets(m_outputs.begin(), m_outputs.end());
-  for (std::size_t i = 0; i < m_outputs.size() && !m_inPlace; ++i) {
+  const bool copyInPlace = m_inPlace && backend == Backend::Fragment && !rt.caps().renderFeedbackLoops;
+  for (std::size_t i = 0; i < m_outputs.size() && (!m_inPlace || copyInPlace); ++i) {
     for (const Input& in : m_inputs) {
+      if (in.texture->id() == m_outputs[i]->id() && copyInPlace) {
+        replacements[i] = rt.pool().acquire(m_outputs[i]->width(), m_outputs[i]->height(), m_outputs[i]->format(),
+                                            m_outputs[i]->name());
+        Pass("stream/copy_texels").input("u_source", *m_outputs[i]).output(replacements[i]).backend(backend).run();
+        targets[i] = &replacements[i];
+        break;
+      }
       if (in.texture->id() == m_outputs[i]->id()) {
         const bool whole = raw || (rects.size() == 1 && rects[0].x == 0 && rects[0].y == 0 &&
                                    rects[0].w == width && rects[0].h == height);

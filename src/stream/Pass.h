@@ -77,6 +77,8 @@ class Pass {
   /// copies that duplicate interior texels into the one-texel border of the same texture).
   /// Such an output is written in place instead of through a pooled replacement; reading
   /// a texel this pass writes, other than by the invocation writing it, stays undefined.
+  /// On contexts without Capabilities::renderFeedbackLoops (ES, WebGL2) the fragment
+  /// backend renders into a copy of the output instead, which then takes its place.
   Pass& inPlace();
 
   /// Covers the whole first output.

@@ -12,6 +12,8 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/PointMatrix.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/KernelCache.h>
+#include <texstream/stream/Pass.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
@@ -29,7 +31,7 @@ class DisabledFeatures {
  public:
   explicit DisabledFeatures(const std::string& features) {
     test::context();
-    setenv("TEXSTREAM_DISABLE_FEATURES", features.c_str(), 1);
+    if (!features.empty()) setenv("TEXSTREAM_DISABLE_FEATURES", features.c_str(), 1);
     stream::Runtime::shutdown();
   }
   ~DisabledFeatures() {
@@ -108,4 +110,32 @@ TEST_CASE("a context without RGBA32F render targets, or an unknown feature name,
                         Catch::Contains("unknown feature \"warpDrive\"") && Catch::Contains("floatBlending"));
   }
   REQUIRE(stream::Runtime::current().caps().floatRenderTargets);
+}
+
+TEST_CASE("in-place passes keep the texels they do not write, with or without render feedback loops",
+          "[gl][stream][caps]") {
+  // Row 0 takes row 1 plus one (Bolz §4.2's border copies read the texture they write).
+  stream::registerKernelSource("test/copy_row_below", R"glsl(
+uniform sampler2D u_x;
+void kernel(ivec2 t) { o_out0 = texelFetch(u_x, t + ivec2(0, 1), 0) + vec4(1.0); }
+)glsl");
+  for (const char* features : {"", "renderFeedbackLoops"}) {
+    INFO("TEXSTREAM_DISABLE_FEATURES=" << features);
+    DisabledFeatures off(features);
+    TEXSTREAM_FOR_EACH_BACKEND();
+    const int w = 7, h = 5;
+    const std::vector<float> values = test::randomFloats(std::size_t(w * h * 4), 21);
+    gl::Texture t(w, h, gl::TextureFormat::RGBA32F, "inplace");
+    t.upload(values.data());
+    stream::Pass("test/copy_row_below").input("u_x", t).output(t).inPlace().run({{0, 0, w, 1}});
+    std::vector<float> got(values.size());
+    t.download(got.data());
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w * 4; ++x) {
+        const std::size_t i = std::size_t(y * w * 4 + x);
+        const float expected = y == 0 ? values[i + std::size_t(w * 4)] + 1.0f : values[i];
+        REQUIRE(got[i] == expected);
+      }
+    }
+  }
 }
