@@ -24,6 +24,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
+#include <stdexcept>
 
 namespace {
 
@@ -32,6 +34,7 @@ using namespace texstream;
 constexpr int kNotConverged = 1;
 constexpr int kBadInput = app::kUsageExitCode;  // 2
 constexpr int kGpuFailure = 3;
+constexpr int kOutOfMemory = 4;
 
 constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
@@ -46,7 +49,8 @@ constexpr const char* kDescription =
     "auto = bcrs4 when its 4x4 blocks are at least half full, else segment.\n"
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "Exit status: 0 converged, 1 not converged (iteration cap, breakdown, NaN), 2 bad command line or\n"
-    "input file (message with file:line), 3 the GPU could not run it.";
+    "input file (message with file:line), 3 the GPU could not run it, 4 not enough memory on the CPU\n"
+    "(the message names the file being read or the system being set up).";
 
 struct Settings {
   std::string matrixPath, rhsPath, x0Path, outPath;
@@ -120,26 +124,33 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 
 [[noreturn]] void badInput(const std::string& message) { throw std::invalid_argument(message); }
 
-int run(const Settings& s, const app::AppOptions& shared) {
+/// `activity` says what run() is doing ("reading A.mtx"), for the message when memory runs out.
+int run(const Settings& s, const app::AppOptions& shared, std::string& activity) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  activity = "reading " + s.matrixPath;
   const linalg::Csr A = linalg::readMatrixMarket(s.matrixPath);
   if (A.rows != A.cols) {
     badInput(s.matrixPath + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
              "; CG needs a square (symmetric positive definite) matrix");
   }
   const std::size_t n = A.rows;
+  activity = "setting up the system of " + s.matrixPath;
   std::vector<double> b;
   const bool ones = s.rhsPath.empty();
   if (ones) {
     b = A.multiply(std::vector<double>(n, 1.0));
   } else {
+    activity = "reading " + s.rhsPath;
     b = linalg::readMatrixMarketVector(s.rhsPath);
+    activity = "setting up the system of " + s.matrixPath;
     if (b.size() != n) badInput(s.rhsPath + ": b has " + std::to_string(b.size()) + " rows, A is " + std::to_string(n) + "x" + std::to_string(n));
   }
   std::vector<double> x0(n, 0.0);
   if (!s.x0Path.empty()) {
+    activity = "reading " + s.x0Path;
     x0 = linalg::readMatrixMarketVector(s.x0Path);
+    activity = "setting up the system of " + s.matrixPath;
     if (x0.size() != n) badInput(s.x0Path + ": x0 has " + std::to_string(x0.size()) + " rows, A is " + std::to_string(n) + "x" + std::to_string(n));
   }
   if (s.precond == "jacobi") {
@@ -288,8 +299,15 @@ int main(int argc, char** argv) {
   });
   if (exitCode) return *exitCode;
 
+  std::string activity;
   try {
-    return run(s, cmd.options());
+    return run(s, cmd.options(), activity);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "texstream-solve: not enough memory while " << activity << "\n";
+    return kOutOfMemory;
+  } catch (const std::length_error& e) {  // a container asked beyond its maximum size
+    std::cerr << "texstream-solve: not enough memory while " << activity << " (" << e.what() << ")\n";
+    return kOutOfMemory;
   } catch (const gl::Error& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kGpuFailure;
