@@ -15,6 +15,14 @@ inline std::string_view bytes(const std::uint8_t* data, std::size_t size) {
   return size == 0 ? std::string_view() : std::string_view(reinterpret_cast<const char*>(data), size);
 }
 
+/// Aborts, naming the promise, when a reader returns something it promises not to.
+inline void require(bool promise, const char* what) {
+  if (!promise) {
+    std::fprintf(stderr, "fuzz: the reader broke its promise: %s\n", what);
+    std::abort();
+  }
+}
+
 /// Runs read(); returns quietly when it returns or throws Expected, aborts otherwise.
 template <class Expected, class Read>
 void expectOnly(Read&& read) {

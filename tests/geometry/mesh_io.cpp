@@ -321,7 +321,7 @@ TEST_CASE("PLY headers are held against the bytes present and the index range, f
     std::string text =
         "ply\nformat binary_little_endian 1.0\ncomment a header that ends at the end of the file\n"
         "element vertex 2000000000\nproperty double x\nproperty double y\nproperty double z\n"
-        "element face 1\nproperty list uchar int vertex_indices\nend_header";
+        "element face 1\nproperty uchar flags\nproperty list uchar int vertex_indices\nend_header";
     const auto [seconds, message] = timedErrorOf(text, MeshFormat::Ply);
     CHECK(seconds < 0.5);
     CHECK(message == "bad:4: element vertex declares 2000000000 instances of at least 24 bytes each; the 0 bytes after "
