@@ -239,8 +239,7 @@ int plySize(PlyType t) {
 
 bool plyIsInteger(PlyType t) { return t != PlyType::Float32 && t != PlyType::Float64; }
 
-/// Counts of every element, and of the vertices a face lists, stay within the int32 index
-/// range of the GPU code.
+/// Element counts stay within the int32 index range of the GPU code.
 constexpr long long kMaxPlyCount = std::numeric_limits<std::int32_t>::max();
 
 struct PlyProperty {
@@ -421,7 +420,7 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
   const long long nv = vertexElement->count;
   const bool ascii = encoding == PlyEncoding::Ascii;
 
-  // Every instance takes a least number of bytes: binary, the size of each scalar property
+  // Every instance takes a minimum number of bytes: binary, the size of each scalar property
   // and of each list's count; ASCII, one a property. The counts of all elements together
   // are held against the bytes after the header before anything is reserved. (A file cut
   // short within these bounds is reported where it ends, by the reading below.)
