@@ -25,7 +25,6 @@
 #include <iostream>
 #include <memory>
 #include <new>
-#include <stdexcept>
 
 namespace {
 
@@ -34,7 +33,7 @@ using namespace texstream;
 constexpr int kNotConverged = 1;
 constexpr int kBadInput = app::kUsageExitCode;  // 2
 constexpr int kGpuFailure = 3;
-constexpr int kOutOfMemory = 4;
+constexpr int kOtherFailure = 4;  // out of host memory, an output that could not be written
 
 constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
@@ -49,8 +48,9 @@ constexpr const char* kDescription =
     "auto = bcrs4 when its 4x4 blocks are at least half full, else segment.\n"
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "Exit status: 0 converged, 1 not converged (iteration cap, breakdown, NaN), 2 bad command line or\n"
-    "input file (message with file:line), 3 the GPU could not run it, 4 not enough memory on the CPU\n"
-    "(the message names the file being read or the system being set up).";
+    "input file (message with file:line), 3 the GPU could not run it (an OpenGL error, a size beyond its\n"
+    "limits), 4 another failure (out of host memory, naming the file being read or the system being set\n"
+    "up; an output that could not be written).";
 
 struct Settings {
   std::string matrixPath, rhsPath, x0Path, outPath;
@@ -302,20 +302,17 @@ int main(int argc, char** argv) {
   std::string activity;
   try {
     return run(s, cmd.options(), activity);
-  } catch (const std::bad_alloc&) {
-    std::cerr << "texstream-solve: not enough memory while " << activity << "\n";
-    return kOutOfMemory;
-  } catch (const std::length_error& e) {  // a container asked beyond its maximum size
-    std::cerr << "texstream-solve: not enough memory while " << activity << " (" << e.what() << ")\n";
-    return kOutOfMemory;
   } catch (const gl::Error& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kGpuFailure;
   } catch (const std::invalid_argument& e) {  // MatrixMarketError, bad sizes, bad matrices
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kBadInput;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "texstream-solve: out of host memory while " << activity << " (" << e.what() << ")\n";
+    return kOtherFailure;
   } catch (const std::exception& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
-    return kGpuFailure;
+    return kOtherFailure;
   }
 }
