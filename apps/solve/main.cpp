@@ -50,8 +50,8 @@ constexpr const char* kDescription =
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "Exit status: 0 converged, 1 not converged (iteration cap, breakdown, NaN), 2 bad command line or\n"
     "input file (message with file:line; output paths are checked before the solve), 3 the GPU could not\n"
-    "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, an output\n"
-    "that could not be written).";
+    "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, naming the\n"
+    "file being read or the system being set up; an output that could not be written).";
 
 struct Settings {
   std::string matrixPath, rhsPath, x0Path, outPath;
@@ -125,26 +125,33 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 
 [[noreturn]] void badInput(const std::string& message) { throw std::invalid_argument(message); }
 
-int run(const Settings& s, const app::AppOptions& shared) {
+/// `activity` says what run() is doing ("reading A.mtx"), for the message when memory runs out.
+int run(const Settings& s, const app::AppOptions& shared, std::string& activity) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  activity = "reading " + s.matrixPath;
   const linalg::Csr A = linalg::readMatrixMarket(s.matrixPath);
   if (A.rows != A.cols) {
     badInput(s.matrixPath + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
              "; CG needs a square (symmetric positive definite) matrix");
   }
   const std::size_t n = A.rows;
+  activity = "setting up the system of " + s.matrixPath;
   std::vector<double> b;
   const bool ones = s.rhsPath.empty();
   if (ones) {
     b = A.multiply(std::vector<double>(n, 1.0));
   } else {
+    activity = "reading " + s.rhsPath;
     b = linalg::readMatrixMarketVector(s.rhsPath);
+    activity = "setting up the system of " + s.matrixPath;
     if (b.size() != n) badInput(s.rhsPath + ": b has " + std::to_string(b.size()) + " rows, A is " + std::to_string(n) + "x" + std::to_string(n));
   }
   std::vector<double> x0(n, 0.0);
   if (!s.x0Path.empty()) {
+    activity = "reading " + s.x0Path;
     x0 = linalg::readMatrixMarketVector(s.x0Path);
+    activity = "setting up the system of " + s.matrixPath;
     if (x0.size() != n) badInput(s.x0Path + ": x0 has " + std::to_string(x0.size()) + " rows, A is " + std::to_string(n) + "x" + std::to_string(n));
   }
   if (s.precond == "jacobi") {
@@ -299,8 +306,9 @@ int main(int argc, char** argv) {
   });
   if (exitCode) return *exitCode;
 
+  std::string activity;
   try {
-    return run(s, cmd.options());
+    return run(s, cmd.options(), activity);
   } catch (const gl::Error& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kGpuFailure;
@@ -308,7 +316,7 @@ int main(int argc, char** argv) {
     std::cerr << "texstream-solve: " << e.what() << "\n";
     return kBadInput;
   } catch (const std::bad_alloc& e) {
-    std::cerr << "texstream-solve: out of host memory (" << e.what() << ")\n";
+    std::cerr << "texstream-solve: out of host memory while " << activity << " (" << e.what() << ")\n";
     return kOtherFailure;
   } catch (const std::exception& e) {
     std::cerr << "texstream-solve: " << e.what() << "\n";

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -36,11 +37,13 @@ class LineCursor {
     while (end < m_text.size() && m_text[end] != '\n' && m_text[end] != '\r') ++end;
     line = m_text.substr(m_pos, end - m_pos);
     if (end < m_text.size() && m_text[end] == '\r' && end + 1 < m_text.size() && m_text[end + 1] == '\n') ++end;
-    m_pos = end + 1;
+    // A last line without a line break ends at the end of the text, not one past it.
+    m_pos = end < m_text.size() ? end + 1 : end;
     ++m_line;
     return true;
   }
   long long line() const { return m_line; }
+  /// Where the next line starts; never beyond the end of the text.
   std::size_t offset() const { return m_pos; }
 
  private:
@@ -62,7 +65,7 @@ std::vector<std::string_view> tokenize(std::string_view line) {
   return out;
 }
 
-std::string quoted(std::string_view token) {
+std::string quote(std::string_view token) {
   std::string s(token.substr(0, 40));
   if (token.size() > 40) s += "...";
   return "\"" + s + "\"";
@@ -75,10 +78,10 @@ double parseCoordinate(std::string_view token, const std::string& file, long lon
   double value = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec == std::errc::result_out_of_range)
-    throw MeshError(file, line, what + ": " + quoted(token) + " is out of the range of a double");
+    throw MeshError(file, line, what + ": " + quote(token) + " is out of the range of a double");
   if (ec != std::errc() || end != t.data() + t.size())
-    throw MeshError(file, line, what + ": " + quoted(token) + " is not a number");
-  if (!std::isfinite(value)) throw MeshError(file, line, what + " is not finite (" + quoted(token) + ")");
+    throw MeshError(file, line, what + ": " + quote(token) + " is not a number");
+  if (!std::isfinite(value)) throw MeshError(file, line, what + " is not finite (" + quote(token) + ")");
   return value;
 }
 
@@ -88,7 +91,7 @@ long long parseInteger(std::string_view token, const std::string& file, long lon
   long long value = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec != std::errc() || end != t.data() + t.size())
-    throw MeshError(file, line, what + ": " + quoted(token) + " is not an integer");
+    throw MeshError(file, line, what + ": " + quote(token) + " is not an integer");
   return value;
 }
 
@@ -133,7 +136,7 @@ Mesh parseOff(std::string_view bytes, const std::string& file) {
   if (head.size() >= 3 && head.compare(head.size() - 3, 3, "OFF") == 0) {
     const std::string prefix = head.substr(0, head.size() - 3);
     if (prefix.find_first_not_of("STCN") != std::string::npos)
-      throw MeshError(file, lines.line(), "unsupported OFF variant " + quoted(head) + " (3D [ST][C][N]OFF only)");
+      throw MeshError(file, lines.line(), "unsupported OFF variant " + quote(head) + " (3D [ST][C][N]OFF only)");
     first = 1;
     if (tokens.size() > 1 && lower(tokens[1]) == "binary")
       throw MeshError(file, lines.line(), "binary OFF is not supported (convert it to ASCII OFF, PLY or OBJ)");
@@ -235,6 +238,9 @@ int plySize(PlyType t) {
 }
 
 bool plyIsInteger(PlyType t) { return t != PlyType::Float32 && t != PlyType::Float64; }
+
+/// Element counts stay within the int32 index range of the GPU code.
+constexpr long long kMaxPlyCount = std::numeric_limits<std::int32_t>::max();
 
 struct PlyProperty {
   std::string name;
@@ -338,8 +344,8 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
       if (t[1] == "ascii") encoding = PlyEncoding::Ascii;
       else if (t[1] == "binary_little_endian") encoding = PlyEncoding::BinaryLittle;
       else if (t[1] == "binary_big_endian") encoding = PlyEncoding::BinaryBig;
-      else throw MeshError(file, at, "unknown PLY encoding " + quoted(t[1]));
-      if (t[2] != "1.0") throw MeshError(file, at, "unsupported PLY version " + quoted(t[2]) + " (1.0 only)");
+      else throw MeshError(file, at, "unknown PLY encoding " + quote(t[1]));
+      if (t[2] != "1.0") throw MeshError(file, at, "unsupported PLY version " + quote(t[2]) + " (1.0 only)");
       haveFormat = true;
     } else if (t[0] == "element") {
       if (t.size() != 3) throw MeshError(file, at, "expected \"element <name> <count>\"");
@@ -347,6 +353,17 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
       e.name = std::string(t[1]);
       e.count = parseInteger(t[2], file, at, "element count");
       if (e.count < 0) throw MeshError(file, at, "element " + e.name + " has a negative count");
+      if (e.count > kMaxPlyCount)
+        throw MeshError(file, at, "element " + e.name + " declares " + std::to_string(e.count) +
+                                      " instances, beyond the limit of " + std::to_string(kMaxPlyCount));
+      // The mesh is one vertex and one face element; a second one of either is ambiguous.
+      if (e.name == "vertex" || e.name == "face") {
+        for (const PlyElement& before : elements) {
+          if (before.name == e.name)
+            throw MeshError(file, at, "a second element " + e.name + " (the first is on line " +
+                                          std::to_string(before.line) + ")");
+        }
+      }
       e.line = at;
       elements.push_back(std::move(e));
     } else if (t[0] == "property") {
@@ -355,18 +372,18 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
       if (t.size() == 5 && t[1] == "list") {
         p.list = true;
         if (!plyType(t[2], p.countType) || !plyIsInteger(p.countType))
-          throw MeshError(file, at, "list count type " + quoted(t[2]) + " is not an integer type");
-        if (!plyType(t[3], p.type)) throw MeshError(file, at, "unknown property type " + quoted(t[3]));
+          throw MeshError(file, at, "list count type " + quote(t[2]) + " is not an integer type");
+        if (!plyType(t[3], p.type)) throw MeshError(file, at, "unknown property type " + quote(t[3]));
         p.name = std::string(t[4]);
       } else if (t.size() == 3) {
-        if (!plyType(t[1], p.type)) throw MeshError(file, at, "unknown property type " + quoted(t[1]));
+        if (!plyType(t[1], p.type)) throw MeshError(file, at, "unknown property type " + quote(t[1]));
         p.name = std::string(t[2]);
       } else {
         throw MeshError(file, at, "expected \"property <type> <name>\" or \"property list <count type> <type> <name>\"");
       }
       elements.back().properties.push_back(std::move(p));
     } else {
-      throw MeshError(file, at, "unknown header keyword " + quoted(t[0]));
+      throw MeshError(file, at, "unknown header keyword " + quote(t[0]));
     }
   }
   if (!haveEnd) throw MeshError(file, header.line(), "file ends inside the header (no end_header)");
@@ -401,26 +418,38 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
   if (!vertexElement || vertexElement->count == 0) throw MeshError(file, header.line(), "no vertices");
   if (!faceElement || faceElement->count == 0) throw MeshError(file, header.line(), "no faces");
   const long long nv = vertexElement->count;
-  if (nv > std::numeric_limits<std::int32_t>::max())
-    throw MeshError(file, vertexElement->line, std::to_string(nv) + " vertices do not fit 32-bit indices");
-  // An element needs at least one byte (binary) or two (ASCII) per instance and property.
+  const bool ascii = encoding == PlyEncoding::Ascii;
+
+  // Every instance takes a minimum number of bytes: binary, the size of each scalar property
+  // and of each list's count; ASCII, one a property. The counts of all elements together
+  // are held against the bytes after the header before anything is reserved. (A file cut
+  // short within these bounds is reported where it ends, by the reading below.)
+  const std::size_t dataBytes = bytes.size() - header.offset();
+  std::size_t claimed = 0;
   for (const PlyElement& e : elements) {
-    if (e.properties.empty()) continue;
-    if (std::size_t(e.count) > (bytes.size() - header.offset()) / e.properties.size() + 1)
-      throw MeshError(file, e.line, "element " + e.name + " declares " + std::to_string(e.count) +
-                                        " instances, more than the " +
-                                        std::to_string(bytes.size() - header.offset()) + " bytes of data can hold");
+    std::size_t instanceBytes = 0;
+    for (const PlyProperty& p : e.properties) instanceBytes += ascii ? 1 : std::size_t(plySize(p.list ? p.countType : p.type));
+    if (instanceBytes == 0) continue;
+    const std::size_t room = (dataBytes - claimed) / instanceBytes;
+    if (std::size_t(e.count) > room)
+      throw MeshError(file, e.line, "element " + e.name + " declares " + std::to_string(e.count) + " instances of at least " +
+                                        std::to_string(instanceBytes) + " bytes each; the " + std::to_string(dataBytes) +
+                                        " bytes after the header hold " +
+                                        (claimed == 0 ? std::string() : "what the elements before leave room for, ") +
+                                        "at most " + std::to_string(room));
+    claimed += std::size_t(e.count) * instanceBytes;
   }
 
   Mesh mesh;
   mesh.name = file;
   mesh.positions.reserve(3 * std::size_t(nv));
   std::vector<std::int32_t> face;
-  const bool ascii = encoding == PlyEncoding::Ascii;
-  BinaryCursor bin(bytes, std::min(header.offset(), bytes.size()), encoding == PlyEncoding::BinaryBig, file);
-  TokenCursor text(bytes, std::min(header.offset(), bytes.size()), header.line() + 1, file);
+  BinaryCursor bin(bytes, header.offset(), encoding == PlyEncoding::BinaryBig, file);
+  TokenCursor text(bytes, header.offset(), header.line() + 1, file);
 
   for (const PlyElement& e : elements) {
+    // Instances without properties hold no data: there is nothing to read, however many.
+    if (e.properties.empty()) continue;
     const bool isVertex = &e == vertexElement, isFace = &e == faceElement;
     for (long long i = 0; i < e.count; ++i) {
       const std::string where = "element " + e.name + " " + std::to_string(i) + " of " + std::to_string(e.count);
@@ -457,6 +486,10 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
           count = (long long)bin.read(p.countType, where + " list count");
         }
         if (count < 0) throw MeshError(file, line, place + where + " has a negative list count");
+        if (!ascii && std::size_t(count) > bin.remaining() / std::size_t(plySize(p.type)))
+          throw MeshError(file, 0, place + "file ends inside " + where + ": its list of " + std::to_string(count) +
+                                       " values of " + std::to_string(plySize(p.type)) + " bytes has " +
+                                       std::to_string(bin.remaining()) + " bytes left");
         const bool indices = isFace && int(k) == pIndices;
         if (indices) {
           if (count < 3)
@@ -511,7 +544,7 @@ MeshFormat meshFormatFromPath(const std::string& path) {
   if (ext == ".off") return MeshFormat::Off;
   if (ext == ".ply") return MeshFormat::Ply;
   throw MeshError(path, 0,
-                  "unknown mesh format " + (ext.empty() ? std::string("(no extension)") : quoted(ext)) +
+                  "unknown mesh format " + (ext.empty() ? std::string("(no extension)") : quote(ext)) +
                       " (expected .obj, .off or .ply)");
 }
 
@@ -526,6 +559,8 @@ Mesh parseMesh(std::string_view bytes, MeshFormat format, const std::string& nam
 
 Mesh readMesh(const std::string& path) {
   const MeshFormat format = meshFormatFromPath(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw MeshError(path, 0, "is a directory, not a mesh file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MeshError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream contents;

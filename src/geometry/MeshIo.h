@@ -5,8 +5,10 @@
 // What a reader does with what it finds (documented handling, never a crash):
 //  - an empty file, no vertices, no faces, a number that does not parse, a NaN or Inf
 //    coordinate, a vertex index outside the file's vertices (OBJ: 0 too), a face with
-//    fewer than 3 vertices, a truncated file: MeshError "file:line: problem" (binary
-//    PLY: "file: byte N: problem");
+//    fewer than 3 vertices, a truncated file, a count in a header that the bytes after it
+//    cannot hold or that exceeds 2^31 - 1, a second PLY vertex or face element, a directory:
+//    MeshError "file:line: problem" (binary PLY: "file: byte N: problem"), before anything
+//    is allocated on a header's word;
 //  - polygons with more than 3 vertices: fan-triangulated (v0 v1 v2, v0 v2 v3, ...);
 //  - triangles that repeat a vertex (also from a fan over a polygon that does): dropped,
 //    counted in Mesh::notes;

@@ -9,6 +9,13 @@
 // the scan's (std::from_chars, correctly rounded): tinyobjloader's own number parser can
 // be one ulp off (0.75 read as 0.7500000000000001), which would break exact round trips.
 //
+// tinyobjloader never sees the file itself. Its number parsers overflow on hostile input
+// (undefined behaviour: "vw 0 1e40 1" casts 1e40 to int, "vt 1e2147483648 0" overflows the
+// exponent, atoi on long indices), so it reads a text the scan writes from what it has
+// checked: "v x y z" with the scan's coordinates in shortest round-trip form and "f a b c"
+// with the scan's vertex indices, one line for each line of the file (every other
+// statement, which the mesh ignores anyway, becomes an empty line).
+//
 // The implementation is compiled here, inside a namespace of ours and in double precision,
 // so that it can neither clash with nor depend on Debian's libtinyobjloader.so: texstream
 // keeps needing nothing but libc, libstdc++ and the GL/EGL loaders at run time.
@@ -66,6 +73,7 @@ std::string quoted(std::string_view token) {
 }
 
 struct ObjScan {
+  std::string libraryText;             ///< what tinyobjloader reads (see the top of the file)
   std::vector<double> positions;       ///< x, y, z of each "v"
   std::vector<long long> vertexLines;  ///< line of each "v"
   std::vector<long long> faceLines;    ///< line of each "f"
@@ -78,10 +86,14 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
   std::size_t pos = 0;
   long long lineNo = 0;
   std::vector<std::string_view> tokens;
+  scan.libraryText.reserve(text.size() + 16);
+  char number[64];
   while (pos < text.size()) {
+    // "\n", "\r\n" and "\r" end a line, as for tinyobjloader and the OFF and PLY readers.
     std::size_t end = pos;
-    while (end < text.size() && text[end] != '\n') ++end;
+    while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
     std::string_view line = text.substr(pos, end - pos);
+    if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
     pos = end + 1;
     ++lineNo;
     tokens.clear();
@@ -92,9 +104,14 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
       if (j > i) tokens.push_back(line.substr(i, j - i));
       i = j;
     }
-    if (tokens.empty() || tokens[0][0] == '#') continue;
+    if (tokens.empty() || tokens[0][0] == '#' || (tokens[0] != "v" && tokens[0] != "f")) {
+      scan.libraryText += '\n';
+      continue;
+    }
     if (tokens[0] == "v") {
       const std::string what = "vertex " + std::to_string(scan.vertexLines.size() + 1);
+      if (scan.vertexLines.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+        throw MeshError(file, lineNo, what + " is beyond the 32-bit index range");
       if (tokens.size() < 4)
         throw MeshError(file, lineNo, what + " has " + std::to_string(tokens.size() - 1) + " coordinate(s), expected 3");
       for (int c = 1; c <= 3; ++c) {
@@ -111,8 +128,17 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
         scan.positions.push_back(value);
       }
       scan.vertexLines.push_back(lineNo);
+      scan.libraryText += 'v';
+      for (std::size_t c = scan.positions.size() - 3; c < scan.positions.size(); ++c) {
+        scan.libraryText += ' ';
+        scan.libraryText.append(number, std::to_chars(number, number + sizeof number, scan.positions[c]).ptr);
+      }
+      scan.libraryText += '\n';
     } else if (tokens[0] == "f") {
       const std::string what = "face " + std::to_string(scan.faceLines.size() + 1);
+      // Only the vertex references go to tinyobjloader: texture coordinates and normals are
+      // not read.
+      scan.libraryText += 'f';
       if (tokens.size() < 4)
         throw MeshError(file, lineNo, what + " has " + std::to_string(tokens.size() - 1) +
                                           " vertices; a face needs at least 3");
@@ -127,12 +153,15 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
         if (index < 0 && defined + index < 0)
           throw MeshError(file, lineNo, what + " uses relative index " + std::to_string(index) + " but only " +
                                             std::to_string(defined) + " vertices precede it");
+        scan.libraryText += ' ';
+        scan.libraryText += std::to_string(index);
         if (index > scan.maxIndex) {
           scan.maxIndex = index;
           scan.maxIndexLine = lineNo;
         }
       }
       scan.faceLines.push_back(lineNo);
+      scan.libraryText += '\n';
     }
   }
   if (scan.vertexLines.empty()) throw MeshError(file, 0, text.empty() ? "empty file" : "no vertices (no \"v\" lines)");
@@ -153,7 +182,7 @@ Mesh parseObj(std::string_view bytes, const std::string& file) {
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
-  std::istringstream in{std::string(bytes)};
+  std::istringstream in{scan.libraryText};
   // No material reader: mtllib lines are ignored. No triangulation: faces stay one per
   // "f" line so that they match the scan's lines; we fan them ourselves.
   const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, nullptr, /*triangulate=*/false);

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -20,6 +21,8 @@ MatrixMarketError::MatrixMarketError(const std::string& file, long line, const s
 namespace {
 
 std::string readFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw MatrixMarketError(path, 0, "is a directory, not a Matrix Market file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MatrixMarketError(path, 0, "cannot open the file for reading");
   std::ostringstream s;
@@ -114,8 +117,9 @@ double parseValue(Lines& lines, std::string_view token, const std::string& field
 }
 
 /// The banner and the size line. `array`: dense array files are accepted; `vector`: the
-/// file must be general (one column is checked by the caller, which names the problem).
-MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector) {
+/// file must be general (one column is checked by the caller, which names the problem);
+/// rows and columns beyond maxDimension are refused.
+MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector, std::size_t maxDimension) {
   std::string_view line;
   if (!lines.nextRaw(line)) lines.fail("empty file (expected a \"%%MatrixMarket matrix ...\" banner)");
   const auto t = tokens(line);
@@ -161,6 +165,10 @@ MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector) {
   const long long entries = want == 3 ? parseIndex(lines, s[2], "entry count") : 0;
   if (rows < 1 || cols < 1) lines.fail("the matrix is " + std::to_string(rows) + "x" + std::to_string(cols) + ": sizes must be at least 1");
   if (rows > INT32_MAX || cols > INT32_MAX) lines.fail("sizes beyond 2^31 - 1 are not supported");
+  if (std::size_t(rows) > maxDimension || std::size_t(cols) > maxDimension) {
+    lines.fail("the matrix is " + std::to_string(rows) + "x" + std::to_string(cols) + ", beyond the limit of " +
+               std::to_string(maxDimension) + " rows and columns (MatrixMarketOptions::maxDimension)");
+  }
   if (entries < 0) lines.fail("negative entry count " + std::to_string(entries));
   if (h.symmetry != "general" && rows != cols) {
     lines.fail(h.symmetry + " matrix must be square, the size line says " + std::to_string(rows) + "x" + std::to_string(cols));
@@ -250,6 +258,28 @@ void appendNumber(std::string& s, double v) {
   s.append(buffer, ec == std::errc() ? end : buffer);
 }
 
+/// Duplicates of (row, col) that Csr::fromTriplets summed to a non-finite value: reads the
+/// text again, summing them in the same (file) order, and fails on the line of the entry
+/// where the sum leaves the range of a double. A symmetric file's entry (col, row) counts
+/// for (row, col) as well, as the mirror image it is.
+[[noreturn]] void failOverflowingSum(std::string_view text, const std::string& name, const MatrixMarketOptions& options,
+                                     std::size_t row, std::size_t col) {
+  Lines lines(text, name);
+  const MatrixMarketHeader h = parseHeader(lines, options.array, false, options.maxDimension);
+  double sum = 0;
+  readEntries(lines, h, {"entry", "entries"}, [&](std::size_t i, std::size_t j, double value, const std::string& where) {
+    const bool mirrored = h.symmetry != "general" && i == col && j == row;
+    if (!(i == row && j == col) && !mirrored) return;
+    sum += mirrored && h.symmetry == "skew-symmetric" ? -value : value;
+    if (!std::isfinite(sum)) {
+      lines.fail(where + "the entries given for (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
+                 ") sum beyond the range of a double");
+    }
+  });
+  throw MatrixMarketError(name, 0, "the entries given for (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) +
+                                       ") sum to a value that is not finite");
+}
+
 }  // namespace
 
 Csr parseMatrixMarket(std::string_view text, const std::string& name, MatrixMarketHeader* header) {
@@ -259,7 +289,7 @@ Csr parseMatrixMarket(std::string_view text, const std::string& name, MatrixMark
 Csr parseMatrixMarket(std::string_view text, const std::string& name, const MatrixMarketOptions& options,
                       MatrixMarketHeader* header) {
   Lines lines(text, name);
-  const MatrixMarketHeader h = parseHeader(lines, options.array, false);
+  const MatrixMarketHeader h = parseHeader(lines, options.array, false, options.maxDimension);
   std::vector<std::int64_t> r, c;
   std::vector<double> v;
   // An entry takes two bytes at least ("1\n"): a size line that promises more is not trusted.
@@ -281,7 +311,13 @@ Csr parseMatrixMarket(std::string_view text, const std::string& name, const Matr
     }
   });
   if (header) *header = h;
-  return Csr::fromTriplets(h.rows, h.cols, r, c, v);
+  Csr A = Csr::fromTriplets(h.rows, h.cols, r, c, v);
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e) {
+      if (!std::isfinite(A.values[std::size_t(e)])) failOverflowingSum(text, name, options, i, std::size_t(A.colIdx[std::size_t(e)]));
+    }
+  }
+  return A;
 }
 
 Csr readMatrixMarket(const std::string& path, MatrixMarketHeader* header) {
@@ -292,21 +328,33 @@ Csr readMatrixMarket(const std::string& path, const MatrixMarketOptions& options
   return parseMatrixMarket(readFile(path), path, options, header);
 }
 
-std::vector<double> parseMatrixMarketVector(std::string_view text, const std::string& name) {
+std::vector<double> parseMatrixMarketVector(std::string_view text, const std::string& name, std::size_t maxDimension) {
   Lines lines(text, name);
-  const MatrixMarketHeader h = parseHeader(lines, true, true);
+  const MatrixMarketHeader h = parseHeader(lines, true, true, maxDimension);
   if (h.cols != 1) {
     lines.fail("a vector file must have one column, the size line says " + std::to_string(h.rows) + "x" +
                std::to_string(h.cols));
   }
-  std::vector<double> out(h.rows, 0.0);
-  readEntries(lines, h, {"value", "values"},
-              [&](std::size_t i, std::size_t, double value, const std::string&) { out[i] += value; });
+  std::vector<double> out;
+  if (h.format == "array") {
+    // Values come in order: the vector grows with what the file holds.
+    out.reserve(std::min(h.rows, text.size() / 2));
+    readEntries(lines, h, {"value", "values"},
+                [&](std::size_t, std::size_t, double value, const std::string&) { out.push_back(value); });
+    return out;
+  }
+  out.assign(h.rows, 0.0);
+  readEntries(lines, h, {"value", "values"}, [&](std::size_t i, std::size_t, double value, const std::string& where) {
+    out[i] += value;
+    if (!std::isfinite(out[i])) {
+      lines.fail(where + "the values given for row " + std::to_string(i + 1) + " sum beyond the range of a double");
+    }
+  });
   return out;
 }
 
-std::vector<double> readMatrixMarketVector(const std::string& path) {
-  return parseMatrixMarketVector(readFile(path), path);
+std::vector<double> readMatrixMarketVector(const std::string& path, std::size_t maxDimension) {
+  return parseMatrixMarketVector(readFile(path), path, maxDimension);
 }
 
 std::string formatMatrixMarket(const Csr& A, const std::string& comment, bool symmetric) {

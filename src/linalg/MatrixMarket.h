@@ -11,6 +11,11 @@
 // Every problem throws MatrixMarketError whose what() is "file:line: message", e.g.
 //   A.mtx:7: entry 4 of 9: row index 0 is outside [1, 5]
 //   A.mtx:12: expected 9 entries, the file ends after 8
+// Nothing is allocated on the size line's word: storage for entries grows with the entries
+// the file holds, and the dimensions, which cost memory (the CSR row pointer, a vector)
+// without costing bytes in the file, are refused beyond a limit (maxDimension) before
+// anything is allocated. Duplicates that sum beyond the range of a double are an error on
+// the line of the entry that overflows.
 // Write: matrices as coordinate real general (or symmetric: the lower triangle), vectors as
 // array real general, values with 17 significant digits (exact round trip of a double).
 #include <texstream/linalg/Csr.h>
@@ -45,6 +50,9 @@ struct MatrixMarketHeader {
   std::size_t rows = 0, cols = 0, entries = 0;
 };
 
+/// The default limit on rows and columns: 2^26, a row pointer of 512 MiB at most.
+inline constexpr std::size_t kMatrixMarketMaxDimension = std::size_t(1) << 26;
+
 /// What parseMatrixMarket accepts beyond sparse coordinate files, and how it treats repeats.
 struct MatrixMarketOptions {
   /// Also read dense `array real|integer` files, column by column: general (all rows x cols
@@ -54,6 +62,9 @@ struct MatrixMarketOptions {
   /// A (row, column) given twice in a coordinate file is an error ("A.mtx:4: entry 2 of 2:
   /// duplicate entry (1, 2), first given on line 3") instead of being summed.
   bool rejectDuplicates = false;
+  /// Rows or columns beyond it are refused ("A.mtx:2: ... beyond the limit of ...") before
+  /// anything is allocated.
+  std::size_t maxDimension = kMatrixMarketMaxDimension;
 };
 
 /// A sparse matrix from a coordinate file. `header` receives the banner and sizes.
@@ -64,9 +75,10 @@ Csr parseMatrixMarket(std::string_view text, const std::string& name, MatrixMark
 Csr parseMatrixMarket(std::string_view text, const std::string& name, const MatrixMarketOptions& options,
                       MatrixMarketHeader* header = nullptr);
 
-/// A vector: an n x 1 array (or coordinate) file.
-std::vector<double> readMatrixMarketVector(const std::string& path);
-std::vector<double> parseMatrixMarketVector(std::string_view text, const std::string& name);
+/// A vector: an n x 1 array (or coordinate) file; n beyond maxDimension is refused.
+std::vector<double> readMatrixMarketVector(const std::string& path, std::size_t maxDimension = kMatrixMarketMaxDimension);
+std::vector<double> parseMatrixMarketVector(std::string_view text, const std::string& name,
+                                            std::size_t maxDimension = kMatrixMarketMaxDimension);
 
 /// Coordinate real general (every stored entry), or symmetric (entries on or below the
 /// diagonal only; the caller asserts A is symmetric). `comment` lines are written after

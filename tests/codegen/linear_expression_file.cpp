@@ -81,3 +81,16 @@ TEST_CASE("readLinearExpression: bad files name the file", "[codegen]") {
   REQUIRE_THROWS_WITH(readLinearExpression(write("m.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\nx\n4\n")),
                       Catch::EndsWith("m.mtx:5: entry 3 of 4: value \"x\" is not a number"));
 }
+
+TEST_CASE("readLinearExpression: the Matrix Market limits hold for A and b", "[codegen]") {
+  const std::string a = write("a.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 3\n1 1 1\n5 2 2\n3 3 3\n");
+  const std::string huge = write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 0\n");
+  REQUIRE_THROWS_AS(readLinearExpression(huge), MatrixMarketError);
+  REQUIRE_THROWS_WITH(readLinearExpression(huge), Catch::EndsWith("huge.mtx:2: the matrix is 2000000000x2000000000, beyond "
+                                                                  "the limit of 67108864 rows and columns "
+                                                                  "(MatrixMarketOptions::maxDimension)"));
+  const std::string hugeB = write("huge_b.mtx", "%%MatrixMarket matrix array real general\n2000000000 1\n1\n");
+  REQUIRE_THROWS_WITH(readLinearExpression(a, hugeB), Catch::Contains("huge_b.mtx:2: the matrix is 2000000000x1"));
+  const std::string dir = std::filesystem::path(a).parent_path().string();
+  REQUIRE_THROWS_WITH(readLinearExpression(dir), Catch::EndsWith(":0: is a directory, not a Matrix Market file"));
+}

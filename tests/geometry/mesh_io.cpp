@@ -7,12 +7,15 @@
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
 
+#include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 using namespace texstream::geometry;
 
@@ -273,4 +276,113 @@ TEST_CASE("Mesh::validate rejects what the flow cannot take", "[geometry]") {
   REQUIRE_THROWS_WITH(m.validate(), "m: vertex 1 has a non-finite coordinate");
   m.positions[4] = 0;
   REQUIRE_NOTHROW(m.validate());
+}
+
+namespace {
+
+/// Seconds parsing `text` takes, and its MeshError message ("" when it parses).
+std::pair<double, std::string> timedErrorOf(const std::string& text, MeshFormat format) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = errorOf(text, format);
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), message};
+}
+
+const char* kTriangleVertices = "element vertex 3\nproperty float x\nproperty float y\nproperty float z\n";
+const char* kTriangleFaces = "element face 1\nproperty list uchar int vertex_indices\n";
+const char* kTriangleData = "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+
+}  // namespace
+
+TEST_CASE("PLY headers are held against the bytes present and the index range, fast", "[geometry][mesh_io]") {
+  SECTION("elements without properties hold no data: never read, and counted within int32") {
+    const std::string header = std::string("ply\nformat ascii 1.0\n") + kTriangleVertices + "element marker ";
+    const auto [seconds, message] =
+        timedErrorOf(header + "1000000000000000000\n" + kTriangleFaces + "end_header\n" + kTriangleData, MeshFormat::Ply);
+    CHECK(seconds < 0.5);
+    CHECK(message == "bad:7: element marker declares 1000000000000000000 instances, beyond the limit of 2147483647");
+    const auto start = std::chrono::steady_clock::now();
+    // Read instance by instance, 10^8 of them take tens of seconds.
+    const Mesh m = parseMesh(header + "100000000\n" + kTriangleFaces + "end_header\n" + kTriangleData, MeshFormat::Ply, "ok");
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 0.5);
+    CHECK(m.triangleCount() == 1);
+  }
+  SECTION("a second vertex or face element is refused on its line") {
+    // The second face element has fewer properties than the first has up to its indices.
+    const std::string faces = std::string("ply\nformat ascii 1.0\n") + kTriangleVertices +
+                              "element face 1\nproperty uchar flags\nproperty list uchar int vertex_indices\n"
+                              "element face 1\nproperty uchar flags\nend_header\n0 0 0\n1 0 0\n0 1 0\n7 3 0 1 2\n7\n";
+    CHECK(errorOf(faces, MeshFormat::Ply) == "bad:10: a second element face (the first is on line 7)");
+    const std::string vertices = std::string("ply\nformat ascii 1.0\n") + kTriangleVertices +
+                                 "element vertex 1\nproperty float w\n" + kTriangleFaces + "end_header\n0 0 0\n1 0 0\n0 1 0\n1\n3 0 1 2\n";
+    CHECK(errorOf(vertices, MeshFormat::Ply) == "bad:7: a second element vertex (the first is on line 3)");
+  }
+  SECTION("a header that ends the file leaves no bytes for its elements") {
+    // 2 * 10^9 vertices of 24 bytes declared, end_header without a line break.
+    std::string text =
+        "ply\nformat binary_little_endian 1.0\ncomment a header that ends at the end of the file\n"
+        "element vertex 2000000000\nproperty double x\nproperty double y\nproperty double z\n"
+        "element face 1\nproperty uchar flags\nproperty list uchar int vertex_indices\nend_header";
+    const auto [seconds, message] = timedErrorOf(text, MeshFormat::Ply);
+    CHECK(seconds < 0.5);
+    CHECK(message == "bad:4: element vertex declares 2000000000 instances of at least 24 bytes each; the 0 bytes after "
+                     "the header hold at most 0");
+    CHECK(errorOf(std::string("ply\nformat ascii 1.0\n") + kTriangleVertices + kTriangleFaces + "end_header",
+                  MeshFormat::Ply)
+              .rfind("bad:3: element vertex declares 3 instances", 0) == 0);
+  }
+  SECTION("all elements together, not each alone") {
+    std::string text = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                       "property float z\nelement face 10\nproperty list uchar int vertex_indices\nend_header\n";
+    text.append(3 * 12 + 10, '\0');  // room for the vertices and 10 list counts, less one byte
+    text.pop_back();
+    CHECK(errorOf(text, MeshFormat::Ply) ==
+          "bad:7: element face declares 10 instances of at least 1 bytes each; the 45 bytes after the header hold what "
+          "the elements before leave room for, at most 9");
+  }
+  SECTION("a binary list longer than the rest of the file") {
+    std::string text = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                       "property float z\nelement face 1\nproperty list uint int vertex_indices\nend_header\n";
+    const std::size_t listAt = text.size() + 36;
+    for (int k = 0; k < 9; ++k) put<float>(text, k == 3 || k == 7 ? 1.0f : 0.0f, false);
+    put<std::uint32_t>(text, 4000000000u, false);
+    put<std::int32_t>(text, 0, false);
+    CHECK(errorOf(text, MeshFormat::Ply) ==
+          "bad: byte " + std::to_string(listAt) +
+              ": file ends inside element face 0 of 1: its list of 4000000000 values of 4 bytes has 4 bytes left");
+  }
+}
+
+TEST_CASE("OBJ statements the mesh ignores never reach tinyobjloader", "[geometry][mesh_io]") {
+  // Each would be undefined behaviour or an error in tinyobjloader's own parsers: a weight
+  // beyond int, an exponent beyond int, a line with vertex index 0, an index beyond long,
+  // texture and normal references beyond int, a fourth coordinate beyond the exponent range.
+  const std::string hostile = std::string(kObj) +
+                              "vw 0 1e40 1\nvt 1e2147483648 0\nl 1 0\np 99999999999999999999\n"
+                              "t crease 2/1/0 1 2 1.5\nf 1/99999999999/99999999999 2//-99999999999 5\n";
+  std::string withW = hostile;
+  withW.replace(withW.find("v 0.5 0.5 0.75"), 14, "v 0.5 0.5 0.75 1e2147483648");
+  const Mesh m = parseMesh(withW, MeshFormat::Obj, "hostile.obj");
+  REQUIRE(m.vertexCount() == 5);
+  REQUIRE(m.triangleCount() == 7);
+  for (std::size_t k = 0; k < 15; ++k) REQUIRE(m.positions[k] == kPositions[k]);
+  for (std::size_t k = 0; k < 18; ++k) REQUIRE(m.triangles[k] == kTriangles[k]);
+  REQUIRE(m.triangleLines.back() == 22);
+
+  SECTION("\"\\r\" ends a line for the scan as it does for tinyobjloader") {
+    std::string classicMac = kObj;
+    std::replace(classicMac.begin(), classicMac.end(), '\n', '\r');
+    requirePyramid(parseMesh(classicMac, MeshFormat::Obj, "mac.obj"));
+    std::string windows;
+    for (char c : std::string(kObj)) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    const Mesh w = parseMesh(windows, MeshFormat::Obj, "windows.obj");
+    requirePyramid(w);
+    REQUIRE(w.triangleLines == parseMesh(kObj, MeshFormat::Obj, "unix.obj").triangleLines);
+  }
+}
+
+TEST_CASE("readMesh and parseMesh name a directory as such", "[geometry][mesh_io]") {
+  const auto dir = std::filesystem::temp_directory_path() / "texstream-a-directory.obj";
+  std::filesystem::create_directories(dir);
+  REQUIRE_THROWS_WITH(readMesh(dir.string()), dir.string() + ": is a directory, not a mesh file");
+  std::filesystem::remove(dir);
 }

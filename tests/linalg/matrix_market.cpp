@@ -10,6 +10,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/MatrixMarket.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -270,4 +271,61 @@ TEST_CASE("Matrix Market: malformed files with options give errors with file and
   for (const BadFile& c : cases) requireError(c, {.array = true, .rejectDuplicates = true});
   REQUIRE_THROWS_WITH(linalg::readMatrixMarket("/nonexistent/dir/A.mtx", {.array = true}),
                       Catch::StartsWith("/nonexistent/dir/A.mtx:0: ") && Catch::Contains("cannot open"));
+}
+
+TEST_CASE("Matrix Market: dimensions are limited before anything is allocated", "[linalg][mtx]") {
+  const auto start = std::chrono::steady_clock::now();
+  // 70 bytes asking for a 2 * 10^9-row CSR row pointer (16 GB), and vectors as long.
+  const BadFile cases[] = {
+      {"%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n", 2,
+       "the matrix is 2000000000x2000000000, beyond the limit of 67108864 rows and columns"},
+      {"%%MatrixMarket matrix coordinate real general\n3 2000000000 1\n1 1 1\n", 2, "beyond the limit of 67108864"},
+      {"%%MatrixMarket matrix array real general\n100000 100000\n1\n", 3, "expected 10000000000 entries, the file ends after 1"},
+  };
+  for (const BadFile& c : cases) requireError(c, {.array = true});
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n2000000000 1\n1\n", "v.mtx"),
+                      Catch::StartsWith("v.mtx:2: the matrix is 2000000000x1, beyond the limit of 67108864"));
+  REQUIRE_THROWS_WITH(
+      linalg::parseMatrixMarketVector("%%MatrixMarket matrix coordinate real general\n2000000000 1 1\n1 1 1\n", "v.mtx"),
+      Catch::StartsWith("v.mtx:2: the matrix is 2000000000x1, beyond the limit of 67108864"));
+  // Within the limit, an array vector grows with the values the file holds.
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n60000000 1\n1\n", "v.mtx"),
+                      "v.mtx:3: expected 60000000 values, the file ends after 1");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 0.5);
+
+  // The limit is the caller's to set, for matrices and vectors.
+  const std::string four = "%%MatrixMarket matrix coordinate real general\n4 4 1\n4 4 1\n";
+  REQUIRE(linalg::parseMatrixMarket(four, "four.mtx", {.maxDimension = 4}).rows == 4);
+  requireError({four, 2, "the matrix is 4x4, beyond the limit of 3 rows and columns"}, {.maxDimension = 3});
+  REQUIRE(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n2 1\n1\n2\n", "v.mtx", 2).size() == 2);
+  REQUIRE_THROWS_WITH(linalg::parseMatrixMarketVector("%%MatrixMarket matrix array real general\n2 1\n1\n2\n", "v.mtx", 1),
+                      Catch::StartsWith("v.mtx:2: the matrix is 2x1, beyond the limit of 1 rows"));
+}
+
+TEST_CASE("Matrix Market: duplicates that sum beyond a double name the entry that overflows", "[linalg][mtx]") {
+  const std::string g = "%%MatrixMarket matrix coordinate real general\n";
+  const BadFile cases[] = {
+      {g + "2 2 2\n1 1 1e308\n1 1 1e308\n", 4, "entry 2 of 2: the entries given for (1, 1) sum beyond the range of a double"},
+      {g + "2 2 4\n2 1 1e308\n1 1 1e308\n2 1 -1e308\n1 1 1e308\n", 6, "entry 4 of 4: the entries given for (1, 1) sum"},
+      {"%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n2 1 1e308\n1 1 1\n% c\n2 1 1e308\n", 6,
+       "entry 3 of 3: the entries given for (1, 2) sum beyond the range of a double"},
+      {"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 -1e308\n2 1 -1e308\n", 4,
+       "entry 2 of 2: the entries given for (1, 2) sum beyond the range of a double"},
+  };
+  for (const BadFile& c : cases) requireError(c, {});
+  // Sums within range stay sums.
+  REQUIRE(at(linalg::parseMatrixMarket(g + "2 2 3\n1 1 1e308\n1 1 -1e308\n1 1 1e308\n", "ok.mtx"), 0, 0) == 1e308);
+  // Vectors in coordinate form sum their repeats too.
+  REQUIRE_THROWS_WITH(
+      linalg::parseMatrixMarketVector(g + "3 1 3\n1 1 1e308\n2 1 1\n1 1 1e308\n", "v.mtx"),
+      "v.mtx:5: value 3 of 3: the values given for row 1 sum beyond the range of a double");
+}
+
+TEST_CASE("Matrix Market: a directory is named as such", "[linalg][mtx]") {
+  const auto dir = std::filesystem::temp_directory_path() / "texstream-a-directory.mtx";
+  std::filesystem::create_directories(dir);
+  REQUIRE_THROWS_WITH(linalg::readMatrixMarket(dir.string()), dir.string() + ":0: is a directory, not a Matrix Market file");
+  REQUIRE_THROWS_WITH(linalg::readMatrixMarketVector(dir.string()),
+                      dir.string() + ":0: is a directory, not a Matrix Market file");
+  std::filesystem::remove(dir);
 }
