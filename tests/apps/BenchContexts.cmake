@@ -1,0 +1,33 @@
+# Script mode (cmake -P): texstream-bench measuring several contexts in one run.
+#   BENCH  the executable;  JSON  where it writes its results
+# The run must succeed (every row within its tolerance) and the JSON must hold the rows of
+# each further context as backend@context, with that context's own fragment ceiling.
+file(REMOVE ${JSON})
+execute_process(COMMAND ${BENCH} --quick --no-peers --gl max,4.1,es3.0 --ops limits,axpy --json ${JSON}
+  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 300)
+message(STATUS "exit code ${_rc}\n--- stdout ---\n${_out}--- stderr ---\n${_err}")
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "texstream-bench failed (${_rc})")
+endif()
+file(READ ${JSON} _json)
+foreach(_context 4.1 es3.0)
+  string(JSON _count LENGTH "${_json}" results)
+  set(_axpy FALSE)
+  set(_ceiling FALSE)
+  math(EXPR _last "${_count} - 1")
+  foreach(_i RANGE ${_last})
+    string(JSON _op GET "${_json}" results ${_i} op)
+    string(JSON _backend GET "${_json}" results ${_i} backend)
+    if(_backend STREQUAL "fragment@${_context}")
+      if(_op STREQUAL "axpy")
+        string(JSON _ceilingOf GET "${_json}" results ${_i} ceiling)
+        set(_axpy TRUE)
+      elseif(_op STREQUAL "limits.fragment_fill")
+        set(_ceiling TRUE)
+      endif()
+    endif()
+  endforeach()
+  if(NOT _axpy OR NOT _ceiling OR NOT _ceilingOf STREQUAL "limits.fragment_fill")
+    message(FATAL_ERROR "no axpy row or fragment ceiling of context ${_context} in ${JSON}")
+  endif()
+endforeach()
