@@ -4,6 +4,7 @@
 // results afterwards, on every backend and context the suite runs on.
 #include <catch2/catch.hpp>
 
+#include "linalg/LinalgTestSupport.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -11,6 +12,10 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/gl/Texture.h>
+#include <texstream/fluid/FluidSolver.h>
+#include <texstream/linalg/BcrsMatrix.h>
+#include <texstream/linalg/PointMatrix.h>
+#include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
@@ -205,6 +210,26 @@ TEST_CASE("texstream inside a host renderer: the host's state and pending error 
   solvers::CgOptions opts;
   opts.tolerance = 1e-5f;
   REQUIRE(solvers::cg(A, b, sol, opts).converged());
+  // Every sparse format's product (the point matrix blends, where the context can).
+  const linalg::Csr csr = test::randomCsr(301, 301, 5.0, 15);
+  const std::vector<double> xd = test::toDouble(test::randomFloats(301, 16));
+  const std::vector<double> yd = csr.multiply(xd);
+  stream::Vector sx(301, "host.sx"), sy(301, "host.sy");
+  sx.upload(xd);
+  linalg::SegmentMatrix(csr, "host.segment").apply(sx, sy);
+  REQUIRE(test::maxErrorOver(sy.download(), yd, test::productScale(csr, xd)) <= 1e-6);
+  linalg::BcrsMatrix(csr, "host.bcrs", {.blockSize = 2}).apply(sx, sy);
+  REQUIRE(test::maxErrorOver(sy.download(), yd, test::productScale(csr, xd)) <= 1e-6);
+  if (caps.floatBlending) {
+    linalg::PointMatrix::fromCsr(csr, "host.points").apply(sx, sy);
+    REQUIRE(test::maxErrorOver(sy.download(), yd, test::productScale(csr, xd)) <= 1e-6);
+  }
+  // A whole fluid step: advection, forces, the layered multigrid, particles.
+  fluid::FluidParameters fluidParams;
+  fluidParams.nx = fluidParams.ny = 33;
+  fluidParams.particles = 256;
+  fluid::FluidSolver fluidSolver(fluidParams);
+  fluidSolver.step();
 
   // The host's error is still pending (and nothing else), and every piece of state is back.
   REQUIRE(glGetError() == GL_INVALID_ENUM);
