@@ -84,8 +84,8 @@ std::string parseChoice(std::string_view option, std::string_view text, std::ini
 CommandLine::CommandLine(std::string program, std::string description, AppOptions defaults)
     : m_program(std::move(program)), m_options(std::move(defaults)), m_cli(std::move(description), m_program) {
   m_backendText = m_options.backend ? stream::backendName(*m_options.backend) : "auto";
-  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) m_backendText = env;
-  if (const char* env = std::getenv("TEXSTREAM_GL"); env && *env) m_glText = env;
+  if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) m_backendText = m_backendFromEnvironment = env;
+  if (const char* env = std::getenv("TEXSTREAM_GL"); env && *env) m_glText = m_glFromEnvironment = env;
   m_sizeText = std::to_string(m_options.size.width) + "x" + std::to_string(m_options.size.height);
   m_cli.add_flag("--headless", m_options.headless,
                  "Run without a window (EGL): simulate --steps, then write --screenshot / --json. "
@@ -126,13 +126,18 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const std::function
     return kUsageExitCode;
   }
   try {
-    const std::string backend = parseChoice("--backend", m_backendText, {"auto", "fragment", "compute"});
+    // A value that came from the environment is reported under its variable's name too.
+    const bool backendFromEnvironment = !m_backendFromEnvironment.empty() && m_backendText == m_backendFromEnvironment;
+    const bool glFromEnvironment = !m_glFromEnvironment.empty() && m_glText == m_glFromEnvironment;
+    const std::string backend = parseChoice(backendFromEnvironment ? "--backend (TEXSTREAM_BACKEND)" : "--backend",
+                                            m_backendText, {"auto", "fragment", "compute"});
     m_options.backend = backend == "auto" ? std::nullopt : std::optional<stream::Backend>(stream::parseBackend(backend));
     if (!m_glText.empty()) {
       try {
         m_options.gl = gl::GlRequest::parse(m_glText);
       } catch (const std::exception&) {
-        fail("--gl", m_glText, std::string("expected one of ") + gl::GlRequest::accepted());
+        fail(glFromEnvironment ? "--gl (TEXSTREAM_GL)" : "--gl", m_glText,
+             std::string("expected one of ") + gl::GlRequest::accepted());
       }
     }
     m_options.size = parseGridSize("--size", m_sizeText, 2, m_options.maxSide);

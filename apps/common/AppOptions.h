@@ -80,6 +80,7 @@ class CommandLine {
   AppOptions m_options;
   CLI::App m_cli;
   std::string m_backendText = "auto", m_glText, m_sizeText, m_stepsText;
+  std::string m_backendFromEnvironment, m_glFromEnvironment;  ///< TEXSTREAM_BACKEND / TEXSTREAM_GL
 };
 
 }  // namespace texstream::app
