@@ -31,6 +31,7 @@ FormatInfo info(TextureFormat f) {
 }  // namespace
 
 int bytesPerTexel(TextureFormat f) { return info(f).bytes; }
+unsigned int internalFormat(TextureFormat f) { return info(f).internal; }
 int channelCount(TextureFormat f) { return info(f).channels; }
 const char* imageFormatQualifier(TextureFormat f) {
   switch (f) {

@@ -9,6 +9,8 @@ enum class TextureFormat { RGBA32F, RG32F, R32F, RGBA8 };
 
 /// Bytes per texel, and the GLSL image format qualifier ("rgba32f") for imageStore.
 int bytesPerTexel(TextureFormat format);
+/// The GL internal format (GL_RGBA32F, ...), e.g. for glBindImageTexture.
+unsigned int internalFormat(TextureFormat format);
 const char* imageFormatQualifier(TextureFormat format);
 int channelCount(TextureFormat format);
 

@@ -221,15 +221,8 @@ void Pass::run(const std::vector<Rect>& rects) {
     }
   } else {
     for (std::size_t i = 0; i < targets.size(); ++i) {
-      GLenum format = GL_RGBA32F;
-      switch (targets[i]->format()) {
-        case gl::TextureFormat::RGBA32F: format = GL_RGBA32F; break;
-        case gl::TextureFormat::RG32F: format = GL_RG32F; break;
-        case gl::TextureFormat::R32F: format = GL_R32F; break;
-        case gl::TextureFormat::RGBA8: format = GL_RGBA8; break;
-      }
       // Image u_image<i> is declared with layout(binding = i) (KernelCache.cpp).
-      gl::StateGuard::bindImage(int(i), targets[i]->id(), GL_WRITE_ONLY, format);
+      gl::StateGuard::bindImage(int(i), targets[i]->id(), GL_WRITE_ONLY, gl::internalFormat(targets[i]->format()));
     }
     for (const auto& [index, buffer] : m_storage) gl::StateGuard::bindStorageBuffer(index, buffer);
     if (raw) {
