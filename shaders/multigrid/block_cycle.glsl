@@ -1,7 +1,7 @@
 // The coarse end of a V-cycle in one dispatch (compute backend): every level from the
 // block level down to the coarsest, with all their x and b in shared memory of one
-// workgroup. Below about 65^2 nodes a level's passes are pure latency (~7 us each on an
-// H200, 7 or more per level and cycle); here a pass becomes a barrier.
+// workgroup. Below about 65^2 nodes a level's passes (7 or more per level and cycle) are
+// pure latency; here a pass becomes a barrier.
 // The same mathematics as the multi-pass cycle (Multigrid::cycleAt, Bolz §4.2): weighted
 // Jacobi, residual, full weighting P = 1/4 S^T (coarse fixed nodes get 0), bilinear
 // interpolation S (fixed fine nodes untouched), fixed nodes x = b, the coarsest level by
@@ -16,9 +16,8 @@
 // Multigrid::buildBlockData), u_inverse (DIRECT: the coarsest (pseudo-)inverse in node
 // order, row k = node k, four columns a texel). Output: u_image0, the block level's
 // layered x with its border in sync.
-// Speed (H200): without the flags every node's entries were three dependent fetches,
-// the latency of which one workgroup cannot hide; flagged nodes run on shared memory and
-// uniforms alone.
+// Speed: without the flags every node's entries are three dependent fetches, the latency
+// of which one workgroup cannot hide; flagged nodes run on shared memory and uniforms alone.
 layout(local_size_x = 1024) in;
 #include "multigrid/layered.glsl"
 

@@ -33,7 +33,7 @@ void kernel(ivec2 t) {
   ivec2 size = textureSize(u_b, 0);
   vec4 x = vec4(0.0);
   // Four texels a step, all twenty fetches issued before the sums: a loop of one texel a
-  // step waits out a fetch latency per texel (H200, 9x9 nodes: 30 us a solve).
+  // step waits out a fetch latency per texel.
   int q = 0;
   for (; q + 4 <= COARSE_TEXELS; q += 4) {
     vec4 b0 = texelFetch(u_b, ivec2(q % size.x, q / size.x), 0);

@@ -2,8 +2,7 @@
 // of the texels (neighbouring invocations read neighbouring texels) and folds it in shared
 // memory; the last workgroup to finish (an atomic counter tells it) folds every group's
 // partial and calls epilogue(value) once. The mip-style reduction of Bolz §3.1.3 needs
-// log_k(size) passes, and on a GPU its small late levels are latency-bound (an H200 spent
-// ~10 us on each of them for a 1M-element dot); this needs one.
+// log_k(size) passes, and on a GPU its small late levels are latency-bound; this needs one.
 // Include it, then define `vec4 element(ivec2 texel)` (the texel's contribution; it may
 // also imageStore results for that texel, which is how CG fuses its x/r update with the
 // next dot product) and `void epilogue(float value)`, which runs in one invocation.
@@ -47,8 +46,7 @@ void main() {
   uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   // A 2D grid stride: each workgroup reads 16 x 16 tiles of texels, which is how GPUs lay
-  // textures out (measured on an H200: a 64M-element dot read 1D runs of 256 texels at
-  // ~2 TB/s, 2D tiles at ~3.5 TB/s); two accumulators keep two loads in flight.
+  // textures out (docs/performance.md); two accumulators keep two loads in flight.
   ivec2 first = ivec2(gl_GlobalInvocationID.xy);
   ivec2 stride = ivec2(gl_NumWorkGroups.xy) * 16;
   vec4 acc0 = vec4(0.0), acc1 = vec4(0.0);

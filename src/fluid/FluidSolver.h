@@ -68,8 +68,8 @@ struct FluidParameters {
   /// of a fixed count.
   float tolerance = 0;
   int maxIterations = 200;
-  /// Borders in the kernels by default (bit-identical to Bolz's copy passes, Multigrid.h):
-  /// H200, compute backend, 1024^2 step 0.91 ms against 1.16 ms with copy passes.
+  /// Borders in the kernels by default (bit-identical to Bolz's copy passes, Multigrid.h,
+  /// and faster: docs/performance.md).
   solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2, .border = solvers::BorderUpdate::InKernel};
 
   /// Read residuals and divergence norms back every step (blocking): the statistics below.

@@ -65,21 +65,18 @@ struct CurvatureFlowOptions {
   /// CG stops at ||r|| / ||b|| <= cgTolerance over x, y and z together.
   float cgTolerance = 1e-6f;
   int cgMaxIterations = 1000;
-  /// Jacobi-preconditioned CG. Off by default: measured (H200, λΔt = h², noisy 37k patch
-  /// and 1M cube, both backends) it saves at most one of 2-6 iterations and costs a pass
-  /// per iteration (VertexJacobi is not fused into CG's update as JacobiPreconditioner
-  /// is), so every step got slower; it helps on irregular meshes with large λΔt.
+  /// Jacobi-preconditioned CG. Off by default: at λΔt = h² it saves at most one of a few
+  /// iterations and costs a pass per iteration (VertexJacobi is not fused into CG's update
+  /// as JacobiPreconditioner is; docs/performance.md); it helps on irregular meshes with
+  /// large λΔt.
   bool jacobi = false;
   /// CG iterations between residual checks (solvers::CgOptions::checkEvery). Warm-started
-  /// steps converge in a few iterations, so the solver's default of 8 overshoots: measured
-  /// (H200, same cases, ms per step, checks every 1 / 2 / 4 / 8 iterations): 1M compute
-  /// 3.05 / 3.05 / 3.21 / 3.15 and fragment 25.6 / 25.3 / 30.3 / 30.2 (6 iterations
-  /// needed); 37k compute 1.06 / 1.00 / 1.16 / 1.50 when it needed 2 (it needs 8 since
-  /// held rows are scaled like free ones, where the interval matters little).
+  /// steps converge in a few iterations, so the solver's default of 8 overshoots
+  /// (docs/performance.md).
   int cgCheckEvery = 2;
-  /// solvers::CgOptions::asynchronousCheck. Off: on NVIDIA (H200, driver 580) the CPU
-  /// enqueues iterations faster than the GPU runs them and the solve ran to its cap
-  /// (1000 iterations for 6 needed) before a read-back landed.
+  /// solvers::CgOptions::asynchronousCheck. Off: a fast driver lets the CPU enqueue
+  /// iterations faster than the GPU runs them, so the solve overshoots far past
+  /// convergence before a read-back lands.
   bool cgAsynchronousCheck = false;
   /// Row packing and segment layout of the SegmentMatrix (Bolz §3.2); interleaving, when
   /// unset, follows the backend current at construction.

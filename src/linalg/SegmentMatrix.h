@@ -80,9 +80,8 @@ struct SegmentOptions {
   /// compute backend's workgroup: one workgroup then reads 1024 consecutive rows.
   int tileWidth = 16, tileHeight = 16;
   /// Before each product, unpack x into an R32F texture (one extra pass) so that the x_j
-  /// gathers are 4-byte fetches instead of 16-byte texels. Measured slower on an H200
-  /// (1M-row mesh, compute: 54 against 44 us; the pass costs more than the narrower
-  /// fetches save), so off by default; kept for GPUs with slow wide fetches.
+  /// gathers are 4-byte fetches instead of 16-byte texels. Off by default: on the GPUs
+  /// measured the pass costs more than the narrower fetches save (docs/performance.md).
   bool scalarGather = false;
   /// Bolz §3.2.2 lets a program for k serve rows with fewer entries: a group whose
   /// padding up to the next larger group would cost at most this many value texels
@@ -92,10 +91,9 @@ struct SegmentOptions {
   /// Segments interleaved for coalesced reads: entry c of texel t at R[t] + c * stride,
   /// the stride being the group's texel count (GroupRectangles) or the tile's
   /// (IdenticalTiles), so neighbouring texels read neighbouring value texels. false:
-  /// Bolz's consecutive segments (stride 1). Measured on an H200, 1M-row mesh matrix,
-  /// GroupRectangles: compute 27 us interleaved against 40 us consecutive (cuSPARSE CSR
-  /// 27 us); fragment 0.52 against 0.49 ms (a rasteriser's quads already read
-  /// neighbouring segments together, and interleaving spreads one texel's reads).
+  /// Bolz's consecutive segments (stride 1). Interleaving coalesces a compute workgroup's
+  /// reads; on the fragment backend a rasteriser's quads already read neighbouring
+  /// segments together, and interleaving spreads one texel's reads (docs/performance.md).
   /// Unset (the default): chosen from the backend current when the matrix is built,
   /// interleaved on Compute, consecutive on Fragment; the layout is then fixed
   /// (SegmentMatrix::interleaved()) and both layouts work on both backends, so a matrix

@@ -168,8 +168,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
   // (one product, one read-back), on both backends. Chronopoulos-Gear updates s = A p by a
   // recurrence too, so its r drifts from b - A x further than standard CG's (Ghysels &
   // Vanroose 2014, §4, for pipelined CG: on a badly scaled 456-row system converging at
-  // 1e-5 its true residual was 25x the tolerance); standard CG drifts too (H200, 128^2
-  // Poisson, mixed boundaries, 1e-5: 3.1x on the fragment backend, 3.2x on compute).
+  // 1e-5 its true residual was 25x the tolerance); standard CG drifts too in float
+  // (docs/performance.md: a mixed-boundary Poisson problem at 1e-5 ended at 3x).
   // Beyond kDriftLimit times the tolerance the iteration restarts from the true residual
   // (r = b - A x, p = u). Convergence itself is judged, as in every CG, by the updated
   // residual: requiring ||b - A x|| <= tol in float stalls at tolerances near float's
@@ -280,7 +280,7 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       // dot product into its product (SegmentMatrix, BcrsMatrix), three otherwise: p = u + beta p,
       // s = w + beta s, x += alpha p, r -= alpha s (u = M^-1 r too for Jacobi) in place,
       // with r.u and r.r; then w = A u with w.u, alpha and beta. Standard CG needs two
-      // reductions after the product (H200, 1M-row mesh: ~13 us each beyond the data).
+      // reductions after the product, each a latency-bound pass on large GPUs.
       stream::reduceCustom(layout, {"solvers/cg_cg_update_reduce", [&](Pass& update) {
                                       update.label(jacobi ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r")
                                           .inPlace();
@@ -339,8 +339,8 @@ SolverStatus cg(const linalg::LinearOperator& A, const Vector& b, Vector& x, con
       }
       // Take the value when it has landed, or wait for it once the CPU has run a whole
       // check interval ahead: without that bound a fast CPU enqueues every remaining
-      // iteration before the GPU reaches the read-back (seen on an H200: a solve needing 6
-      // iterations ran to its cap of 1000).
+      // iteration before the GPU reaches the read-back, and a solve needing a few
+      // iterations runs to its cap.
       if (readback->pending() && (readback->ready() || k - pendingAt >= opts.checkEvery)) {
         verdict = evaluate(pendingAt, k, readback->value());
         lastChecked = pendingAt;

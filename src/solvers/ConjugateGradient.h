@@ -49,12 +49,9 @@ struct CgOptions {
   float tolerance = 1e-6f;
   int maxIterations = 1000;
   /// Iterations between residual checks (each check is a 1x1 pass and one read-back).
-  /// 8, measured (H200, compute backend, 2D Poisson 1024^2, one run): a blocking check
-  /// every iteration costs +42% per iteration (0.163 vs 0.115 ms), every 4th +13%,
-  /// every 8th +8%, every 16th +3%; at 2048^2 every 1st/4th/8th +24/+4/+1%; the
-  /// fragment backend, slower per pass, every 1st/8th/16th +15/+3/+1% at 1024^2. 8 keeps
-  /// the cost under ~10% and the overshoot past convergence under 8 iterations.
-  /// Asynchronous checks cost ~0 at any checkEvery (+6% at 1, compute, 1024^2).
+  /// 8 keeps a blocking check's cost under about a tenth of an iteration's and the
+  /// overshoot past convergence under 8 iterations (docs/performance.md); asynchronous
+  /// checks cost little at any interval.
   int checkEvery = 8;
   /// Read the residual without stalling: the solve goes on while the read-back is in
   /// flight and stops when a landed value says converged (x is then a few iterations

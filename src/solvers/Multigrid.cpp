@@ -284,8 +284,8 @@ void Multigrid::buildCoarseInverse() {
   // with no per-channel indexing: texel (q, k) holds, in channel c, M[k][node of channel c
   // at b's texel q] where that channel owns its node, else 0 (border duplicates count once).
   // A loop of one b texel and one inverse texel per step (about 25 steps for 5x5 nodes)
-  // instead of one node per step with a dynamic channel pick (measured on an H200: 70-80 us
-  // for the old loop on 5x5 nodes, most of a small V-cycle).
+  // instead of one node per step with a dynamic channel pick, which made the coarsest
+  // solve most of a small V-cycle.
   const LayeredGrid& g = level.grid;
   const int texelCount = g.width() * g.height();
   std::vector<float> texels(4 * std::size_t(texelCount) * n, 0.0f);

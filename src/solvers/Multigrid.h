@@ -14,8 +14,8 @@
 //    the fixed nodes are the grid's edge).
 //  - Smoother: weighted Jacobi with eta1 pre- and eta2 post-sweeps. Bolz uses omega = 2/3
 //    (the best weight in 1D, Briggs et al. 2000, ch. 2); the default here is 4/5, the best
-//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3; measured
-//    V(2,2) factors 0.116 against 0.178, tests/solvers/multigrid_convergence.cpp).
+//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3; the V(2,2)
+//    factors are in docs/performance.md and tests/solvers/multigrid_convergence.cpp).
 //  - Coarsest level (at most coarsestNodes nodes: 9x9 for (2^j + 1)^2 and 2^j grids):
 //    solved exactly by default (its inverse, or pseudo-inverse for singular problems,
 //    computed on the CPU when the hierarchy is built; one pass), or by coarseIterations
@@ -84,54 +84,43 @@ struct MultigridOptions {
   CoarseSolve coarseSolve = CoarseSolve::Direct;
   BorderUpdate border = BorderUpdate::CopyPasses;
   int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
-  // Passes saved and bytes not read (measured on an H200, compute backend, borders in
-  // kernel, V(2,2) on the Dirichlet Poisson problem, against every switch below off and the
-  // old 5x5 coarsest level: 257^2 254 -> 206 us, 1025^2 456 -> 358 us, 4097^2 1847 -> 1284 us;
-  // the 1024^2 smoke fluid step, two V(4,2) cycles, 1307 -> 1081 us; tests/solvers/
-  // multigrid_timing.cpp prints these).
+  // Passes saved and bytes not read; docs/performance.md has what each switch below gains.
   /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
   /// level's reference stencil read it from uniforms instead of nine textures (the same
   /// results), on levels of at least constantStencilTexels texels. It saves bandwidth
-  /// (3 instead of 11 RGBA32F fields read per texel of a sweep: 4097^2 -30%, 1025^2 -13%);
-  /// on the short passes of small levels the flag and the second round of fetches next to
-  /// unflagged texels cost more than that (257^2: +6% with every level on it, +4% from 4096
-  /// texels up). false: every texel reads the textures (for comparisons).
+  /// (3 instead of 11 RGBA32F fields read per texel of a sweep); on the short passes of
+  /// small levels the flag and the second round of fetches next to unflagged texels cost
+  /// more than that. false: every texel reads the textures (for comparisons).
   bool constantStencil = true;
   int constantStencilTexels = 65536;
   /// Levels whose fine texture has at most this many texels compute the coarse right-hand
   /// side in one pass, the residual evaluated inside the projection (GridTransfer.h,
   /// projectResidual), instead of a residual pass and a projection pass; 0: never, the
-  /// default: on the H200 the fused pass cost more than the two on every level tried
-  /// (11x11 texels: the same; 19x19 up to 2051^2 texels: about 18 us more per level and
-  /// cycle, whether the level is latency- or bandwidth-bound).
+  /// default, because the fused pass costs more than the two (docs/performance.md).
   int fuseRestrictionTexels = 0;
   /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
-  /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep): 2-4% of a
-  /// cycle at every size measured.
+  /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep).
   bool fuseZeroGuessSweep = true;
   /// The coarse-grid correction (interpolation) evaluated inside the first post-smoothing
-  /// sweep (one pass instead of two per level and cycle; needs postSmoothing >= 1). Alone
-  /// it measured neutral on the compute backend up to 1025^2 and 5% slower at 4097^2 (15%
-  /// slower on the fragment backend at 1025^2); the figures above are with it on, together
-  /// with the constant stencil, whose interior path it shares.
+  /// sweep (one pass instead of two per level and cycle; needs postSmoothing >= 1). It pays
+  /// together with the constant stencil, whose interior path it shares, not alone
+  /// (docs/performance.md).
   bool fuseCorrection = true;
   /// Compute backend, V-cycles: the levels from the finest one that fits in a workgroup's
-  /// shared memory (with all coarser ones: 65^2 nodes and below on an H200's 48 KB, 33^2
-  /// on llvmpipe's 32 KB) cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl)
-  /// instead of about eight passes per level, each a few microseconds of pure latency there.
+  /// shared memory (with all coarser ones; 65^2 nodes and below with 48 KB, 33^2 with 32 KB)
+  /// cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl) instead of about
+  /// eight passes per level, each pure latency on such small levels.
   bool blockCycle = true;
   /// The block cycle starts at the finest level with at most this many nodes (and that
-  /// fits in shared memory). One workgroup runs on one multiprocessor, so its phases cost
-  /// about 2 us each whatever the level (H200, V(2,2), compute, borders in kernel: a block
-  /// from 65^2 / 33^2 / 17^2 down took 62 / 36 / 17 us; whole cycles at 257^2 155 / 156 /
-  /// 177 us, at 1025^2 294 / 296 / 320 us; with no block cycle 207 and 350 us).
+  /// fits in shared memory). One workgroup runs on one multiprocessor, so each of its
+  /// barrier-separated phases costs about the same whatever the level; where the block
+  /// should start is a trade measured per GPU (docs/performance.md).
   int blockCycleMaxNodes = 8192;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
   /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
-  /// (2^j + 1)^2 and 2^j grids (it was 64, 5x5): the direct solve of 81 nodes costs about
-  /// what the 5x5 one did, one level (7 passes of a V(2,2) cycle) less; measured on the
-  /// H200: 25-30 us less per V(2,2) cycle from 257^2 to 4097^2, 77 us per 1024^2 fluid step.
+  /// (2^j + 1)^2 and 2^j grids: the direct solve of 81 nodes costs about what a 5x5 one
+  /// does, and the cycle has one level (7 passes of a V(2,2) cycle) less.
   int coarsestNodes = 81;
 
 };

@@ -3,7 +3,8 @@
 // (MGPCG: Bolz's layered multigrid of §4.2 as the preconditioner of the CG of §3.1).
 // CG needs a symmetric positive definite M: a V- or W-cycle is symmetric when pre- and
 // post-smoothing match (eta1 = eta2, weighted Jacobi) and the coarsest solve is symmetric
-// (symmetric Gauss-Seidel from zero), so the constructor requires eta1 = eta2 >= 1.
+// (the direct solve, or Jacobi sweeps from zero), so the constructor requires
+// eta1 = eta2 >= 1.
 //
 //   Multigrid mg(A, {.preSmoothing = 1, .postSmoothing = 1});
 //   MultigridPreconditioner M(mg);

@@ -1,7 +1,7 @@
 #pragma once
 // texstream::solvers::Preconditioner: z = M^-1 r for preconditioned CG. Implementations:
-// IdentityPreconditioner (none), JacobiPreconditioner (diag(A)^-1); the multigrid V-cycle
-// of Bolz §4 is meant to implement this interface too (MGPCG).
+// IdentityPreconditioner (none), JacobiPreconditioner (diag(A)^-1), and
+// MultigridPreconditioner (the layered multigrid cycle of Bolz §4.2: MGPCG).
 #include <string>
 
 namespace texstream::stream {

@@ -1,5 +1,5 @@
 #pragma once
-// The two ways a kernel runs (ARCHITECTURE.md, "The model"):
+// The two ways a kernel runs (docs/architecture.md, "Contexts and the two backends"):
 //  - Fragment: a rectangle rendered into an FBO, one fragment per output texel
 //    (GL 3.3 core and up; the classic GPGPU path of Bolz et al. and Krüger & Westermann);
 //  - Compute: the same kernel body in a compute shader that imageStores its texel

@@ -87,7 +87,7 @@ class Runtime {
   std::unique_ptr<gl::Texture> m_unitScalar;
   std::unique_ptr<gl::Buffer> m_reductionScratch;
   int m_blockFragment = 4, m_blockCompute = 8;
-  int m_reductionGroups = 512;  // H200: 528 groups best for a 64M dot (4.3 TB/s) and CG at 100^3
+  int m_reductionGroups = 512;  // enough loads in flight on large GPUs (docs/performance.md)
 };
 
 }  // namespace texstream::stream

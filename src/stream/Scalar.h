@@ -15,8 +15,8 @@ class Scalar {
   Scalar() = default;
   explicit Scalar(std::string name, float value = 0.0f);
   /// A scalar whose texture comes from (and returns to) the runtime's texture pool, for
-  /// the scalars of one solve: creating and deleting a 1x1 texture costs ~35-80 us on an
-  /// H200's driver, and a CG solve used to make 13 of them (0.5-1 ms a solve). The value
+  /// the scalars of one solve: creating and deleting a texture is a slow driver call, and
+  /// a solve needs a dozen scalars (docs/performance.md). The value
   /// is NOT set: write it, or let a pass write it, before anything reads it.
   static Scalar temporary(std::string name);
   ~Scalar();
