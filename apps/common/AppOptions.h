@@ -8,11 +8,15 @@
 // and the program exits with kUsageExitCode (2).
 #include <texstream/gl/HeadlessContext.h>
 #include <texstream/stream/Backend.h>
+#include <texstream/stream/EnumNames.h>
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,6 +46,32 @@ long long parseInteger(std::string_view option, std::string_view text, long long
 double parseReal(std::string_view option, std::string_view text, double min, double max, bool minInclusive);
 /// One of `choices` (case-insensitive), returned in lower case; throws UsageError listing them.
 std::string parseChoice(std::string_view option, std::string_view text, std::initializer_list<const char*> choices);
+
+/// One of an enum's names (stream/EnumNames.h, case-insensitive); throws UsageError listing
+/// them: "--scene: invalid value "lake": expected one of smoke|channel|cavity|obstacles".
+template <class E>
+E parseNamed(std::string_view option, std::string_view text, std::span<const stream::EnumName<E>> table) {
+  if (auto value = stream::findByName(table, text)) return *value;
+  throw UsageError(std::string(option) + ": invalid value \"" + std::string(text) + "\": expected one of " +
+                   stream::nameList(table, "|"));
+}
+
+/// "mg (multigrid), CG (Jacobi-preconditioned), Jacobi": an enum's names with their panel
+/// labels, for --help.
+template <class E>
+std::string namedHelp(std::span<const stream::EnumName<E>> table) {
+  std::string out;
+  for (const stream::EnumName<E>& e : table) {
+    // A label that begins with the name already shows it: "channel (Bolz fig. 5)".
+    const std::string name = e.name, label = e.label;
+    const bool labelShowsName = label.size() >= name.size() &&
+                                std::equal(name.begin(), name.end(), label.begin(), [](char a, char b) {
+                                  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+                                });
+    out += (out.empty() ? "" : ", ") + (labelShowsName ? label : name + " (" + label + ")");
+  }
+  return out;
+}
 
 /// The shared options, after validation.
 struct AppOptions {

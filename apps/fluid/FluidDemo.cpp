@@ -1,5 +1,7 @@
 #include "FluidDemo.h"
 
+#include "NamedCombo.h"
+
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -18,9 +20,6 @@ namespace texstream::app {
 
 namespace {
 
-const char* kFields[] = {"dye", "velocity", "pressure", "divergence", "vorticity", "type"};
-const char* kScenes[] = {"smoke", "channel", "cavity", "obstacles"};
-const char* kSolvers[] = {"multigrid", "CG (Jacobi-preconditioned)", "Jacobi"};
 
 void hueToRgb(float h, float& r, float& g, float& b) {
   auto f = [&](float n) {
@@ -184,9 +183,7 @@ void FluidDemo::gui(ShellControls& controls) {
   if (ImGui::Button("screenshot (S)")) controls.screenshotRequested = true;
 
   if (ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-    int scene = int(p.scene);
-    if (ImGui::Combo("scene", &scene, kScenes, 4)) {
-      p.scene = fluid::Scene(scene);
+    if (namedCombo("scene", p.scene, fluid::sceneNames())) {
       const fluid::SceneDefaults d = fluid::sceneDefaults(p.scene);
       p.nx = d.nx, p.ny = d.ny, p.dt = 0, p.viscosity = -1, p.vorticity = -1, p.buoyancy = -1;
       p.velocityDissipation = -1, p.dyeDissipation = -1;
@@ -225,17 +222,14 @@ void FluidDemo::gui(ShellControls& controls) {
     if (ImGui::SliderFloat("velocity dissipation", &vd, 0.0f, 2.0f)) p.velocityDissipation = vd, changed = true;
     if (ImGui::SliderFloat("dye dissipation", &dd, 0.0f, 2.0f)) p.dyeDissipation = dd, changed = true;
     if (ImGui::SliderFloat("buoyancy", &buoy, 0.0f, 5.0f)) p.buoyancy = buoy, changed = true;
-    int adv = int(p.advection);
-    const char* advs[] = {"semi-Lagrangian", "MacCormack (limited)"};
-    if (ImGui::Combo("advection", &adv, advs, 2)) p.advection = fluid::Advection(adv), changed = true;
+    if (namedCombo("advection", p.advection, fluid::advectionNames())) changed = true;
     ImGui::SliderFloat("brush radius", &m_brushRadius, 1.0f, 40.0f);
     ImGui::SliderFloat("brush force", &m_brushForce, 0.1f, 5.0f);
     ImGui::TextDisabled("left drag: force + dye, right drag: obstacle (shift: erase)");
   }
 
   if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
-    int solver = int(p.solver);
-    if (ImGui::Combo("solver", &solver, kSolvers, 3)) p.solver = fluid::PressureSolver(solver), changed = true;
+    if (namedCombo("solver", p.solver, fluid::pressureSolverNames())) changed = true;
     if (p.solver == fluid::PressureSolver::Multigrid) {
       if (ImGui::SliderInt("cycles per step", &p.cycles, 1, 10)) changed = true;
       int cycle = int(p.multigrid.cycle);
@@ -266,8 +260,7 @@ void FluidDemo::gui(ShellControls& controls) {
   }
 
   if (ImGui::CollapsingHeader("display and backend", ImGuiTreeNodeFlags_DefaultOpen)) {
-    int field = int(m_settings.display);
-    if (ImGui::Combo("field", &field, kFields, 6)) m_settings.display = fluid::Field(field);
+    namedCombo("field", m_settings.display, fluid::fieldNames());
     ImGui::Checkbox("particles", &m_settings.particles);
     backendPanel();
   }

@@ -27,12 +27,12 @@ int main(int argc, char** argv) {
               displayText = "dye", borderText = "kernel";
   bool particles = false;
   CLI::App& cli = cmd.cli();
-  cli.add_option("--scene", sceneText, "smoke, channel (Bolz fig. 5, 513x129), cavity (lid-driven), obstacles")
+  cli.add_option("--scene", sceneText, "Scene: " + app::namedHelp(fluid::sceneNames()))
       ->type_name("NAME")
       ->capture_default_str();
   cli.add_option("--re", reText, "Reynolds number of the cavity (nu = 1 / Re), > 0")->type_name("RE")->capture_default_str();
   cli.add_option("--dt", dtText, "Time step (> 0; default: the scene's)")->type_name("DT");
-  cli.add_option("--solver", solverText, "Pressure solver: mg (multigrid), cg (Jacobi-PCG) or jacobi")
+  cli.add_option("--solver", solverText, "Pressure solver: " + app::namedHelp(fluid::pressureSolverNames()))
       ->type_name("mg|cg|jacobi")
       ->capture_default_str();
   cli.add_option("--export-fields", exportText, "Write the final fields as CSV (i,j,x,y,u,v,p)")->type_name("PATH.csv");
@@ -53,11 +53,11 @@ int main(int argc, char** argv) {
       ->type_name("TOL")
       ->capture_default_str();
   cli.add_option("--iterations", itText, "CG or Jacobi iterations per step, >= 1")->type_name("N")->capture_default_str();
-  cli.add_option("--advection", advectionText, "semi-lagrangian or maccormack")->type_name("KIND")->capture_default_str();
+  cli.add_option("--advection", advectionText, "Advection: " + app::namedHelp(fluid::advectionNames()))->type_name("KIND")->capture_default_str();
   cli.add_option("--viscosity", viscosityText, "Kinematic viscosity nu >= 0 (default: the scene's; cavity: 1 / Re)")
       ->type_name("NU");
   cli.add_option("--vorticity", vorticityText, "Vorticity confinement epsilon >= 0 (default: the scene's)")->type_name("EPS");
-  cli.add_option("--display", displayText, "dye, velocity, pressure, divergence, vorticity or type")
+  cli.add_option("--display", displayText, "Displayed field: " + app::namedHelp(fluid::fieldNames()))
       ->type_name("FIELD")
       ->capture_default_str();
   cli.add_flag("--particles", particles, "Draw the display particles");
@@ -67,10 +67,10 @@ int main(int argc, char** argv) {
   app::FluidSettings settings;
   fluid::FluidParameters& p = settings.params;
   const auto exitCode = cmd.parse(argc, argv, [&] {
-    p.scene = fluid::parseScene(app::parseChoice("--scene", sceneText, {"smoke", "channel", "cavity", "obstacles"}));
+    p.scene = app::parseNamed("--scene", sceneText, fluid::sceneNames());
     p.reynolds = app::parseReal("--re", reText, 0.0, 1e9, false);
     if (!dtText.empty()) p.dt = app::parseReal("--dt", dtText, 0.0, 1e3, false);
-    p.solver = fluid::parsePressureSolver(app::parseChoice("--solver", solverText, {"mg", "cg", "jacobi"}));
+    p.solver = app::parseNamed("--solver", solverText, fluid::pressureSolverNames());
     if (!exportText.empty()) {
       if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
         throw app::UsageError("--export-fields: invalid value \"" + exportText + "\": the file name must end in .csv");
@@ -91,16 +91,10 @@ int main(int argc, char** argv) {
     p.tolerance = float(app::parseReal("--tolerance", tolText, 0.0, 1.0, true));
     p.iterations = int(app::parseInteger("--iterations", itText, 1, 1000000));
     p.maxIterations = std::max(200, p.iterations);
-    p.advection = app::parseChoice("--advection", advectionText, {"semi-lagrangian", "maccormack"}) == "maccormack"
-                      ? fluid::Advection::MacCormack
-                      : fluid::Advection::SemiLagrangian;
+    p.advection = app::parseNamed("--advection", advectionText, fluid::advectionNames());
     if (!viscosityText.empty()) p.viscosity = app::parseReal("--viscosity", viscosityText, 0.0, 1e3, true);
     if (!vorticityText.empty()) p.vorticity = app::parseReal("--vorticity", vorticityText, 0.0, 1e3, true);
-    const std::string field =
-        app::parseChoice("--display", displayText, {"dye", "velocity", "pressure", "divergence", "vorticity", "type"});
-    for (fluid::Field f : {fluid::Field::Dye, fluid::Field::Velocity, fluid::Field::Pressure, fluid::Field::Divergence,
-                           fluid::Field::Vorticity, fluid::Field::Type})
-      if (field == fluid::fieldName(f)) settings.display = f;
+    settings.display = app::parseNamed("--display", displayText, fluid::fieldNames());
     settings.particles = particles;
   });
   if (exitCode) return *exitCode;

@@ -35,35 +35,36 @@ std::string lower(std::string_view text) {
 
 }  // namespace
 
-const char* advectionName(Advection a) { return a == Advection::SemiLagrangian ? "semi-lagrangian" : "maccormack"; }
+namespace {
+constexpr stream::EnumName<Advection> kAdvectionNames[] = {
+    {Advection::SemiLagrangian, "semi-lagrangian", "semi-Lagrangian"},
+    {Advection::MacCormack, "maccormack", "MacCormack (limited)"}};
+constexpr stream::EnumName<PressureSolver> kPressureSolverNames[] = {
+    {PressureSolver::Multigrid, "mg", "multigrid"},
+    {PressureSolver::ConjugateGradient, "cg", "CG (Jacobi-preconditioned)"},
+    {PressureSolver::Jacobi, "jacobi", "Jacobi"}};
+constexpr stream::EnumName<Field> kFieldNames[] = {
+    {Field::Dye, "dye", "dye"},
+    {Field::Velocity, "velocity", "velocity"},
+    {Field::Pressure, "pressure", "pressure"},
+    {Field::Divergence, "divergence", "divergence"},
+    {Field::Vorticity, "vorticity", "vorticity"},
+    {Field::Type, "type", "node type"}};
+}  // namespace
 
-const char* pressureSolverName(PressureSolver p) {
-  switch (p) {
-    case PressureSolver::Multigrid: return "mg";
-    case PressureSolver::ConjugateGradient: return "cg";
-    case PressureSolver::Jacobi: return "jacobi";
-  }
-  return "mg";
-}
+std::span<const stream::EnumName<Advection>> advectionNames() { return kAdvectionNames; }
+std::span<const stream::EnumName<PressureSolver>> pressureSolverNames() { return kPressureSolverNames; }
+std::span<const stream::EnumName<Field>> fieldNames() { return kFieldNames; }
+
+const char* advectionName(Advection a) { return stream::nameOf(advectionNames(), a); }
+const char* pressureSolverName(PressureSolver p) { return stream::nameOf(pressureSolverNames(), p); }
+const char* fieldName(Field f) { return stream::nameOf(fieldNames(), f); }
 
 PressureSolver parsePressureSolver(std::string_view text) {
-  const std::string t = lower(text);
-  if (t == "mg" || t == "multigrid") return PressureSolver::Multigrid;
-  if (t == "cg") return PressureSolver::ConjugateGradient;
-  if (t == "jacobi") return PressureSolver::Jacobi;
-  throw std::invalid_argument("unknown pressure solver \"" + std::string(text) + "\" (solvers: mg, cg, jacobi)");
-}
-
-const char* fieldName(Field f) {
-  switch (f) {
-    case Field::Dye: return "dye";
-    case Field::Velocity: return "velocity";
-    case Field::Pressure: return "pressure";
-    case Field::Divergence: return "divergence";
-    case Field::Vorticity: return "vorticity";
-    case Field::Type: return "type";
-  }
-  return "dye";
+  if (lower(text) == "multigrid") return PressureSolver::Multigrid;
+  if (auto p = stream::findByName(pressureSolverNames(), text)) return *p;
+  throw std::invalid_argument("unknown pressure solver \"" + std::string(text) + "\" (solvers: " +
+                              stream::nameList(pressureSolverNames()) + ")");
 }
 
 FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {

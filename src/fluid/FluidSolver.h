@@ -23,6 +23,7 @@
 //     are advected through the new velocity.
 // Units: see Scene.h. Pressure p = phi h / dt.
 #include <texstream/fluid/Scene.h>
+#include <texstream/stream/EnumNames.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/solvers/LayeredStencil.h>
 #include <texstream/solvers/Multigrid.h>
@@ -40,6 +41,9 @@ namespace texstream::fluid {
 
 enum class Advection { SemiLagrangian, MacCormack };
 enum class PressureSolver { Multigrid, ConjugateGradient, Jacobi };
+/// Names for command lines, panels and reports.
+std::span<const stream::EnumName<Advection>> advectionNames();
+std::span<const stream::EnumName<PressureSolver>> pressureSolverNames();
 const char* advectionName(Advection a);
 const char* pressureSolverName(PressureSolver p);
 /// "mg" | "cg" | "jacobi"; throws std::invalid_argument naming the value.
@@ -97,6 +101,7 @@ struct Splat {
 
 /// Node fields for display (field textures hold the value in .x, velocity in .xy).
 enum class Field { Dye, Velocity, Pressure, Divergence, Vorticity, Type };
+std::span<const stream::EnumName<Field>> fieldNames();
 const char* fieldName(Field f);
 
 class FluidSolver {

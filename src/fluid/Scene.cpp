@@ -7,22 +7,20 @@
 
 namespace texstream::fluid {
 
-const char* sceneName(Scene s) {
-  switch (s) {
-    case Scene::Smoke: return "smoke";
-    case Scene::Channel: return "channel";
-    case Scene::Cavity: return "cavity";
-    case Scene::Obstacles: return "obstacles";
-  }
-  return "smoke";
-}
+namespace {
+constexpr stream::EnumName<Scene> kSceneNames[] = {{Scene::Smoke, "smoke", "smoke"},
+                                                   {Scene::Channel, "channel", "channel (Bolz fig. 5)"},
+                                                   {Scene::Cavity, "cavity", "lid-driven cavity"},
+                                                   {Scene::Obstacles, "obstacles", "obstacles"}};
+}  // namespace
+
+std::span<const stream::EnumName<Scene>> sceneNames() { return kSceneNames; }
+
+const char* sceneName(Scene s) { return stream::nameOf(sceneNames(), s); }
 
 Scene parseScene(std::string_view text) {
-  std::string t(text);
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  for (Scene s : {Scene::Smoke, Scene::Channel, Scene::Cavity, Scene::Obstacles})
-    if (t == sceneName(s)) return s;
-  throw std::invalid_argument("unknown scene \"" + std::string(text) + "\" (scenes: smoke, channel, cavity, obstacles)");
+  if (auto s = stream::findByName(sceneNames(), text)) return *s;
+  throw std::invalid_argument("unknown scene \"" + std::string(text) + "\" (scenes: " + stream::nameList(sceneNames()) + ")");
 }
 
 double gridSpacing(int nx, int ny) { return 1.0 / double(std::min(nx, ny) - 1); }

@@ -12,6 +12,7 @@
 //  - Outlet: pressure fixed at zero (Dirichlet), velocity copied from the fluid next to it.
 // Units: the domain is (nx - 1) h by (ny - 1) h with h = 1 / (min(nx, ny) - 1) (unit
 // height for wide grids, unit width for tall ones), velocities in domain units per unit time.
+#include <texstream/stream/EnumNames.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,8 @@ enum class Scene {
 };
 
 const char* sceneName(Scene s);
+/// The scenes' names, for command lines, panels and reports.
+std::span<const stream::EnumName<Scene>> sceneNames();
 /// "smoke" | "channel" | "cavity" | "obstacles" (case-insensitive); throws
 /// std::invalid_argument naming the value and the choices.
 Scene parseScene(std::string_view text);
