@@ -20,6 +20,8 @@
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
+#include "Download.h"
+
 #include <emscripten/emscripten.h>
 #endif
 
@@ -270,6 +272,9 @@ class WindowedRun {
                                    ? m_options.screenshot
                                    : nextScreenshotPath(m_info, m_options, m_screenshots);
       writePng(path, readFramebuffer(0, w, h));
+#ifdef __EMSCRIPTEN__
+      offerDownload(path);
+#endif
       m_controls.lastScreenshot = path;
       m_controls.screenshotRequested = false;
       std::cerr << "texstream-" << m_info.name << ": wrote " << path << "\n";

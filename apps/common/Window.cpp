@@ -172,6 +172,11 @@ void Window::beginFrame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  // The backend's step is the clock's difference between frames, which is zero where the
+  // clock stands still (a browser's virtual time, a coarse timer); Dear ImGui asserts a
+  // positive one ("Need a positive DeltaTime!").
+  ImGuiIO& io = ImGui::GetIO();
+  if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 60.0f;
   ImGui::NewFrame();
 }
 

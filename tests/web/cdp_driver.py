@@ -10,7 +10,8 @@ It streams the page's console to stdout, waits until document.title starts with 
 FAIL (the page shell, web/texstream-page.js, sets it from the program's exit code), then
 takes a screenshot and checks it is not blank (and, with --panel, that a Dear ImGui panel
 is drawn). Exit status 0 when the page says PASS, nothing was logged at error level, and
-the screenshot checks hold; 1 otherwise, with the reason on stderr; 2 for a bad command line.
+the screenshot checks hold (with --expect-fail TEXT: when the page says FAIL and its error
+box shows TEXT); 1 otherwise, with the reason on stderr; 2 for a bad command line.
 
 Standard library only, so any machine with python3 and chromium runs it.
 """
@@ -224,6 +225,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=120, help="seconds to wait for PASS or FAIL")
     parser.add_argument("--screenshot", help="where to write the screenshot (PNG)")
     parser.add_argument("--panel", action="store_true", help="require a Dear ImGui panel in the screenshot")
+    parser.add_argument("--expect-fail", metavar="TEXT",
+                        help="the page must say FAIL and show TEXT in its error box (bad input is refused)")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
     args = parser.parse_args()
     if not os.path.isdir(args.root):
@@ -273,6 +276,21 @@ def main():
                 raise Failure("no verdict after %.0f s (title \"%s\")" % (args.timeout, title))
             time.sleep(0.25)
         elapsed = time.monotonic() - started
+
+        if args.expect_fail is not None:
+            shown = browser.send("Runtime.evaluate", {
+                "expression": "(document.getElementById('error') || {}).textContent || ''",
+                "returnByValue": True})["result"].get("value", "")
+            print("cdp_driver: title \"%s\"; the page shows: %s" % (title, shown.strip()), flush=True)
+            if not title.startswith("FAIL"):
+                raise Failure("the page says \"%s\", expected FAIL" % title)
+            if args.expect_fail not in shown:
+                raise Failure("the page's error box does not say \"%s\"" % args.expect_fail)
+            uncaught = [e for e in errors if e.startswith("uncaught")]
+            if uncaught:
+                raise Failure("; ".join(uncaught))
+            print("cdp_driver: PASS %s (refused as expected)" % args.page)
+            return 0
 
         png = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
         if args.screenshot:
