@@ -6,8 +6,8 @@
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/html5_webgl.h>
-// WebGL2's getBufferSubData (declared in <webgl/webgl2.h>, whose GL declarations would
-// clash with glad's).
+// Emscripten's own GL functions, called directly (declared in <webgl/webgl2.h>, whose GL
+// declarations would clash with glad's).
 extern "C" void emscripten_glGetBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, void* data);
 extern "C" GLenum emscripten_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
 extern "C" void emscripten_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
