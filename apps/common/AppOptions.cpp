@@ -2,6 +2,8 @@
 
 #include "OutputPath.h"
 
+#include <texstream/text/FloatChars.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -43,7 +45,7 @@ long long parseInteger(std::string_view option, std::string_view text, long long
 double parseReal(std::string_view option, std::string_view text, double min, double max, bool minInclusive) {
   double value = 0;
   const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  auto [ptr, ec] = text::fromChars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) fail(option, text, "not a number");
   std::ostringstream range;
   range << (minInclusive ? "[" : "(") << min << ", " << max << "]";

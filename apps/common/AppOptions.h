@@ -6,7 +6,7 @@
 // Apps add their own options to cli() before parse(). Every bad value is reported as
 //   texstream-wave: --size: invalid value "0x3": width must be in [2, 16384]
 // and the program exits with kUsageExitCode (2).
-#include <texstream/gl/HeadlessContext.h>
+#include <texstream/gl/GlRequest.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/EnumNames.h>
 

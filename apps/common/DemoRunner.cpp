@@ -3,7 +3,9 @@
 #include "Screenshot.h"
 
 #include <texstream/gl/Error.h>
+#ifndef __EMSCRIPTEN__
 #include <texstream/gl/HeadlessContext.h>
+#endif
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 
@@ -16,6 +18,12 @@
 #include <fstream>
 #include <iostream>
 #include <vector>
+
+#ifdef __EMSCRIPTEN__
+#include "Download.h"
+
+#include <emscripten/emscripten.h>
+#endif
 
 namespace texstream::app {
 
@@ -32,11 +40,14 @@ class ContextRequestError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+#ifndef __EMSCRIPTEN__
 bool haveDisplay() {
   const char* x = std::getenv("DISPLAY");
   const char* w = std::getenv("WAYLAND_DISPLAY");
   return (x && *x) || (w && *w);
 }
+
+#endif
 
 std::string contextFailure(const AppOptions& options, const std::string& why) {
   return "no OpenGL context for " + (options.gl ? options.gl->name() : std::string("the highest OpenGL core")) +
@@ -135,6 +146,7 @@ void blowUpPanel(Demo& demo, HealthWatch& watch, ShellControls& controls) {
   ImGui::End();
 }
 
+#ifndef __EMSCRIPTEN__
 int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
   std::unique_ptr<gl::HeadlessContext> context;
   try {
@@ -178,6 +190,8 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
   return rc;
 }
 
+#endif
+
 std::string nextScreenshotPath(const AppInfo& info, const AppOptions& options, int& counter) {
   if (!options.screenshot.empty() && counter == 0) {
     ++counter;
@@ -186,95 +200,168 @@ std::string nextScreenshotPath(const AppInfo& info, const AppOptions& options, i
   return "texstream-" + info.name + "-" + std::to_string(++counter) + ".png";
 }
 
-int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
-  std::unique_ptr<Window> windowOwner;
-  try {
-    windowOwner = std::make_unique<Window>(info.title, info.windowWidth, info.windowHeight, options.gl);
-  } catch (const WindowContextError& e) {
-    throw ContextRequestError(contextFailure(options, e.what()));
+/// A run in a window (GLFW on the desktop, the page's canvas in the browser): the window,
+/// the demo and the shell's state, one frame() per displayed frame. The native loop calls
+/// frame() until it returns false; the browser calls it once per animation frame. It keeps
+/// its own copies of the run's description, so that it may outlive the caller's stack.
+class WindowedRun {
+ public:
+  WindowedRun(const AppInfo& info, const AppOptions& options, const DemoFactory& make)
+      : m_info(info), m_options(options) {
+    try {
+      m_window = std::make_unique<Window>(info.title, info.windowWidth, info.windowHeight, options.gl);
+    } catch (const WindowContextError& e) {
+      throw ContextRequestError(contextFailure(options, e.what()));
+    }
+    m_context.emplace(prepareContext(m_options, false));
+    std::cerr << "texstream-" << info.name << ": " << m_context->renderer << " (" << m_window->description() << "), "
+              << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
+              << (options.backend ? "" : " (auto)") << "\n";
+    m_demo = make(*m_context);
+    stream::Runtime::current().profiler().setEnabled(options.profile);
+    m_watch.emplace();  // GPU objects: only once the context exists
+    m_controls.blowUp = m_watch->checkNow(*m_demo, 0);
+    m_lastFrame = Clock::now();
   }
-  Window& window = *windowOwner;
-  RunContext ctx = prepareContext(options, false);
-  std::cerr << "texstream-" << info.name << ": " << ctx.renderer << " (" << window.description() << "), "
-            << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
-            << (options.backend ? "" : " (auto)") << "\n";
 
-  std::unique_ptr<Demo> demo = make(ctx);
-  ShellControls controls;
-  double stepMs = 0;
-  int screenshots = 0;
-  long long frames = 0;
-  const long long target = options.steps;  // -1: until closed
-  auto lastFrame = Clock::now();
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
-  profiler.setEnabled(options.profile);
-  HealthWatch watch;
-  controls.blowUp = watch.checkNow(*demo, 0);
+  ~WindowedRun() {
+    m_demo.reset();  // GL objects go while the context is current
+  }
 
-  while (!window.shouldClose()) {
+  Window& window() { return *m_window; }
+
+  /// Draws one frame (a step unless paused or done); false when the run is over: the
+  /// window was closed, or a scripted run (--steps) has done its steps or blew up.
+  bool frame() {
+    Window& window = *m_window;
+    if (window.shouldClose()) return false;
+    stream::Profiler& profiler = stream::Runtime::current().profiler();
     window.beginFrame();
     if (profiler.enabled()) profiler.newFrame();
-    if (!window.guiWantsMouse()) demo->mouse(window.mouse());
+    if (!window.guiWantsMouse()) m_demo->mouse(window.mouse());
 
     // A scripted run (--steps) ends at a blow-up; an interactive one pauses on it until
     // the panel's reset.
-    const bool done = target >= 0 && controls.steps >= target;
-    if (!controls.paused && !done && !controls.blowUp) {
-      stepMs += timedStep(*demo);
-      ++controls.steps;
-      controls.msPerStep = stepMs / double(controls.steps);
-      controls.blowUp = watch.afterStep(*demo, controls.steps);
-      if (controls.blowUp) {
-        controls.paused = true;
-        std::cerr << "texstream-" << info.name << ": " << describe(*controls.blowUp) << "\n";
+    const long long target = m_options.steps;  // -1: until closed
+    const bool done = target >= 0 && m_controls.steps >= target;
+    if (!m_controls.paused && !done && !m_controls.blowUp) {
+      m_stepMs += timedStep(*m_demo);
+      ++m_controls.steps;
+      m_controls.msPerStep = m_stepMs / double(m_controls.steps);
+      m_controls.blowUp = m_watch->afterStep(*m_demo, m_controls.steps);
+      if (m_controls.blowUp) {
+        m_controls.paused = true;
+        std::cerr << "texstream-" << m_info.name << ": " << describe(*m_controls.blowUp) << "\n";
       }
     }
 
     const int w = window.framebufferWidth(), h = window.framebufferHeight();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, w, h);
-    if (w > 0 && h > 0) demo->render(w, h);
-    demo->gui(controls);
-    blowUpPanel(*demo, watch, controls);
+    if (w > 0 && h > 0) m_demo->render(w, h);
+    m_demo->gui(m_controls);
+    blowUpPanel(*m_demo, *m_watch, m_controls);
     window.renderGui();
-    ++frames;
+    ++m_frames;
 
     // A scripted run (--steps) ends once its steps are done and Dear ImGui has laid out
     // its windows (a few frames), with the last frame as the screenshot.
-    const bool finished = target >= 0 && (controls.steps >= target || controls.blowUp) && frames >= 3;
-    if (controls.screenshotRequested || (finished && !options.screenshot.empty())) {
-      const std::string path = finished && !options.screenshot.empty() ? options.screenshot
-                                                                        : nextScreenshotPath(info, options, screenshots);
+    const bool finished = target >= 0 && (m_controls.steps >= target || m_controls.blowUp) && m_frames >= 3;
+    if (m_controls.screenshotRequested || (finished && !m_options.screenshot.empty())) {
+      const std::string path = finished && !m_options.screenshot.empty()
+                                   ? m_options.screenshot
+                                   : nextScreenshotPath(m_info, m_options, m_screenshots);
       writePng(path, readFramebuffer(0, w, h));
-      controls.lastScreenshot = path;
-      controls.screenshotRequested = false;
-      std::cerr << "texstream-" << info.name << ": wrote " << path << "\n";
+#ifdef __EMSCRIPTEN__
+      offerDownload(path);
+#endif
+      m_controls.lastScreenshot = path;
+      m_controls.screenshotRequested = false;
+      std::cerr << "texstream-" << m_info.name << ": wrote " << path << "\n";
     }
     window.swapBuffers();
     const auto now = Clock::now();
-    const double dt = std::chrono::duration<double>(now - lastFrame).count();
-    lastFrame = now;
-    if (dt > 0) controls.fps = controls.fps == 0 ? 1.0 / dt : 0.9 * controls.fps + 0.1 / dt;
-    if (finished) break;
+    const double dt = std::chrono::duration<double>(now - m_lastFrame).count();
+    m_lastFrame = now;
+    if (dt > 0) m_controls.fps = m_controls.fps == 0 ? 1.0 / dt : 0.9 * m_controls.fps + 0.1 / dt;
+    return !finished;
   }
-  // A scripted run that ended unwatched since its last check gets the final state checked.
-  if (target >= 0 && !controls.blowUp) controls.blowUp = watch.checkNow(*demo, controls.steps);
-  const int rc = finish(info, options, ctx, *demo, controls.steps, stepMs, controls.blowUp);
-  demo.reset();
-  return rc;
+
+  /// Checks the final state of a scripted run and writes the JSON report; returns the
+  /// run's exit code.
+  int finish() {
+    // A scripted run that ended unwatched since its last check gets the final state checked.
+    if (m_options.steps >= 0 && !m_controls.blowUp) m_controls.blowUp = m_watch->checkNow(*m_demo, m_controls.steps);
+    return ::texstream::app::finish(m_info, m_options, *m_context, *m_demo, m_controls.steps, m_stepMs,
+                                    m_controls.blowUp);
+  }
+
+ private:
+  AppInfo m_info;
+  AppOptions m_options;
+  std::unique_ptr<Window> m_window;
+  std::optional<RunContext> m_context;
+  std::unique_ptr<Demo> m_demo;
+  ShellControls m_controls;
+  std::optional<HealthWatch> m_watch;
+  double m_stepMs = 0;
+  int m_screenshots = 0;
+  long long m_frames = 0;
+  Clock::time_point m_lastFrame;
+};
+
+#ifdef __EMSCRIPTEN__
+/// The browser's main loop: one frame per animation frame, with the canvas sized to the
+/// element the page gives it. A run ends (a scripted --steps run done, or a failure) by
+/// exiting the program with its exit code, which the page shows as the verdict
+/// (web/texstream-page.js); the last frame stays on the canvas.
+void browserFrame(void* arg) {
+  auto* run = static_cast<WindowedRun*>(arg);
+  int rc = 0;
+  try {
+    run->window().fitToPage();
+    if (run->frame()) return;
+    rc = run->finish();
+  } catch (const std::exception& e) {
+    std::cerr << "texstream: error: " << e.what() << "\n";
+    rc = 1;
+  }
+  emscripten_cancel_main_loop();
+  emscripten_force_exit(rc);
 }
+
+int runInBrowser(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
+  // The run lives as long as the page: main never returns once the loop is set (the
+  // browser calls browserFrame), and the page ends with the program.
+  auto* run = new WindowedRun(info, options, make);
+  emscripten_set_main_loop_arg(&browserFrame, run, 0, true);
+  return 0;  // not reached: the browser owns the loop from here
+}
+#else
+int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
+  WindowedRun run(info, options, make);
+  while (run.frame()) {
+  }
+  return run.finish();
+}
+#endif
 
 }  // namespace
 
 int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
   const std::string program = "texstream-" + info.name;
   try {
+#ifdef __EMSCRIPTEN__
+    if (options.headless) throw UsageError("--headless: a page always draws into its canvas");
+    return runInBrowser(info, options, make);
+#else
     bool headless = options.headless;
     if (!headless && !haveDisplay()) {
       std::cerr << program << ": no DISPLAY, running headless\n";
       headless = true;
     }
     return headless ? runHeadless(info, options, make) : runWindowed(info, options, make);
+#endif
   } catch (const UsageError& e) {
     std::cerr << program << ": " << e.what() << "\n";
     return kUsageExitCode;

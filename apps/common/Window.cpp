@@ -12,7 +12,12 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/html5.h>
+#endif
+
 #include <stdexcept>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -36,7 +41,13 @@ Window::Window(const std::string& title, int width, int height, std::optional<gl
     throw std::runtime_error("Window(\"" + title + "\"): glfwInit failed: " + g_lastGlfwError);
   ++g_windows;
 
+#ifdef __EMSCRIPTEN__
+  // The browser's only context is WebGL2 (OpenGL ES 3.0); emscripten's GLFW gives it
+  // whatever the version hints say.
+  const gl::GlRequest asked = request.value_or(gl::GlRequest{true, 0, 0});
+#else
   const gl::GlRequest asked = request.value_or(gl::GlRequest{});
+#endif
   std::vector<std::pair<int, int>> versions;
   if (!asked.highest()) {
     versions.push_back({asked.major, asked.minor});
@@ -78,7 +89,13 @@ Window::Window(const std::string& title, int width, int height, std::optional<gl
   glfwMakeContextCurrent(m_window);
   glfwSwapInterval(1);
   try {
+#ifdef __EMSCRIPTEN__
+    // Exact ES names: emscripten's glfwGetProcAddress also answers names with their vendor
+    // suffix stripped, which would make glad see extension functions WebGL2 lacks.
+    gl::loadGl(emscripten_webgl_get_proc_address);
+#else
     gl::loadGl(reinterpret_cast<void* (*)(const char*)>(glfwGetProcAddress));
+#endif
   } catch (const std::exception& e) {
     glfwDestroyWindow(m_window);
     if (--g_windows == 0) glfwTerminate();
@@ -155,6 +172,11 @@ void Window::beginFrame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  // The backend's step is the clock's difference between frames, which is zero where the
+  // clock stands still (a browser's virtual time, a coarse timer); Dear ImGui asserts a
+  // positive one ("Need a positive DeltaTime!").
+  ImGuiIO& io = ImGui::GetIO();
+  if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 60.0f;
   ImGui::NewFrame();
 }
 
@@ -178,6 +200,17 @@ int Window::framebufferHeight() const {
   glfwGetFramebufferSize(m_window, &w, &h);
   return h;
 }
+
+#ifdef __EMSCRIPTEN__
+void Window::fitToPage() {
+  // The page lays the canvas out with CSS; its drawing buffer follows the CSS size (one
+  // buffer pixel per CSS pixel, as emscripten's GLFW maps mouse positions).
+  double cssWidth = 0, cssHeight = 0;
+  if (emscripten_get_element_css_size("#canvas", &cssWidth, &cssHeight) != EMSCRIPTEN_RESULT_SUCCESS) return;
+  const int w = std::max(1, int(cssWidth)), h = std::max(1, int(cssHeight));
+  if (w != framebufferWidth() || h != framebufferHeight()) glfwSetWindowSize(m_window, w, h);
+}
+#endif
 
 bool Window::guiWantsMouse() const { return m_imguiReady && ImGui::GetIO().WantCaptureMouse; }
 

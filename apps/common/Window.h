@@ -3,7 +3,7 @@
 // version or OpenGL ES, gl::GlRequest; by default the highest core: 4.6 down to 3.3), GL
 // entry points loaded through texstream's glad, and Dear ImGui (Debian libimgui's GLFW and
 // OpenGL3 backends) drawn into it. Windows live here, never in the library.
-#include <texstream/gl/HeadlessContext.h>
+#include <texstream/gl/GlRequest.h>
 
 #include <optional>
 #include <stdexcept>
@@ -55,6 +55,11 @@ class Window {
   /// This frame's mouse (see guiWantsMouse() before acting on it).
   MouseInput mouse() const { return m_mouse; }
   bool guiWantsMouse() const;
+#ifdef __EMSCRIPTEN__
+  /// Sizes the drawing buffer to the page's canvas element (#canvas) when its CSS size
+  /// changed; called once per frame by the browser main loop.
+  void fitToPage();
+#endif
   /// "asked for OpenGL 4.1 core, got OpenGL 4.1 (Core Profile) Mesa ... through GLFW 3.3.8 X11 GLX ..."
   const std::string& description() const { return m_description; }
 

@@ -4,6 +4,7 @@
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/text/FloatChars.h>
 
 #include <glad/gl.h>
 #include <imgui.h>
@@ -34,7 +35,7 @@ std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
 /// A float as the decimal it was typed as (1e-05, not 9.999999747378752e-06).
 double shortest(float f) {
   char buffer[32];
-  const auto r = std::to_chars(buffer, buffer + sizeof buffer, f);
+  const auto r = text::toChars(buffer, buffer + sizeof buffer, f);
   return std::strtod(std::string(buffer, r.ptr).c_str(), nullptr);
 }
 

@@ -1,6 +1,8 @@
 // Bajaj et al. 2004: the code generation stage emitted as GLSL.
 #include <texstream/codegen/Glsl.h>
 
+#include <texstream/text/FloatChars.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -17,7 +19,7 @@ std::string glslFloat(double v) {
   }
   const float f = float(v);
   char buf[64];
-  const auto res = std::to_chars(buf, buf + sizeof buf, f);
+  const auto res = text::toChars(buf, buf + sizeof buf, f);
   std::string s(buf, res.ptr);
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   // "1e-05" is valid GLSL; make the mantissa explicit for readability: "1.0e-05".

@@ -1,6 +1,8 @@
 // Mesh files in and out. OBJ is parsed by tinyobjloader (ObjReader.cpp); OFF and PLY here.
 #include <texstream/geometry/MeshIo.h>
 
+#include <texstream/text/FloatChars.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -76,7 +78,7 @@ double parseCoordinate(std::string_view token, const std::string& file, long lon
   std::string_view t = token;
   if (!t.empty() && t[0] == '+') t.remove_prefix(1);
   double value = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  const auto [end, ec] = text::fromChars(t.data(), t.data() + t.size(), value);
   if (ec == std::errc::result_out_of_range)
     throw MeshError(file, line, what + ": " + quote(token) + " is out of the range of a double");
   if (ec != std::errc() || end != t.data() + t.size())
@@ -527,8 +529,8 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
 
 void appendNumber(std::string& out, double v, bool asFloat) {
   char buffer[64];
-  const auto r = asFloat ? std::to_chars(buffer, buffer + sizeof buffer, float(v))
-                         : std::to_chars(buffer, buffer + sizeof buffer, v);
+  const auto r = asFloat ? text::toChars(buffer, buffer + sizeof buffer, float(v))
+                         : text::toChars(buffer, buffer + sizeof buffer, v);
   out.append(buffer, r.ptr);
 }
 

@@ -21,6 +21,8 @@
 // keeps needing nothing but libc, libstdc++ and the GL/EGL loaders at run time.
 #include <texstream/geometry/MeshIo.h>
 
+#include <texstream/text/FloatChars.h>
+
 #if !__has_include(<tiny_obj_loader.h>)
 #error "tiny_obj_loader.h not found: install tinyobjloader (Debian: apt install libtinyobjloader-dev)"
 #endif
@@ -118,7 +120,7 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
         std::string_view t = tokens[std::size_t(c)];
         if (!t.empty() && t[0] == '+') t.remove_prefix(1);
         double value = 0;
-        const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+        const auto [p, ec] = text::fromChars(t.data(), t.data() + t.size(), value);
         if (ec != std::errc() || p != t.data() + t.size())
           throw MeshError(file, lineNo, what + " coordinate " + "xyz"[c - 1] + ": " + quoted(tokens[std::size_t(c)]) +
                                             " is not a number");
@@ -131,7 +133,7 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
       scan.libraryText += 'v';
       for (std::size_t c = scan.positions.size() - 3; c < scan.positions.size(); ++c) {
         scan.libraryText += ' ';
-        scan.libraryText.append(number, std::to_chars(number, number + sizeof number, scan.positions[c]).ptr);
+        scan.libraryText.append(number, text::toChars(number, number + sizeof number, scan.positions[c]).ptr);
       }
       scan.libraryText += '\n';
     } else if (tokens[0] == "f") {

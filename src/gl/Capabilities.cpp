@@ -4,7 +4,16 @@
 
 #include <glad/gl.h>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/html5_webgl.h>
+// Emscripten's own GL functions, called directly (declared in <webgl/webgl2.h>, whose GL
+// declarations would clash with glad's).
+extern "C" void emscripten_glGetBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, void* data);
+extern "C" GLenum emscripten_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
+extern "C" void emscripten_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
+#else
 #include <dlfcn.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -28,6 +37,22 @@ bool startsWith(const char* text, const char* prefix) {
   return text && std::strncmp(text, prefix, std::strlen(prefix)) == 0;
 }
 
+#ifdef __EMSCRIPTEN__
+// The entry points with a 64-bit argument. Without WASM_BIGINT emscripten's JavaScript
+// functions take it as two 32-bit halves, so the pointer its proc-address lookup returns
+// has another signature than glad's and calling it traps ("function signature mismatch");
+// a direct call, as here, is converted by the linker.
+GLenum GLAD_API_PTR clientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
+  return emscripten_glClientWaitSync(sync, flags, timeout);
+}
+void GLAD_API_PTR waitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) { emscripten_glWaitSync(sync, flags, timeout); }
+
+// In the browser GL is WebGL2, implemented by emscripten's JavaScript library: no library
+// to open; the entry points come by their exact ES names.
+GLADapiproc browserProc(const char* name) {
+  return reinterpret_cast<GLADapiproc>(emscripten_webgl_get_proc_address(name));
+}
+#else
 // The system's GL libraries, opened once and never closed: entry points loaded from them
 // must stay valid for the life of the process.
 struct SystemGl {
@@ -74,6 +99,7 @@ GLADapiproc systemProc(const char* name) {
   if (!p && s.gles) p = dlsym(s.gles, name);
   return reinterpret_cast<GLADapiproc>(p);
 }
+#endif
 
 void loadWith(GLADloadfunc load) {
   auto getString = reinterpret_cast<GetStringFn>(load("glGetString"));
@@ -85,6 +111,15 @@ void loadWith(GLADloadfunc load) {
     throw Error(std::string("texstream: could not load the ") + (es ? "OpenGL ES" : "OpenGL") +
                 " entry points of the current context (" + version + ")");
   }
+#ifdef __EMSCRIPTEN__
+  // WebGL2 reads buffers with getBufferSubData (ES has no glGetBufferSubData, so glad's ES
+  // loader leaves it null, and emscripten's proc-address lookup does not list it).
+  if (es) {
+    glad_glGetBufferSubData = &emscripten_glGetBufferSubData;
+    glad_glClientWaitSync = &clientWaitSync;
+    glad_glWaitSync = &waitSync;
+  }
+#endif
 }
 
 // A plain pointer: thread_local objects with destructors die before the statics that may
@@ -199,12 +234,18 @@ void ensureGlLoaded() {
     if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
     return;
   }
+#ifdef __EMSCRIPTEN__
+  // Without a current WebGL context emscripten's glGetString would fail in JavaScript.
+  if (emscripten_webgl_get_current_context() == 0) throw Error(kNoContext);
+  loadWith(browserProc);
+#else
   SystemGl& s = systemGl();
   if (!s.gl && !s.gles) {
     throw Error("texstream: cannot open the system's OpenGL library (libGL.so.1, libOpenGL.so.0 or libGLESv2.so.2): "
                 "install libgl1 or libopengl0 and a driver (Mesa or NVIDIA)");
   }
   loadWith(systemProc);
+#endif
 }
 
 Capabilities queryCapabilities() {

@@ -3,6 +3,8 @@
 // about a second; every error names file and line.
 #include <texstream/linalg/MatrixMarket.h>
 
+#include <texstream/text/FloatChars.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -107,7 +109,7 @@ double parseValue(Lines& lines, std::string_view token, const std::string& field
   double v = 0;
   const char* begin = token.data();
   if (!token.empty() && token[0] == '+') ++begin;  // from_chars does not take a leading '+'
-  const auto [end, ec] = std::from_chars(begin, token.data() + token.size(), v);
+  const auto [end, ec] = text::fromChars(begin, token.data() + token.size(), v);
   if (ec == std::errc::result_out_of_range) lines.fail(where + "value \"" + std::string(token) + "\" is out of range");
   if (ec != std::errc() || end != token.data() + token.size()) {
     lines.fail(where + "value \"" + std::string(token) + "\" is not a number");
@@ -254,7 +256,7 @@ void appendComment(std::string& s, const std::string& comment) {
 
 void appendNumber(std::string& s, double v) {
   char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);  // shortest exact round trip
+  const auto [end, ec] = text::toChars(buffer, buffer + sizeof buffer, v);  // shortest exact round trip
   s.append(buffer, ec == std::errc() ? end : buffer);
 }
 

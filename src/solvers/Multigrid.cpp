@@ -17,7 +17,7 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -26,6 +26,18 @@
 namespace texstream::solvers {
 
 namespace {
+
+// The bits of a float and back, as std::bit_cast does (emscripten 3.1's libc++ has none).
+std::uint32_t floatBits(float f) {
+  std::uint32_t u = 0;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+float floatFromBits(std::uint32_t u) {
+  float f = 0;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
 
 using stream::Pass;
 using stream::Vector;
@@ -354,7 +366,7 @@ void Multigrid::buildBlockData() {
     using Entries = std::array<std::uint32_t, 9>;
     auto entriesAt = [&](int i, int j) {
       Entries e{};
-      for (int d = 0; d < 9; ++d) e[std::size_t(d)] = std::bit_cast<std::uint32_t>(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
+      for (int d = 0; d < 9; ++d) e[std::size_t(d)] = floatBits(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
       return e;
     };
     std::map<Entries, std::size_t> counts;
@@ -365,7 +377,7 @@ void Multigrid::buildBlockData() {
     std::size_t best = 0;
     for (const auto& [entries, count] : counts)
       if (count > best) best = count, reference = entries;
-    for (std::uint32_t bits : reference) m_blockReference.push_back(std::bit_cast<float>(bits));
+    for (std::uint32_t bits : reference) m_blockReference.push_back(floatFromBits(bits));
     for (int j = 0; j < A.ny(); ++j)
       for (int i = 0; i < A.nx(); ++i, ++node) {
         for (int d = 0; d < 9; ++d) packed.push_back(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));

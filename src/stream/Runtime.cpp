@@ -29,7 +29,10 @@ Runtime& Runtime::current() {
   if (!t_runtime) {
     gl::ensureGlLoaded();
     t_runtime = new Runtime();
+#ifndef __EMSCRIPTEN__
+    // The browser has no HeadlessContext: the page's WebGL context lives as long as the page.
     gl::HeadlessContext::setTeardownHook(&Runtime::shutdown);
+#endif
   }
   return *t_runtime;
 }

@@ -96,7 +96,11 @@ bool ScalarReadback::ready() {
 std::array<float, 4> ScalarReadback::value() {
   std::array<float, 4> v{};
   if (!m_fence) return v;
+#ifndef __EMSCRIPTEN__
+  // WebGL2 allows no blocking wait (its MAX_CLIENT_WAIT_TIMEOUT_WEBGL is 0 in browsers);
+  // there getBufferSubData below waits for the copy itself.
   glClientWaitSync(static_cast<GLsync>(m_fence), GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(10'000'000'000ULL));
+#endif
   glDeleteSync(static_cast<GLsync>(m_fence));
   m_fence = nullptr;
   gl::StateGuard guard;

@@ -9,9 +9,9 @@
 
 namespace texstream::test {
 
-gl::HeadlessContext& context() {
-  static std::unique_ptr<gl::HeadlessContext> ctx = [] {
-    auto c = std::make_unique<gl::HeadlessContext>();
+TestContext& context() {
+  static std::unique_ptr<TestContext> ctx = [] {
+    auto c = std::make_unique<TestContext>();
     // Once per process, so ctest's log says which context each variant ran on.
     std::printf("texstream test context: %s\n", c->description().c_str());
     return c;
@@ -23,7 +23,12 @@ gl::HeadlessContext& context() {
 std::vector<stream::Backend> backends() {
   context();
   const char* env = std::getenv("TEXSTREAM_TEST_BACKENDS");
-  std::stringstream list(env && *env ? env : "fragment,compute");
+#ifdef __EMSCRIPTEN__
+  const char* const defaultBackends = "fragment";
+#else
+  const char* const defaultBackends = "fragment,compute";
+#endif
+  std::stringstream list(env && *env ? env : defaultBackends);
   std::vector<stream::Backend> out;
   std::string name;
   while (std::getline(list, name, ',')) {

@@ -1,13 +1,17 @@
 #pragma once
-// Test support: one headless EGL context per test process (created on first use), and
-// the backends every GPU test runs on.
+// Test support: one headless EGL context per test process (created on first use; in the
+// browser build the page's WebGL2 context), and the backends every GPU test runs on.
 //
 // The context is what TEXSTREAM_GL asks for (gl::GlRequest: "4.5", "4.1", "3.3", "es3.0",
 // "es3.1", ...; default the highest desktop core), so ctest runs the same suite on every
 // context (tests/CMakeLists.txt). TEXSTREAM_TEST_BACKENDS lists the backends the suite
 // must run on ("fragment", "compute" or "fragment,compute", the default): a backend listed
 // there that the context lacks fails the test rather than being skipped.
+#ifdef __EMSCRIPTEN__
+#include "support/BrowserContext.h"
+#else
 #include <texstream/gl/HeadlessContext.h>
+#endif
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/Runtime.h>
 
@@ -17,10 +21,16 @@
 
 namespace texstream::test {
 
+#ifdef __EMSCRIPTEN__
+using TestContext = BrowserContext;
+#else
+using TestContext = gl::HeadlessContext;
+#endif
+
 /// Creates (once) and makes current the process's headless context.
-gl::HeadlessContext& context();
-/// The backends of TEXSTREAM_TEST_BACKENDS (default fragment and compute); throws when one
-/// of them cannot run on the context.
+TestContext& context();
+/// The backends of TEXSTREAM_TEST_BACKENDS (default fragment and compute; in the browser
+/// fragment, WebGL2's only one); throws when one of them cannot run on the context.
 std::vector<stream::Backend> backends();
 /// True when the suite runs the compute backend on this context.
 bool testsCompute();

@@ -1,0 +1,17 @@
+#pragma once
+// Floating-point numbers to and from text, exactly: std::to_chars / std::from_chars where
+// the standard library has them for floating point (libstdc++ 11+), else (the libc++ of
+// emscripten 3.1, which declares them deleted) the C library's printf and strtod with the
+// same contract:
+//  - toChars writes the shortest text that reads back to the same value ("0.1", "1e+20");
+//  - fromChars reads the whole of [first, last) or reports where it stopped, refuses a
+//    leading '+' or whitespace as from_chars does, and reports result_out_of_range.
+#include <charconv>
+
+namespace texstream::text {
+
+std::to_chars_result toChars(char* first, char* last, double value);
+std::to_chars_result toChars(char* first, char* last, float value);
+std::from_chars_result fromChars(const char* first, const char* last, double& value);
+
+}  // namespace texstream::text
