@@ -328,17 +328,21 @@ void CurvatureFlow::triangleMeasures(stream::Vector& areas, stream::Vector& volu
       .run();
 }
 
-FlowMeasures CurvatureFlow::measure() const {
+void CurvatureFlow::sumMeasures(stream::Scalar& area, stream::Scalar* volume, stream::Scalar* degenerateCount) const {
   gl::StateGuard guard;
   const stream::Layout layout = stream::Layout::forSize(m_mesh.triangleCount());
   stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
   stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
   stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
   triangleMeasures(areas, volumes, degenerate);
-  stream::Scalar area(m_name + ".area"), volume(m_name + ".volume"), count(m_name + ".degenerateCount");
   stream::sum(areas, area);
-  stream::sum(volumes, volume);
-  stream::sum(degenerate, count);
+  if (volume) stream::sum(volumes, *volume);
+  if (degenerateCount) stream::sum(degenerate, *degenerateCount);
+}
+
+FlowMeasures CurvatureFlow::measure() const {
+  stream::Scalar area(m_name + ".area"), volume(m_name + ".volume"), count(m_name + ".degenerateCount");
+  sumMeasures(area, &volume, &count);
   FlowMeasures m;
   m.area = area.read();
   m.volume = volume.read();
@@ -346,15 +350,7 @@ FlowMeasures CurvatureFlow::measure() const {
   return m;
 }
 
-void CurvatureFlow::area(stream::Scalar& out) const {
-  gl::StateGuard guard;
-  const stream::Layout layout = stream::Layout::forSize(m_mesh.triangleCount());
-  stream::Vector areas = stream::Vector::temporary(layout, m_name + ".areas");
-  stream::Vector volumes = stream::Vector::temporary(layout, m_name + ".volumes");
-  stream::Vector degenerate = stream::Vector::temporary(layout, m_name + ".degenerate");
-  triangleMeasures(areas, volumes, degenerate);
-  stream::sum(areas, out);
-}
+void CurvatureFlow::area(stream::Scalar& out) const { sumMeasures(out, nullptr, nullptr); }
 
 void CurvatureFlow::updateShading() {
   gl::StateGuard guard;

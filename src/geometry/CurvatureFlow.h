@@ -176,6 +176,8 @@ class CurvatureFlow {
   void uploadPositions(std::span<const double> xyz);
   /// Per triangle (layouts of areas): area, signed volume about origin(), degenerate (0/1).
   void triangleMeasures(stream::Vector& areas, stream::Vector& volumes, stream::Vector& degenerate) const;
+  /// Sums the triangle measures into GPU scalars (volume and count optional).
+  void sumMeasures(stream::Scalar& area, stream::Scalar* volume, stream::Scalar* degenerateCount) const;
   void rescale();
 
   std::string m_name;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "solvers/Reference.h"
+#include "solvers/multigrid_reference.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -46,20 +47,6 @@ double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b
   double d = 0;
   for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(double(a[i]) - double(b[i])));
   return d;
-}
-
-/// ||b - A x|| / ||b|| over free nodes, in double.
-double trueGridResidual(const GridStencil& A, const std::vector<float>& x, const std::vector<double>& b) {
-  const std::vector<double> ax = A.apply(test::toDouble(x));
-  double rr = 0, bb = 0;
-  for (int j = 0; j < A.ny(); ++j)
-    for (int i = 0; i < A.nx(); ++i) {
-      if (A.isFixed(i, j)) continue;
-      const std::size_t k = std::size_t(j) * A.nx() + i;
-      rr += (b[k] - ax[k]) * (b[k] - ax[k]);
-      bb += b[k] * b[k];
-    }
-  return std::sqrt(rr / bb);
 }
 
 }  // namespace
@@ -146,7 +133,7 @@ TEST_CASE("Multigrid::solve(b, b) solves in place: the answer of a separate x", 
   CHECK(aliased.iterations == separate.iterations);
   const std::vector<float> xs = inPlace.download();
   CHECK(maxAbsDifference(xs, x.download()) <= 1e-6);
-  CHECK(trueGridResidual(A, xs, test::toDouble(bs)) <= 1e-4);
+  CHECK(test::trueGridResidual(A, xs, test::toDouble(bs)) <= 1e-4);
 }
 
 TEST_CASE("enhancedBlockJacobi(f, f) solves in place: the answer of a separate x", "[gl][solvers][ebj][aliasing]") {
@@ -214,5 +201,5 @@ TEST_CASE("preconditioners apply in place: z = r gives M^-1 r", "[gl][solvers][p
   const std::vector<float> zs = z.download();
   CHECK(maxAbsDifference(r.download(), zs) == 0.0);
   // M^-1 r approximates A^-1 r: one V-cycle reduces the residual of A z = r well below 1.
-  CHECK(trueGridResidual(G, zs, test::toDouble(rs)) < 0.5);
+  CHECK(test::trueGridResidual(G, zs, test::toDouble(rs)) < 0.5);
 }

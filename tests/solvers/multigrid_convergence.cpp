@@ -69,20 +69,6 @@ double relativeError(const std::vector<float>& got, const std::vector<double>& r
   return std::sqrt(num / den);
 }
 
-/// ||b - A x|| / ||b|| over free nodes, in double.
-double trueResidual(const GridStencil& A, const std::vector<float>& x, const std::vector<double>& b) {
-  const std::vector<double> ax = A.apply(test::toDouble(x));
-  double rr = 0, bb = 0;
-  for (int j = 0; j < A.ny(); ++j)
-    for (int i = 0; i < A.nx(); ++i) {
-      if (A.isFixed(i, j)) continue;
-      const std::size_t k = std::size_t(j) * A.nx() + i;
-      rr += (b[k] - ax[k]) * (b[k] - ax[k]);
-      bb += b[k] * b[k];
-    }
-  return std::sqrt(rr / bb);
-}
-
 }  // namespace
 
 TEST_CASE("Multigrid: V(2,2) factor <= 0.15 on the Dirichlet Poisson problem, independent of size",
@@ -176,14 +162,14 @@ TEST_CASE("Multigrid: solutions match CPU double solves", "[multigrid][gl]") {
     CHECK(status.iterations <= 10);
     const std::vector<float> xs = x.download();
     CHECK(relativeError(xs, ref) < 1e-4);
-    CHECK(trueResidual(A, xs, test::toDouble(bs)) < 1e-5);
+    CHECK(test::trueGridResidual(A, xs, test::toDouble(bs)) < 1e-5);
     // Defect correction reaches 1e-7 in its recurrence residual; the true one stays at
     // the float32 floor, a few 1e-7 on grids this small.
     stream::Vector x2(A.nodes(), "x2");
     const auto deep = mg.solve(b, x2, {.tolerance = 1e-7f, .maxCycles = 30, .check = solvers::ResidualCheck::Recurrence});
     INFO(deep.message);
     CHECK(deep.converged());
-    CHECK(trueResidual(A, x2.download(), test::toDouble(bs)) < 2e-6);
+    CHECK(test::trueGridResidual(A, x2.download(), test::toDouble(bs)) < 2e-6);
   }
 }
 
@@ -217,7 +203,7 @@ TEST_CASE("Multigrid: the Neumann problem converges to the zero-mean solution", 
   }
   CHECK(std::abs(xMean) <= 1e-5 * scale);
   CHECK(relativeError(xs, ref) < 1e-4);
-  CHECK(trueResidual(A, xs, bp) < 1e-5);
+  CHECK(test::trueGridResidual(A, xs, bp) < 1e-5);
   // Asking for more than float32 allows: the solve reports the stagnation.
   const auto floor = mg.solve(b, x, {.tolerance = 1e-9f});
   CHECK(floor.outcome == Outcome::MaxIterations);

@@ -170,4 +170,18 @@ inline solvers::GridStencil randomSymmetricStencil(int nx, int ny, double sigma,
   return A;
 }
 
+/// ||b - A x|| / ||b|| over A's free nodes, in double.
+inline double trueGridResidual(const solvers::GridStencil& A, const std::vector<float>& x, const std::vector<double>& b) {
+  const std::vector<double> ax = A.apply(toDouble(x));
+  double rr = 0, bb = 0;
+  for (int j = 0; j < A.ny(); ++j)
+    for (int i = 0; i < A.nx(); ++i) {
+      if (A.isFixed(i, j)) continue;
+      const std::size_t k = std::size_t(j) * std::size_t(A.nx()) + std::size_t(i);
+      rr += (b[k] - ax[k]) * (b[k] - ax[k]);
+      bb += b[k] * b[k];
+    }
+  return std::sqrt(rr / bb);
+}
+
 }  // namespace texstream::test
