@@ -100,16 +100,14 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
   auto f = std::make_unique<Format>();
   linalg::SegmentOptions o;
   o.packing = packing;
-  o.scalarGather = variant == "r32f";
   o.interleave = variant == "interleaved";
   if (variant == "unmerged") o.mergeBelow = 0;
   f->segment = std::make_unique<linalg::SegmentMatrix>(A, "bench." + tag + ".segment", o);
   f->view = std::make_unique<linalg::SegmentMatrix::Internal>(*f->segment);
   f->op = std::string("segment.") + linalg::packingName(packing) + (variant.empty() ? "" : "_" + variant);
   char note[160];
-  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s%s", f->segment->groups().size(),
-                f->segment->passesPerApply(), f->segment->paddingRatio(),
-                o.scalarGather ? ", x unpacked to R32F first" : "", o.interleave ? ", interleaved segments" : "",
+  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s", f->segment->groups().size(),
+                f->segment->passesPerApply(), f->segment->paddingRatio(), o.interleave ? ", interleaved segments" : "",
                 o.mergeBelow == 0 ? ", no group merging" : "");
   f->note = note;
   return f;
@@ -147,7 +145,6 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "interleaved"));
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag, "interleaved"));
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "unmerged"));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "r32f"));
   formats.push_back(bcrsFormat(A, 2, false, tag));
   formats.push_back(bcrsFormat(A, 4, false, tag));
   formats.push_back(bcrsFormat(A, 4, true, tag));

@@ -435,14 +435,6 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
   const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
-  // x unpacked to one float per texel, so that the gathers are 4-byte fetches.
-  const bool scalar = m_options.scalarGather && 4 * layout.width() <= rt.caps().maxTextureSize;
-  if (scalar) {
-    if (m_xScalar.id() == 0) {
-      m_xScalar = gl::Texture(4 * layout.width(), layout.height(), gl::TextureFormat::R32F, m_name + ".xScalar");
-    }
-    stream::Pass("sparse/unpack_scalar").label("spmv_segment unpack x").input("u_x", x).output(m_xScalar).run();
-  }
   auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride) {
     stream::Pass p("sparse/spmv_segment");
     p.define("K", k).define("DIAGONAL", diagonal ? 1 : 0).define("PARTIAL", partial ? 1 : 0);
@@ -452,8 +444,6 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     if (partial) p.input("u_partial", *partial);
     p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
     p.uniform("u_stride", stride);
-    p.define("X_SCALAR", scalar ? 1 : 0);
-    if (scalar) p.input("u_xs", m_xScalar);
     return p;
   };
   gl::Texture partials[2];
@@ -489,7 +479,7 @@ void SegmentMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) co
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                         const stream::Epilogue& epilogue) const {
   stream::Runtime& rt = stream::Runtime::current();
-  bool fusable = rt.backend() == stream::Backend::Compute && !m_options.scalarGather;
+  bool fusable = rt.backend() == stream::Backend::Compute;
   std::size_t total = 0;
   for (const SegmentGroup& g : m_groups) {
     fusable = fusable && g.k <= kMaxSegmentPerPass;
@@ -516,7 +506,7 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
       if (r.w <= 0 || r.h <= 0) continue;
       const int gx = (r.w + 15) / 16, gy = (r.h + 15) / 16;
       stream::Pass p(kernel);
-      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0).define("X_SCALAR", 0);
+      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0);
       p.label("spmv_segment K=" + std::to_string(g.k) + " + dot");
       p.input("u_x", x).input("u_diagonal", m_diagonal).input("u_starts", m_starts).input("u_values", m_values);
       p.input("u_columns", m_columns);

@@ -79,10 +79,6 @@ struct SegmentOptions {
   /// Tile size in texels for IdenticalTiles; tileWidth a power of two. 16 x 16 is the
   /// compute backend's workgroup: one workgroup then reads 1024 consecutive rows.
   int tileWidth = 16, tileHeight = 16;
-  /// Before each product, unpack x into an R32F texture (one extra pass) so that the x_j
-  /// gathers are 4-byte fetches instead of 16-byte texels. Off by default: on the GPUs
-  /// measured the pass costs more than the narrower fetches save (docs/performance.md).
-  bool scalarGather = false;
   /// Bolz §3.2.2 lets a program for k serve rows with fewer entries: a group whose
   /// padding up to the next larger group would cost at most this many value texels
   /// joins it, saving a pass (the icosphere's 12 valence-5 vertices, the texels past the
@@ -197,9 +193,9 @@ class SegmentMatrix : public LinearOperator {
   /// y = A x on internal vectors (both internalLayout()).
   void applyInternal(const stream::Vector& x, stream::Vector& y) const;
   /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
-  /// fits one pass (and scalarGather is off), the dot product is folded into the
-  /// product's dispatches (sparse/spmv_segment_dot.glsl): one pass fewer per CG
-  /// iteration. Otherwise the product and a reduction.
+  /// fits one pass, the dot product is folded into the product's dispatches
+  /// (sparse/spmv_segment_dot.glsl): one pass fewer per CG iteration. Otherwise the
+  /// product and a reduction.
   void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
   /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
@@ -273,7 +269,6 @@ class SegmentMatrix : public LinearOperator {
   std::vector<SegmentGroup> m_groups;
   stream::Vector m_diagonal;
   gl::Texture m_values, m_columns, m_starts;
-  mutable gl::Texture m_xScalar;  // x unpacked to R32F (scalarGather), 4 W x H
   mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
   std::vector<SegmentSlot> m_entrySlots;

@@ -139,14 +139,13 @@ void checkProduct(const SegmentMatrix& A, const Csr& csr, std::uint64_t seed) {
 TEST_CASE("SegmentMatrix: y = A x for rows of 0 to 300 non-zeros, both packings", "[gl][linalg][segment]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
-  // Variants: defaults (the backend's segment layout); x gathered from an R32F copy; the
-  // other segment layout (consecutive on compute, interleaved on fragment); no merging of
-  // small groups (one program per bucketed count, Bolz's plain scheme).
-  const int variant = GENERATE(0, 1, 2, 3);
+  // Variants: defaults (the backend's segment layout); the other segment layout
+  // (consecutive on compute, interleaved on fragment); no merging of small groups (one
+  // program per bucketed count, Bolz's plain scheme).
+  const int variant = GENERATE(0, 1, 2);
   SegmentOptions options = packingOption(packing);
-  options.scalarGather = variant == 1;
-  if (variant == 2) options.interleave = !linalg::resolveInterleave(options);
-  if (variant == 3) options.mergeBelow = 0;
+  if (variant == 1) options.interleave = !linalg::resolveInterleave(options);
+  if (variant == 2) options.mergeBelow = 0;
   INFO("packing: " << linalg::packingName(packing) << ", variant " << variant);
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(97), std::size_t(1000),
                         std::size_t(4097)}) {
