@@ -15,6 +15,7 @@
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/MatrixMarket.h>
+#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/linalg/PointMatrix.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
@@ -53,6 +54,7 @@ using linalg::Csr;
 using linalg::DenseMatrix;
 using linalg::LinearOperator;
 using linalg::BcrsMatrix;
+using linalg::PermutedMatrix;
 using linalg::PointMatrix;
 using linalg::SegmentMatrix;
 using linalg::StencilMatrix;
