@@ -33,11 +33,7 @@ std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
 }
 
 /// A float as the decimal it was typed as (1e-05, not 9.999999747378752e-06).
-double shortest(float f) {
-  char buffer[32];
-  const auto r = text::toChars(buffer, buffer + sizeof buffer, f);
-  return std::strtod(std::string(buffer, r.ptr).c_str(), nullptr);
-}
+double shortest(float f) { return std::strtod(text::shortestText(f).c_str(), nullptr); }
 
 double boundingRadius(const geometry::Mesh& m) {
   double c[3] = {0, 0, 0};

@@ -11,6 +11,7 @@
 #include "SmoothDemo.h"
 
 #include <texstream/geometry/MeshIo.h>
+#include <texstream/text/Format.h>
 
 #include <filesystem>
 #include <iostream>
@@ -65,12 +66,12 @@ int main(int argc, char** argv) {
         geometry::meshFormatFromPath(spec.name);
       } catch (const geometry::MeshError&) {
         const std::string ext = std::filesystem::path(spec.name).extension().string();
-        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": unknown mesh format " +
-                              (ext.empty() ? std::string("(no extension)") : "\"" + ext + "\"") +
+        throw app::UsageError("--mesh: invalid value " + text::quoted(meshText) + ": unknown mesh format " +
+                              (ext.empty() ? std::string("(no extension)") : text::quoted(ext)) +
                               "; accepted: .obj, .off, .ply (any case) or builtin:NAME");
       }
       if (!std::filesystem::exists(spec.name))
-        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": no such file");
+        throw app::UsageError("--mesh: invalid value " + text::quoted(meshText) + ": no such file");
     }
     settings.mesh = meshText;
     if (!dtText.empty()) settings.lambdaDt = app::parseReal("--dt", dtText, 0.0, 1e30, true);

@@ -17,10 +17,7 @@ std::string glslFloat(double v) {
   if (!std::isfinite(v) || std::fabs(v) > double(std::numeric_limits<float>::max())) {
     throw std::invalid_argument("glslFloat: " + std::to_string(v) + " does not fit a 32-bit float");
   }
-  const float f = float(v);
-  char buf[64];
-  const auto res = text::toChars(buf, buf + sizeof buf, f);
-  std::string s(buf, res.ptr);
+  std::string s = text::shortestText(float(v));
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   // "1e-05" is valid GLSL; make the mantissa explicit for readability: "1.0e-05".
   if (const auto e = s.find('e'); e != std::string::npos && s.find('.') == std::string::npos) s.insert(e, ".0");
