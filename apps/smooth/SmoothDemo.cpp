@@ -1,5 +1,7 @@
 #include "SmoothDemo.h"
 
+#include "NamedCombo.h"
+
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/stream/Profiler.h>
@@ -307,12 +309,12 @@ void SmoothDemo::gui(ShellControls& controls) {
   } else {
     ImGui::TextDisabled("closed mesh: no boundary");
   }
-  int rescale = int(flow.options().rescale);
+  geometry::Rescale rescale = flow.options().rescale;
   const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
   if (!canRescale) ImGui::BeginDisabled();
-  if (ImGui::Combo("rescale", &rescale, "none\0keep area\0keep volume\0")) {
-    flow.setRescale(geometry::Rescale(rescale));
-    m_settings.rescale = geometry::Rescale(rescale);
+  if (namedCombo("rescale", rescale, geometry::rescaleNames())) {
+    flow.setRescale(rescale);
+    m_settings.rescale = rescale;
   }
   if (!canRescale) {
     ImGui::EndDisabled();

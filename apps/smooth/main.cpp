@@ -10,6 +10,7 @@
 #include "OutputPath.h"
 #include "SmoothDemo.h"
 
+#include <texstream/geometry/CurvatureFlow.h>
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/text/Format.h>
 
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
                "Let boundary vertices move too (default: fixed, as in Bolz et al.)");
   cli.add_option("--rescale", rescaleText, "Rescale after each step to keep the initial area or volume (needs a closed "
                                            "mesh or --free-boundary)")
-      ->type_name("none|area|volume")
+      ->type_name(stream::nameList(geometry::rescaleNames(), "|"))
       ->capture_default_str();
   cli.add_option("--out", outPath,
                  "Write the smoothed mesh as OBJ after the run (same coordinates and vertex order as the input)")
@@ -81,8 +82,7 @@ int main(int argc, char** argv) {
     settings.cgMaxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
     settings.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
     settings.fixBoundary = !freeBoundary;
-    const std::string r = app::parseChoice("--rescale", rescaleText, {"none", "area", "volume"});
-    settings.rescale = r == "area" ? geometry::Rescale::Area : r == "volume" ? geometry::Rescale::Volume : geometry::Rescale::None;
+    settings.rescale = app::parseNamed("--rescale", rescaleText, geometry::rescaleNames());
     app::requireWritablePath("--out", outPath);
     if (!outPath.empty()) settings.result = std::make_shared<geometry::Mesh>();
   });

@@ -1,5 +1,7 @@
 #include "WaveDemo.h"
 
+#include "NamedCombo.h"
+
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 
@@ -151,9 +153,7 @@ void WaveDemo::gui(ShellControls& controls) {
     ImGui::EndCombo();
   }
 
-  int scheme = p.scheme == wave::Scheme::Implicit ? 1 : 0;
-  if (ImGui::Combo("scheme", &scheme, "explicit (leapfrog)\0implicit (Crank-Nicolson + CG)\0"))
-    w.setScheme(scheme == 1 ? wave::Scheme::Implicit : wave::Scheme::Explicit);
+  if (namedCombo("scheme", p.scheme, wave::schemeNames())) w.setScheme(p.scheme);
 
   float speed = p.speed;
   if (ImGui::SliderFloat("wave speed c", &speed, 0.05f, 5.0f, "%.3f", ImGuiSliderFlags_Logarithmic) && speed > 0)

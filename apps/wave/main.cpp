@@ -19,8 +19,9 @@ int main(int argc, char** argv) {
                        defaults);
   std::string schemeText = "implicit", dtText, speedText = "1", dampingText = "0", tolText = "1e-5", itText = "200";
   CLI::App& cli = cmd.cli();
-  cli.add_option("--scheme", schemeText, "explicit (leapfrog, needs c dt/h <= 0.707) or implicit (Crank-Nicolson + CG)")
-      ->type_name("explicit|implicit")
+  cli.add_option("--scheme", schemeText,
+                 "Time stepping: " + app::namedHelp(wave::schemeNames()) + "; explicit needs c dt/h <= 0.707")
+      ->type_name(stream::nameList(wave::schemeNames(), "|"))
       ->capture_default_str();
   cli.add_option("--dt", dtText, "Time step (> 0; default: 0.5 h / c, i.e. CFL 0.5)")->type_name("DT");
   cli.add_option("--speed", speedText, "Wave speed c (> 0)")->type_name("C")->capture_default_str();
@@ -38,9 +39,7 @@ int main(int argc, char** argv) {
 
   app::WaveSettings settings;
   const auto exitCode = cmd.parse(argc, argv, [&] {
-    settings.params.scheme = app::parseChoice("--scheme", schemeText, {"explicit", "implicit"}) == "explicit"
-                                 ? wave::Scheme::Explicit
-                                 : wave::Scheme::Implicit;
+    settings.params.scheme = app::parseNamed("--scheme", schemeText, wave::schemeNames());
     settings.params.speed = float(app::parseReal("--speed", speedText, 0.0, 1e6, false));
     if (!dtText.empty()) {
       settings.params.dt = float(app::parseReal("--dt", dtText, 0.0, 1e6, false));

@@ -37,14 +37,15 @@ std::array<double, 3> meanOf(std::span<const double> xyz) {
 
 }  // namespace
 
-const char* rescaleName(Rescale r) {
-  switch (r) {
-    case Rescale::None: return "none";
-    case Rescale::Area: return "area";
-    case Rescale::Volume: return "volume";
-  }
-  return "?";
-}
+namespace {
+constexpr stream::EnumName<Rescale> kRescaleNames[] = {{Rescale::None, "none", "none"},
+                                                       {Rescale::Area, "area", "keep area"},
+                                                       {Rescale::Volume, "volume", "keep volume"}};
+}  // namespace
+
+std::span<const stream::EnumName<Rescale>> rescaleNames() { return kRescaleNames; }
+
+const char* rescaleName(Rescale r) { return stream::nameOf(rescaleNames(), r); }
 
 CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
     : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_topology(m_mesh) {

@@ -37,6 +37,7 @@
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Vector.h>
 
 #include <array>
@@ -56,6 +57,9 @@ enum class Rescale {
   Area,    ///< scale about origin() back to the initial surface area after each step
   Volume,  ///< ... to the initial enclosed volume (closed meshes)
 };
+/// The rescalings' names ("none", "area", "volume") and panel labels, for command lines,
+/// panels and reports.
+std::span<const stream::EnumName<Rescale>> rescaleNames();
 const char* rescaleName(Rescale r);
 
 struct CurvatureFlowOptions {

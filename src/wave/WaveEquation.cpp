@@ -18,15 +18,17 @@
 
 namespace texstream::wave {
 
-const char* schemeName(Scheme s) { return s == Scheme::Explicit ? "explicit" : "implicit"; }
+namespace {
+constexpr stream::EnumName<Scheme> kSchemeNames[] = {
+    {Scheme::Explicit, "explicit", "explicit (leapfrog)"},
+    {Scheme::Implicit, "implicit", "implicit (Crank-Nicolson + CG)"}};
+}  // namespace
 
-Scheme parseScheme(std::string_view text) {
-  std::string l(text);
-  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (l == "explicit") return Scheme::Explicit;
-  if (l == "implicit") return Scheme::Implicit;
-  throw std::invalid_argument("parseScheme: \"" + std::string(text) + "\" is not a scheme (explicit or implicit)");
-}
+std::span<const stream::EnumName<Scheme>> schemeNames() { return kSchemeNames; }
+
+const char* schemeName(Scheme s) { return stream::nameOf(schemeNames(), s); }
+
+Scheme parseScheme(std::string_view text) { return stream::parseName(schemeNames(), text, "parseScheme", "scheme"); }
 
 namespace {
 
