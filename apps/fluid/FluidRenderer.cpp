@@ -3,6 +3,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Reduction.h>
 
+#include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
@@ -88,8 +89,8 @@ void main() {
 )glsl";
 
 gl::Program program(const char* name, const char* vertex, const char* fragment) {
-  return gl::Program(name, {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{std::string("<") + name + " vertex>", vertex, 1}}},
-                            {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{std::string("<") + name + " fragment>", fragment, 1}}}});
+  return stream::rasterProgram(name, {{std::string("<") + name + " vertex>", vertex, 1}},
+                               {{std::string("<") + name + " fragment>", fragment, 1}});
 }
 
 }  // namespace

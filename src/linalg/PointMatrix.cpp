@@ -49,11 +49,8 @@ PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<E
 
   gl::StateGuard guard;
   initRowLayout();
-  const gl::Capabilities& caps = stream::Runtime::current().caps();
-  m_program = gl::Program(
-      "point_scatter", {{GL_VERTEX_SHADER, caps.glslHeader(330, 300), stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl")},
-                        {GL_FRAGMENT_SHADER, caps.glslHeader(330, 300),
-                         stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl")}});
+  m_program = stream::rasterProgram("point_scatter", stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl"),
+                                    stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl"));
   m_vertices = gl::Buffer(this->name() + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
                           GL_STATIC_DRAW);
   m_vao = gl::VertexArray(this->name() + ".points");
