@@ -1,6 +1,7 @@
 #include "SmoothDemo.h"
 
 #include "NamedCombo.h"
+#include "SolvePanel.h"
 
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
@@ -25,14 +26,6 @@ namespace texstream::app {
 namespace {
 
 const int kVertexChoices[] = {1000, 10000, 37000, 100000, 300000, 1000000};
-
-template <class T>
-std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
-  const std::size_t first = v.size() > count ? v.size() - count : 0;
-  std::vector<float> out;
-  for (std::size_t k = first; k < v.size(); ++k) out.push_back(float(v[k]));
-  return out;
-}
 
 /// A float as the decimal it was typed as (1e-05, not 9.999999747378752e-06).
 double shortest(float f) { return std::strtod(text::shortestText(f).c_str(), nullptr); }
@@ -337,19 +330,7 @@ void SmoothDemo::gui(ShellControls& controls) {
       flow.setJacobi(jacobi);
       m_settings.jacobi = jacobi;
     }
-    if (!m_iterations.empty()) {
-      const solvers::SolverStatus& s = flow.lastSolve();
-      ImGui::Text("last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations, solvers::outcomeName(s.outcome),
-                  s.relativeResidual);
-      std::vector<float> logRes;
-      for (double r : s.residualHistory) logRes.push_back(float(std::log10(std::max(r, 1e-30))));
-      if (!logRes.empty())
-        ImGui::PlotLines("log10 |r|/|b|\n(per check)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
-                         ImVec2(0, 60));
-      const std::vector<float> its = tail(m_iterations, 300);
-      ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
-                       ImVec2(0, 50));
-    }
+    if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
     ImGui::TreePop();
   }
 
@@ -385,7 +366,7 @@ void SmoothDemo::gui(ShellControls& controls) {
   ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
   if (!m_area.empty()) {
     ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
-    const std::vector<float> ms = tail(m_ms, 300);
+    const std::vector<float> ms = plotTail(m_ms);
     ImGui::PlotLines("ms per step", ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 40));
   }
   const bool profiling = stream::Runtime::current().profiler().enabled();
