@@ -2,6 +2,7 @@
 #include <texstream/codegen/Glsl.h>
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <cctype>
 #include <charconv>
@@ -26,13 +27,7 @@ std::string glslFloat(double v) {
 
 namespace {
 
-// prefix + number, built by appending (GCC 12 warns falsely on "literal" + std::string).
-std::string numbered(const char* prefix, int i, const char* suffix = "") {
-  std::string s(prefix);
-  s += std::to_string(i);
-  s += suffix;
-  return s;
-}
+using text::numbered;
 
 std::string vec4Literal(const std::array<double, 4>& c) {
   if (c[0] == c[1] && c[1] == c[2] && c[2] == c[3]) return "vec4(" + glslFloat(c[0]) + ")";

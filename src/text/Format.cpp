@@ -17,6 +17,13 @@ std::string quotedToken(std::string_view token) {
   return quoted(text);
 }
 
+std::string numbered(const char* prefix, int i, const char* suffix) {
+  std::string s(prefix);
+  s += std::to_string(i);
+  s += suffix;
+  return s;
+}
+
 std::string formatNumber(double value) {
   std::ostringstream s;
   s.precision(3);

@@ -17,4 +17,8 @@ inline constexpr std::size_t kTokenChars = 40;
 /// `value` with three significant digits: "0.000123", "1.5e+06", "nan".
 std::string formatNumber(double value);
 
+/// prefix + i + suffix, for generated names ("r12", "u_block3.x"). Built by appending:
+/// GCC 12 warns falsely on "literal" + std::string (-Wrestrict, bug 105329).
+std::string numbered(const char* prefix, int i, const char* suffix = "");
+
 }  // namespace texstream::text
