@@ -436,6 +436,17 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
     INFO("dot " << got << ", reference " << dotRef);
     CHECK(std::abs(got - dotRef) <= 1e-5 * scale + 1e-30);
   }
+  {
+    // The same in user order (PermutedMatrix: the fused product between two gathers).
+    INFO("user order");
+    result.write(std::nanf(""));
+    linalg::fill(yUser, -7.0f);
+    A.applyAndDot(xUser, yUser, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
+    CHECK(test::maxRelativeError(yUser.download(), yRef) <= 1e-5);
+    const double got = result.read();
+    INFO("dot " << got << ", reference " << dotRef);
+    CHECK(std::abs(got - dotRef) <= 1e-5 * scale + 1e-30);
+  }
   // Vectors in the user's layout (n elements, not the internal layout) and y = x are refused.
   if (A.internalLayout() != xUser.layout()) {
     REQUIRE_THROWS_WITH(A.internal().applyAndDot(xUser, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }}),
