@@ -18,7 +18,10 @@
 #include <texstream/linalg/PointMatrix.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
+#include <texstream/linalg/SystemBuilder.h>
+#include <texstream/linalg/SystemExport.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/Cgls.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/EnhancedBlockJacobi.h>
 #include <texstream/solvers/Jacobi.h>
@@ -27,6 +30,7 @@
 #include <texstream/solvers/MultigridPreconditioner.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/solvers/SystemSolver.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/Layout.h>
@@ -56,12 +60,17 @@ using linalg::BcrsMatrix;
 using linalg::PointMatrix;
 using linalg::SegmentMatrix;
 using linalg::StencilMatrix;
+using linalg::LinearSystem;
+using linalg::SystemBuilder;
+using linalg::SystemMode;
 
 using solvers::CgOptions;
 using solvers::cg;
 using solvers::JacobiPreconditioner;
 using solvers::Multigrid;
 using solvers::SolverStatus;
+using solvers::SystemSolver;
+using solvers::cgls;
 
 /// Frees texstream's GL objects for the current thread's context; call before destroying it.
 inline void shutdown() { stream::Runtime::shutdown(); }
