@@ -24,6 +24,10 @@ namespace texstream::solvers {
 
 namespace {
 
+/// The relative residual CG in float reliably reaches on the systems here (its own
+/// rounding of b - A x stalls near it); defect correction takes over below.
+constexpr float kFloatReach = 1e-6f;
+
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -61,6 +65,17 @@ struct SystemSolver::Gpu {
   std::unique_ptr<JacobiPreconditioner> jacobi;
   std::vector<stream::Vector> b, x, values, locked;
   stream::Vector index;  // per scalar: the internal position of its unknown, -1 where locked
+  // The double-precision copies defect correction works with: N and f_k (NormalEquations)
+  // or the scaled rows A and b_k (Cgls), and ||f_k|| (||A^T b_k||).
+  linalg::Csr matrix;
+  std::vector<std::vector<double>> rhs;
+  std::vector<double> rhsNorm;
+  stream::Vector correctionB, correctionX;
+  // The double-precision unknowns defect correction produced (empty: none, or stale), and
+  // what downloadValues() needs to expand them.
+  std::vector<std::vector<double>> refined;
+  std::vector<std::int32_t> scalarOfUnknown;
+  std::vector<std::vector<double>> lockedValues;
 };
 
 SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptions options)
@@ -68,6 +83,8 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
       m_unknowns(system.unknowns()), m_rows(system.rowCount()), m_scalars(system.scalars()), m_gpu(std::make_unique<Gpu>()) {
   const std::string where = "SystemSolver(\"" + m_name + "\")";
   requireIterationOptions(where, m_options.tolerance, m_options.maxIterations, m_options.checkEvery);
+  if (m_options.refinementSteps < 0)
+    throw std::invalid_argument(where + ": refinementSteps must be >= 0, got " + std::to_string(m_options.refinementSteps));
   const bool cglsRoute = m_mode == linalg::SystemMode::LeastSquares && m_options.route == LeastSquaresRoute::Cgls;
   if (m_mode == linalg::SystemMode::Square && !system.symmetric())
     throw std::invalid_argument(where + ": the square system is not symmetric; CG needs a symmetric positive definite "
@@ -125,6 +142,7 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
     m_setup.matrixRows = N.rows;
     m_setup.matrixNonZeros = N.nonZeros();
   }
+  g.matrix = cglsRoute ? system.rows() : std::move(N);
   const stream::Layout& internal = g.permutation->internalLayout();
   const std::size_t internalUser = g.permutation->userSize();  // n, or max(m, n) for CGLS
   for (std::size_t u = 0; u < m_unknowns; ++u) unknownPosition[u] = g.permutation->userToInternal()[u];
@@ -143,6 +161,8 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
   std::vector<float> index(m_scalars, -1.0f);
   for (std::size_t u = 0; u < m_unknowns; ++u)
     index[std::size_t(system.scalarOfUnknown()[u])] = float(unknownPosition[u]);
+  g.scalarOfUnknown = system.scalarOfUnknown();
+  g.refined.assign(std::size_t(m_systems), {});
   g.index = stream::Vector(m_scalars, m_name + ".index");
   g.index.upload(index);
   for (int k = 0; k < m_systems; ++k) {
@@ -151,6 +171,10 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
     g.x.emplace_back(internal, m_name + ".x" + suffix);
     g.values.emplace_back(m_scalars, m_name + ".values" + suffix);
     g.locked.emplace_back(m_scalars, m_name + ".locked" + suffix);
+  }
+  if (m_options.refinementSteps > 0) {
+    g.correctionB = stream::Vector(internal, m_name + ".correctionB");
+    g.correctionX = stream::Vector(internal, m_name + ".correctionX");
   }
   uploadRightHandSides(system);
   resetToInitialGuess(system);
@@ -170,11 +194,20 @@ void SystemSolver::requireSystem(const char* where, int system) const {
 void SystemSolver::uploadRightHandSides(const linalg::LinearSystem& system) {
   Gpu& g = *m_gpu;
   const bool cglsRoute = g.segmentTransposed != nullptr;
+  g.rhs.assign(std::size_t(m_systems), {});
+  g.lockedValues.assign(std::size_t(m_systems), {});
+  g.rhsNorm.assign(std::size_t(m_systems), 0.0);
   for (int k = 0; k < m_systems; ++k) {
     std::vector<double> rhs = cglsRoute ? system.scaledRhs(k) : system.rhs(k);
+    const std::vector<double> normal = cglsRoute ? linalg::transposeMultiply(g.matrix, rhs) : rhs;
+    double norm = 0;
+    for (double v : normal) norm += v * v;
+    g.rhsNorm[std::size_t(k)] = std::sqrt(norm);
+    g.rhs[std::size_t(k)] = rhs;
     rhs.resize(g.permutation->userSize(), 0.0);
     g.b[std::size_t(k)].upload(g.permutation->toInternal(rhs));
-    g.locked[std::size_t(k)].upload(system.lockedValues(k));
+    g.lockedValues[std::size_t(k)] = system.lockedValues(k);
+    g.locked[std::size_t(k)].upload(g.lockedValues[std::size_t(k)]);
   }
 }
 
@@ -196,6 +229,7 @@ void SystemSolver::resetToInitialGuess(const linalg::LinearSystem& system) {
     std::vector<double> x0 = system.initialGuess(k);
     x0.resize(g.permutation->userSize(), 0.0);
     g.x[std::size_t(k)].upload(g.permutation->toInternal(x0));
+    g.refined[std::size_t(k)].clear();
     expand(k);
   }
 }
@@ -214,28 +248,101 @@ void SystemSolver::expand(int system) {
       .run();
 }
 
-SolverStatus SystemSolver::runCg(int system) {
+SolverStatus SystemSolver::runCg(const stream::Vector& b, stream::Vector& x, float tolerance) {
   CgOptions o;
-  o.tolerance = m_options.tolerance;
+  o.tolerance = tolerance;
   o.maxIterations = m_options.maxIterations;
   o.checkEvery = m_options.checkEvery;
   o.onCheck = m_options.onCheck;
-  return cg(*m_gpu->op, m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], o, m_gpu->jacobi.get());
+  return cg(*m_gpu->op, b, x, o, m_gpu->jacobi.get());
 }
 
-SolverStatus SystemSolver::runCgls(int system) {
+SolverStatus SystemSolver::runCgls(const stream::Vector& b, stream::Vector& x, float tolerance) {
   CglsOptions o;
-  o.tolerance = m_options.tolerance;
+  o.tolerance = tolerance;
   o.maxIterations = m_options.maxIterations;
   o.checkEvery = m_options.checkEvery;
   o.onCheck = m_options.onCheck;
-  return cgls(*m_gpu->op, *m_gpu->opTransposed, m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], o,
-              m_gpu->jacobi.get());
+  return cgls(*m_gpu->op, *m_gpu->opTransposed, b, x, o, m_gpu->jacobi.get());
+}
+
+SolverStatus SystemSolver::runSolver(const stream::Vector& b, stream::Vector& x, float tolerance) {
+  return m_gpu->segmentTransposed ? runCgls(b, x, tolerance) : runCg(b, x, tolerance);
+}
+
+double SystemSolver::doubleResidual(int system, const std::vector<double>& x, std::vector<double>& correctionRhs) const {
+  const Gpu& g = *m_gpu;
+  const std::vector<double>& rhs = g.rhs[std::size_t(system)];
+  const std::vector<double> product = g.matrix.multiply(x);
+  correctionRhs.resize(rhs.size());
+  for (std::size_t i = 0; i < rhs.size(); ++i) correctionRhs[i] = rhs[i] - product[i];
+  const std::vector<double> normal = g.segmentTransposed ? linalg::transposeMultiply(g.matrix, correctionRhs) : correctionRhs;
+  double norm = 0;
+  for (double v : normal) norm += v * v;
+  const double reference = g.rhsNorm[std::size_t(system)];
+  return reference > 0 ? std::sqrt(norm) / reference : std::sqrt(norm);
+}
+
+void SystemSolver::refine(int system, SolverStatus& status) {
+  Gpu& g = *m_gpu;
+  stream::Vector& x = g.x[std::size_t(system)];
+  const auto toUnknowns = [&](const stream::Vector& internal) {
+    const std::vector<float> f = internal.download();
+    std::vector<double> user = g.permutation->toUser(std::vector<double>(f.begin(), f.end()));
+    user.resize(m_unknowns);
+    return user;
+  };
+  std::vector<double> xd = toUnknowns(x), correction;
+  double relres = doubleResidual(system, xd, correction);
+  const double tol = m_options.tolerance;
+  int rounds = 0;
+  // A float solve that stopped far from the tolerance (the cap) is not worth correcting.
+  const bool worthIt = status.converged() || relres <= 1e3 * std::max(tol, double(kFloatReach));
+  for (; worthIt && relres > tol && std::isfinite(relres) && rounds < m_options.refinementSteps; ++rounds) {
+    // Each round asks for the reduction still missing (at least 1e-3: float's reach).
+    const float inner = float(std::clamp(0.5 * tol / relres, 1e-3, 0.5));
+    correction.resize(g.permutation->userSize(), 0.0);
+    g.correctionB.upload(g.permutation->toInternal(correction));
+    g.correctionX.setZero();
+    const SolverStatus c = runSolver(g.correctionB, g.correctionX, inner);
+    status.iterations += c.iterations;
+    status.milliseconds += c.milliseconds;
+    if (c.outcome == Outcome::NonFinite || c.outcome == Outcome::Breakdown) break;
+    const std::vector<double> e = toUnknowns(g.correctionX);
+    for (std::size_t i = 0; i < m_unknowns; ++i) xd[i] += e[i];
+    relres = doubleResidual(system, xd, correction);
+  }
+  if (rounds > 0) {
+    g.refined[std::size_t(system)] = xd;
+    xd.resize(g.permutation->userSize(), 0.0);
+    x.upload(g.permutation->toInternal(xd));
+  }
+  status.relativeResidual = relres;
+  status.residualHistory.push_back(relres);
+  status.checkedAt.push_back(status.iterations);
+  const std::string verdict = std::string("; in double: ") +
+                              (g.segmentTransposed ? "||A^T (b - A x)||/||A^T b|| = " : "||f - N x||/||f|| = ") +
+                              formatNumber(relres) +
+                              (rounds > 0 ? " after " + std::to_string(rounds) + " round" + (rounds > 1 ? "s" : "") +
+                                                " of defect correction"
+                                          : "");
+  status.message += verdict;
+  if (relres <= tol) {
+    status.outcome = Outcome::Converged;
+  } else if (status.outcome == Outcome::Converged) {
+    status.outcome = Outcome::MaxIterations;
+    status.message += " > " + formatNumber(tol) + " (raise refinementSteps or the tolerance)";
+  }
 }
 
 SolverStatus SystemSolver::solve(int system) {
   requireSystem("solve", system);
-  SolverStatus status = m_gpu->segmentTransposed ? runCgls(system) : runCg(system);
+  m_gpu->refined[std::size_t(system)].clear();
+  // With defect correction the float solve asks for no more than float reaches.
+  const float first = m_options.refinementSteps > 0 ? std::max(m_options.tolerance, kFloatReach) : m_options.tolerance;
+  SolverStatus status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
+  if (m_options.refinementSteps > 0 && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown)
+    refine(system, status);
   expand(system);
   m_status[std::size_t(system)] = status;
   return status;
@@ -258,7 +365,14 @@ const stream::Vector& SystemSolver::values(int system) const {
 
 std::vector<double> SystemSolver::downloadValues(int system) const {
   const std::vector<float> v = values(system).download();
-  return {v.begin(), v.end()};
+  std::vector<double> all(v.begin(), v.end());
+  const Gpu& g = *m_gpu;
+  const std::vector<double>& refined = g.refined[std::size_t(system)];
+  if (!refined.empty()) {
+    all = g.lockedValues[std::size_t(system)];
+    for (std::size_t u = 0; u < m_unknowns; ++u) all[std::size_t(g.scalarOfUnknown[u])] = refined[u];
+  }
+  return all;
 }
 
 void SystemSolver::setTolerance(float tolerance, int maxIterations) {

@@ -19,6 +19,14 @@
 //   SolverStatus s = solver.solve();                 // system 0, warm-started
 //   glBindTexture(GL_TEXTURE_2D, solver.values(0).texture().id());   // every scalar, on the GPU
 //
+// Accuracy: CG in float stops where float's rounding of b - A x does (about 1e-6
+// relative on LSCM systems), and the error in x is that times the condition number. So
+// each solve is checked in double on the CPU (one download, one CPU product), and while
+// ||f - N x|| / ||f|| (CGLS: ||A^T (b - A x)|| / ||A^T b||) exceeds the tolerance, the
+// correction N e = f - N x is solved on the GPU to a looser tolerance and added in double
+// (defect correction, the mixed-precision iterative refinement of Moler 1967 and Göddeke
+// et al. 2007), up to refinementSteps rounds. The reported residual is the double one.
+//
 // values(k) holds every scalar of system k in the system's own order (variable v's
 // component c at v * blockSize + c), locked ones at their values, in
 // Layout::forSize(scalars()): a vertex's (u, v) of a 2-block system sit in one half texel,
@@ -65,6 +73,9 @@ struct SystemSolverOptions {
   float tolerance = 1e-6f;
   int maxIterations = 5000;
   int checkEvery = 8;
+  /// Rounds of defect correction in double after the GPU solve (see above); 0 leaves the
+  /// float solve's verdict as it is.
+  int refinementSteps = 4;
   std::function<void(int iteration, double relativeResidual)> onCheck;
 };
 
@@ -98,7 +109,8 @@ class SystemSolver {
 
   /// Every scalar of system k (see the file comment); current after each solve().
   const stream::Vector& values(int system = 0) const;
-  /// values(k) on the CPU, scalars() doubles.
+  /// values(k) on the CPU, scalars() doubles: the double-precision solution where the
+  /// last solve ran defect correction (values(k) holds its float rounding), else values(k).
   std::vector<double> downloadValues(int system = 0) const;
 
   const SystemSolverOptions& options() const { return m_options; }
@@ -117,8 +129,15 @@ class SystemSolver {
   void uploadRightHandSides(const linalg::LinearSystem& system);
   /// values(k) from the internal solution (one gather pass).
   void expand(int system);
-  SolverStatus runCg(int system);
-  SolverStatus runCgls(int system);
+  SolverStatus runCg(const stream::Vector& b, stream::Vector& x, float tolerance);
+  SolverStatus runCgls(const stream::Vector& b, stream::Vector& x, float tolerance);
+  SolverStatus runSolver(const stream::Vector& b, stream::Vector& x, float tolerance);
+  /// The double-precision residual of unknowns x (n values) for system k: its relative
+  /// norm, and the right-hand side of the correction (NormalEquations: f - N x; Cgls:
+  /// b - A x).
+  double doubleResidual(int system, const std::vector<double>& x, std::vector<double>& correctionRhs) const;
+  /// Defect correction of system k after the GPU solve `status` (see the file comment).
+  void refine(int system, SolverStatus& status);
 
   std::string m_name;
   SystemSolverOptions m_options;

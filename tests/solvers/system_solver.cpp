@@ -142,3 +142,31 @@ TEST_CASE("SystemSolver: refuses what CG cannot solve and names the system", "[g
   o.tolerance = -1;
   REQUIRE_THROWS_WITH(solvers::SystemSolver(rs.builder("ok").build(), o), Contains("tolerance"));
 }
+
+TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG cannot", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const test::RandomSystem rs = test::randomLeastSquares(41, 2, 1, 123);
+  for (LeastSquaresRoute route : {LeastSquaresRoute::NormalEquations, LeastSquaresRoute::Cgls}) {
+    INFO(solvers::leastSquaresRouteName(route));
+    solvers::SystemSolverOptions o;
+    o.route = route;
+    o.tolerance = 1e-10f;
+    solvers::SystemSolver refined(rs.builder("refined").build(), o);
+    const solvers::SolverStatus s = refined.solve();
+    INFO(s.message);
+    REQUIRE(s.converged());
+    REQUIRE(s.relativeResidual <= 1e-10);
+    REQUIRE_THAT(s.message, Contains("in double") && Contains("round"));
+    // The double-precision solution on the CPU; its float rounding on the GPU.
+    REQUIRE(maxRelativeError(refined.downloadValues(), rs.reference(0)) < 1e-8);
+    const std::vector<float> gpu = refined.values().download();
+    REQUIRE(test::maxRelativeError(gpu, rs.reference(0)) < 1e-6);
+
+    // Without it the float solve ends orders of magnitude short.
+    o.refinementSteps = 0;
+    o.tolerance = 1e-5f;
+    solvers::SystemSolver plain(rs.builder("plain").build(), o);
+    REQUIRE(plain.solve().converged());
+    REQUIRE(maxRelativeError(plain.downloadValues(), rs.reference(0)) > 1e-8);
+  }
+}
