@@ -26,6 +26,8 @@
 // correction N e = f - N x is solved on the GPU to a looser tolerance and added in double
 // (defect correction, the mixed-precision iterative refinement of Moler 1967 and Göddeke
 // et al. 2007), up to refinementSteps rounds. The reported residual is the double one.
+// CGLS results are checked in double but not corrected: the correction would need the
+// least-squares residual b - A x in float, whose rounding swamps the part A^T sees.
 //
 // values(k) holds every scalar of system k in the system's own order (variable v's
 // component c at v * blockSize + c), locked ones at their values, in
