@@ -209,6 +209,38 @@ Lscm::Lscm(const Mesh& mesh, LscmOptions options, std::string name) : m_name(std
     builder.coefficient(v2, 1, a);
     builder.endRow(0.0, weight);
   }
+  if (options.projectInitialGuess) {
+    // The mean plane: the area-weighted sum of the triangles' normals (oriented by their
+    // vertex order, so the projection has the map's orientation).
+    Vec3 normal{0, 0, 0};
+    for (std::size_t t = 0; t < T; ++t) {
+      const std::int32_t* tri = &m_mesh.triangles[3 * t];
+      const Vec3 a3 = position(m_mesh, tri[0]);
+      const Vec3 n = cross(position(m_mesh, tri[1]) - a3, position(m_mesh, tri[2]) - a3);
+      normal = {normal.x + n.x, normal.y + n.y, normal.z + n.z};
+    }
+    const double nl = length(normal);
+    Vec3 e1 = p1 - p0;
+    if (nl > 0) {
+      normal = {normal.x / nl, normal.y / nl, normal.z / nl};
+      const double along = dot(e1, normal);
+      e1 = {e1.x - along * normal.x, e1.y - along * normal.y, e1.z - along * normal.z};
+    }
+    const double l1 = length(e1);
+    if (nl > 0 && l1 > 1e-9 * length(p1 - p0)) {
+      e1 = {e1.x / l1, e1.y / l1, e1.z / l1};
+      const Vec3 e2 = cross(normal, e1);
+      // z = projection relative to pin 0 (pin 1 at (l1, 0)); the similarity taking z(pin 0) = 0
+      // to uv0 and z(pin 1) = l1 to uv1 is uv = uv0 + (uv1 - uv0) z / l1 (complex product).
+      const double su = (m_pinUv[2] - m_pinUv[0]) / l1, sv = (m_pinUv[3] - m_pinUv[1]) / l1;
+      for (std::size_t v = 0; v < V; ++v) {
+        if (builder.isLocked(v)) continue;
+        const Vec3 d = position(m_mesh, std::int32_t(v)) - p0;
+        const double zx = dot(d, e1), zy = dot(d, e2);
+        builder.setValue(v, std::array<double, 2>{m_pinUv[0] + su * zx - sv * zy, m_pinUv[1] + su * zy + sv * zx});
+      }
+    }
+  }
   m_system = builder.build();
   m_buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   m_solver = std::make_unique<solvers::SystemSolver>(m_system, options.solver);

@@ -13,7 +13,8 @@
 // vertex is one 2-block variable (u, v), so the normal matrix is BCRS 2x2 (Buatois §2.2.3).
 // Two pinned vertices fix the similarity the energy leaves free: chosen automatically as
 // the boundary vertices farthest apart (a double sweep over all boundary loops), pinned
-// at (0, 0) and (|p1 - p0|, 0) so the map keeps the mesh's scale; or given.
+// at (0, 0) and (|p1 - p0|, 0) so the map keeps the mesh's scale; or given. CG starts from
+// the projection onto the mesh's mean plane, placed on the pins.
 //
 //   Lscm lscm(mesh);                      // checks, builds the rows, uploads (GL context)
 //   lscm.solve();                         // CG on the GPU
@@ -45,6 +46,10 @@ struct LscmOptions {
   std::optional<std::array<std::int32_t, 2>> pins;
   /// Their (u0, v0, u1, v1); unset: (0, 0) and (|p1 - p0|, 0).
   std::optional<std::array<double, 4>> pinUv;
+  /// Start CG from the mesh projected onto its mean plane and moved onto the pins (as
+  /// OpenNL's LSCM example starts from a projection): the smooth, slowly converging part
+  /// of the map is then mostly in place. false: start from (0, 0).
+  bool projectInitialGuess = true;
   /// Route, matrix format and CG settings (solvers/SystemSolver.h).
   solvers::SystemSolverOptions solver;
 };
