@@ -374,10 +374,15 @@ std::vector<double> SystemSolver::downloadValues(int system) const {
   std::vector<double> all(v.begin(), v.end());
   const Gpu& g = *m_gpu;
   const std::vector<double>& refined = g.refined[std::size_t(system)];
-  if (!refined.empty()) {
-    all = g.lockedValues[std::size_t(system)];
-    for (std::size_t u = 0; u < m_unknowns; ++u) all[std::size_t(g.scalarOfUnknown[u])] = refined[u];
+  const std::vector<double>& locked = g.lockedValues[std::size_t(system)];
+  std::vector<std::uint8_t> isUnknown(m_scalars, 0);
+  for (std::size_t u = 0; u < m_unknowns; ++u) {
+    const std::size_t s = std::size_t(g.scalarOfUnknown[u]);
+    isUnknown[s] = 1;
+    if (!refined.empty()) all[s] = refined[u];
   }
+  for (std::size_t s = 0; s < m_scalars; ++s)
+    if (!isUnknown[s]) all[s] = locked[s];  // exact, not their float copies
   return all;
 }
 

@@ -111,8 +111,9 @@ class SystemSolver {
 
   /// Every scalar of system k (see the file comment); current after each solve().
   const stream::Vector& values(int system = 0) const;
-  /// values(k) on the CPU, scalars() doubles: the double-precision solution where the
-  /// last solve ran defect correction (values(k) holds its float rounding), else values(k).
+  /// values(k) on the CPU, scalars() doubles: locked scalars at their exact values; the
+  /// unknowns from the double-precision solution where the last solve ran defect
+  /// correction (values(k) holds its float rounding), else from values(k).
   std::vector<double> downloadValues(int system = 0) const;
 
   const SystemSolverOptions& options() const { return m_options; }
