@@ -8,6 +8,8 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/geometry/CurvatureFlow.h>
+#include <texstream/geometry/Dsi.h>
+#include <texstream/geometry/Lscm.h>
 #include <texstream/geometry/Mesh.h>
 #include <texstream/linalg/BandedMatrix.h>
 #include <texstream/linalg/BcrsMatrix.h>

@@ -1,6 +1,5 @@
 #include <texstream/linalg/PetscBinary.h>
 
-#include <bit>
 #include <climits>
 #include <cstring>
 #include <fstream>
@@ -18,7 +17,8 @@ void appendBigEndian32(std::string& out, std::uint32_t v) {
 void appendInt(std::string& out, std::int32_t v) { appendBigEndian32(out, std::uint32_t(v)); }
 
 void appendDouble(std::string& out, double v) {
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
+  std::uint64_t bits = 0;  // std::bit_cast is missing from emscripten 3.1.6's libc++
+  std::memcpy(&bits, &v, sizeof bits);
   appendBigEndian32(out, std::uint32_t(bits >> 32));
   appendBigEndian32(out, std::uint32_t(bits));
 }

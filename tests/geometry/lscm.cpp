@@ -205,6 +205,12 @@ TEST_CASE("Lscm: refuses meshes and pins it cannot map, naming what to do", "[gl
   two.triangles = {0, 1, 2, 3, 4, 5};
   REQUIRE_THROWS_WITH(Lscm(two), Contains("two.obj: the mesh has 2 connected pieces (vertex 3 is in the second)"));
 
+  Mesh fin;  // three triangles on one edge
+  fin.name = "fin.obj";
+  fin.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1};
+  fin.triangles = {0, 1, 2, 1, 0, 3, 0, 1, 4};
+  REQUIRE_THROWS_WITH(Lscm(fin), Contains("fin.obj") && Contains("non-manifold edge"));
+
   Mesh flipped;
   flipped.name = "flipped.obj";
   flipped.positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
