@@ -28,6 +28,11 @@ foreach(variant normal_fragment normal_compute cgls_compute)
   list(APPEND _param_tests app_param_headless_${variant} app_param_output_${variant})
 endforeach()
 
+# Windowed under Xvfb: the panel (route, distortion, residual plot) drawn for a few frames.
+texstream_add_window_test(app_param_window_xvfb texstream-param ${_param_out}/param_window
+  "--steps|3|--mesh|builtin:patch:300|--cg-tol|1e-5" "--app|param|--steps|3|--equals|outcome=converged")
+list(APPEND _param_tests app_param_window_xvfb)
+
 # A closed mesh: exit 1 and the reason with what to do; bad values: exit 2.
 set(_pbad_closed "--mesh|builtin:icosphere:300" "closed [(]no boundary edge[)]: LSCM maps a surface with a boundary.*cut it open" 1)
 set(_pbad_route "--route|qr" "--route: invalid value \"qr\"" 2)
