@@ -173,7 +173,11 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
 void SmoothDemo::step() {
   for (int k = 0; k < m_stepsPerFrame; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
-    const solvers::SolverStatus status = m_flow->step(float(m_lambdaDt));
+    if (m_settings.dsi.enabled && !(m_dsi && m_dsi->matches(*m_flow, m_settings.dsi)))
+      m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cgTolerance,
+                                          m_flow->options().cgMaxIterations);
+    const solvers::SolverStatus status =
+        m_settings.dsi.enabled ? m_dsi->step(*m_flow) : m_flow->step(float(m_lambdaDt));
     glFinish();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     recordStep(status, ms);
@@ -284,6 +288,7 @@ void SmoothDemo::gui(ShellControls& controls) {
 
   // ---- Flow -----------------------------------------------------------------------
   ImGui::Separator();
+  dsiPanel(m_settings.dsi);
   float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
   if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0)
     m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
@@ -400,6 +405,8 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["volume"] = m_volume;
   out["degenerate_triangles"] = m_degenerate;
   out["cg_outcomes"] = m_outcomes;
+  out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
+  if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
 }
 
 }  // namespace texstream::app

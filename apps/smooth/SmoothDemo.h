@@ -4,6 +4,7 @@
 // straight from the flow's position texture, with a Dear ImGui panel for the mesh, noise,
 // λΔt, CG, boundary, rescaling and backend.
 #include "DemoRunner.h"
+#include "DsiMethod.h"
 #include "MeshRenderer.h"
 #include "OrbitCamera.h"
 
@@ -31,6 +32,8 @@ struct SmoothSettings {
   bool fixBoundary = true;
   geometry::Rescale rescale = geometry::Rescale::None;
   bool jacobi = false;
+  /// DSI smoothing instead of curvature flow (DsiMethod.h).
+  DsiSettings dsi;
   /// The smoothed mesh, filled when the demo ends (for --out), in the input's vertex order.
   std::shared_ptr<geometry::Mesh> result;
 };
@@ -84,6 +87,7 @@ class SmoothDemo : public Demo {
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
   double m_referenceArea = 0;  ///< the area of the initial positions
   std::unique_ptr<geometry::CurvatureFlow> m_flow;
+  std::unique_ptr<DsiMethod> m_dsi;  ///< built on the first DSI step, rebuilt when stale
   MeshRenderer m_renderer;
   OrbitCamera m_camera;
   MeshView m_view;

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:cube", dtText, noiseText, seedText = "1", tolText = "1e-5", itText = "500",
-              rescaleText = "none", precondText = "none", outPath;
+              rescaleText = "none", precondText = "none", outPath, methodText = "curvature", dsiWeightText = "0.1";
   bool freeBoundary = false;
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -52,6 +52,14 @@ int main(int argc, char** argv) {
   cli.add_option("--rescale", rescaleText, "Rescale after each step to keep the initial area or volume (needs a closed "
                                            "mesh or --free-boundary)")
       ->type_name(stream::nameList(geometry::rescaleNames(), "|"))
+      ->capture_default_str();
+  cli.add_option("--method", methodText,
+                 "curvature: mean curvature flow (Bolz et al. 2003); dsi: Discrete Smooth Interpolation (Mallet 1992, "
+                 "as the CNC solves it), one least-squares solve a step")
+      ->type_name("curvature|dsi")
+      ->capture_default_str();
+  cli.add_option("--dsi-weight", dsiWeightText, "DSI: weight of the data rows pulling each vertex to where it was, > 0")
+      ->type_name("X")
       ->capture_default_str();
   cli.add_option("--out", outPath,
                  "Write the smoothed mesh as OBJ after the run (same coordinates and vertex order as the input)")
@@ -83,6 +91,8 @@ int main(int argc, char** argv) {
     settings.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
     settings.fixBoundary = !freeBoundary;
     settings.rescale = app::parseNamed("--rescale", rescaleText, geometry::rescaleNames());
+    settings.dsi.enabled = app::parseChoice("--method", methodText, {"curvature", "dsi"}) == "dsi";
+    settings.dsi.dataWeight = app::parseReal("--dsi-weight", dsiWeightText, 0.0, 1e6, false);
     app::requireWritablePath("--out", outPath);
     if (!outPath.empty()) settings.result = std::make_shared<geometry::Mesh>();
   });

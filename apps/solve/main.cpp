@@ -11,6 +11,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/SystemExport.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/stream/Profiler.h>
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -40,7 +42,8 @@ constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
     "from a Matrix Market file (coordinate real|integer|pattern, general|symmetric).\n\n"
     "  texstream-solve A.mtx [b.mtx] [--x0 X.mtx] [--format segment|bcrs2|bcrs4|auto]\n"
-    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--out x.mtx] [--json PATH]\n\n"
+    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--out x.mtx] [--json PATH]\n"
+    "                  [--export-petsc DIR]\n\n"
     "Right-hand side: b.mtx (an n x 1 array or coordinate file) or, when absent, b = A * 1 (the row sums\n"
     "of A), so that the exact solution is all ones; the run then also reports max_i |x_i - 1|.\n"
     "Initial guess: --x0 X.mtx, else zero.\n"
@@ -54,7 +57,7 @@ constexpr const char* kDescription =
     "file being read or the system being set up; an output that could not be written).";
 
 struct Settings {
-  std::string matrixPath, rhsPath, x0Path, outPath;
+  std::string matrixPath, rhsPath, x0Path, outPath, exportPetsc;
   std::string format = "auto", precond = "jacobi", packing = "groups";
   bool rcm = false;
   float tolerance = 1e-6f;
@@ -154,6 +157,13 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
                  ", which --precond jacobi cannot invert (use --precond none, or fix the matrix)");
       }
     }
+  }
+  if (!s.exportPetsc.empty()) {
+    activity = "writing the system to " + s.exportPetsc;
+    const std::vector<std::vector<double>> rhs = {b};
+    for (const std::string& path : linalg::exportSystem(A, rhs, s.exportPetsc, linalg::SystemFileFormat::Petsc,
+                                                        "texstream-solve " + s.matrixPath))
+      std::cerr << "texstream-solve: wrote " << path << " (solve it with PETSc: apps/solve/petsc_solve.py)\n";
   }
   const double readMs = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
 
@@ -283,6 +293,10 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--out", s.outPath, "Write the solution x (n x 1 array Matrix Market file)")->type_name("x.mtx");
+  cli.add_option("--export-petsc", s.exportPetsc,
+                 "Also write A and b as PETSc binary (DIR/system.petsc) for PETSc's solvers on many ranks "
+                 "(apps/solve/petsc_solve.py)")
+      ->type_name("DIR");
 
   const auto exitCode = cmd.parse(argc, argv, [&] {
     s.format = app::parseChoice("--format", s.format, {"segment", "bcrs2", "bcrs4", "auto"});
@@ -292,6 +306,8 @@ int main(int argc, char** argv) {
     s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
     app::requireWritablePath("--out", s.outPath);
+    if (!s.exportPetsc.empty() && std::filesystem::exists(s.exportPetsc) && !std::filesystem::is_directory(s.exportPetsc))
+      throw app::UsageError("--export-petsc: invalid value \"" + s.exportPetsc + "\": exists and is not a directory");
   });
   if (exitCode) return *exitCode;
 

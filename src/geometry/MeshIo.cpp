@@ -558,11 +558,16 @@ Mesh readMesh(const std::string& path) {
   return parseMesh(bytes, format, path);
 }
 
-std::string formatObj(const Mesh& mesh) {
+std::string formatObj(const Mesh& mesh, std::span<const double> uv) {
+  if (!uv.empty() && uv.size() != 2 * mesh.vertexCount())
+    throw std::invalid_argument("formatObj: mesh \"" + mesh.name + "\" has " + std::to_string(mesh.vertexCount()) +
+                                " vertices but " + std::to_string(uv.size()) + " texture coordinates were given (2 per vertex)");
   bool allFloat = true;
   for (double v : mesh.positions) allFloat = allFloat && double(float(v)) == v;
+  bool uvFloat = true;
+  for (double v : uv) uvFloat = uvFloat && double(float(v)) == v;
   std::string out;
-  out.reserve(mesh.positions.size() * 12 + mesh.triangles.size() * 8 + 100);
+  out.reserve(mesh.positions.size() * 12 + uv.size() * 12 + mesh.triangles.size() * 8 + 100);
   out += "# texstream: " + std::to_string(mesh.vertexCount()) + " vertices, " +
          std::to_string(mesh.triangleCount()) + " triangles\n";
   for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
@@ -575,15 +580,26 @@ std::string formatObj(const Mesh& mesh) {
     }
     out += '\n';
   }
+  for (std::size_t v = 0; v < uv.size() / 2; ++v) {
+    out += "vt ";
+    appendNumber(out, uv[2 * v], uvFloat);
+    out += ' ';
+    appendNumber(out, uv[2 * v + 1], uvFloat);
+    out += '\n';
+  }
   for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
-    out += "f " + std::to_string(mesh.triangles[3 * t] + 1) + " " + std::to_string(mesh.triangles[3 * t + 1] + 1) +
-           " " + std::to_string(mesh.triangles[3 * t + 2] + 1) + "\n";
+    out += "f";
+    for (int k = 0; k < 3; ++k) {
+      const std::string index = std::to_string(mesh.triangles[3 * t + std::size_t(k)] + 1);
+      out += " " + index + (uv.empty() ? "" : "/" + index);
+    }
+    out += "\n";
   }
   return out;
 }
 
-void writeObj(const std::string& path, const Mesh& mesh) {
-  const std::string text = formatObj(mesh);
+void writeObj(const std::string& path, const Mesh& mesh, std::span<const double> uv) {
+  const std::string text = formatObj(mesh, uv);
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("writeObj: cannot write " + path + ": " + std::strerror(errno));
   out.write(text.data(), std::streamsize(text.size()));
