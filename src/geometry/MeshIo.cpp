@@ -582,9 +582,12 @@ std::string formatObj(const Mesh& mesh, std::span<const double> uv) {
   }
   for (std::size_t v = 0; v < uv.size() / 2; ++v) {
     out += "vt ";
-    appendNumber(out, uv[2 * v], uvFloat);
-    out += ' ';
-    appendNumber(out, uv[2 * v + 1], uvFloat);
+    for (int c = 0; c < 2; ++c) {
+      if (c > 0) out += ' ';
+      const double u = uv[2 * v + std::size_t(c)];
+      if (uvFloat) text::appendShortestText(out, float(u));
+      else text::appendShortestText(out, u);
+    }
     out += '\n';
   }
   for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {

@@ -4,6 +4,8 @@
 #include <texstream/linalg/PetscBinary.h>
 #include <texstream/linalg/SystemBuilder.h>
 
+#include <texstream/text/Format.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -26,7 +28,7 @@ std::vector<std::string> exportSystem(const Csr& A, std::span<const std::vector<
     writeMatrixMarket(a, A, comment);
     written.push_back(a);
     for (std::size_t k = 0; k < rhs.size(); ++k) {
-      const std::string b = (dir / (k == 0 ? std::string("b.mtx") : "b" + std::to_string(k) + ".mtx")).string();
+      const std::string b = (dir / (k == 0 ? std::string("b.mtx") : text::numbered("b", int(k), ".mtx"))).string();
       writeMatrixMarketVector(b, rhs[k], comment);
       written.push_back(b);
     }
