@@ -72,9 +72,8 @@ struct FluidParameters {
   /// of a fixed count.
   float tolerance = 0;
   int maxIterations = 200;
-  /// Borders in the kernels by default (bit-identical to Bolz's copy passes, Multigrid.h,
-  /// and faster: docs/performance.md).
-  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2, .border = solvers::BorderUpdate::InKernel};
+  /// The pressure and viscosity hierarchies.
+  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2};
 
   /// Read residuals and divergence norms back every step (blocking): the statistics below.
   bool statistics = true;

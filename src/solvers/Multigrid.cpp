@@ -62,8 +62,6 @@ void validate(const MultigridOptions& o) {
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
   if (o.constantStencilTexels < 0)
     bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
-  if (o.fuseRestrictionTexels < 0)
-    bad("fuseRestrictionTexels must be >= 0 (0: never), got " + std::to_string(o.fuseRestrictionTexels));
 }
 
 LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
@@ -449,11 +447,6 @@ void Multigrid::descend(int l, bool sweep) {
   Level& level = m_levels[std::size_t(l)];
   Level& coarse = m_levels[std::size_t(l) + 1];
   const ZeroGuessSweep s{sweep ? &coarse.x : nullptr, firstSweepOmega(l + 1), inKernel()};
-  const long long texels = (long long)level.grid.width() * level.grid.height();
-  if (texels <= (long long)m_options.fuseRestrictionTexels) {
-    projectResidual(level.A, level.x, level.b, coarse.grid, coarse.A.centre(), coarse.b, s);
-    return;
-  }
   residual(l);
   if (!inKernel()) level.grid.syncBorder({&level.r});
   projectFullWeighting(level.grid, coarse.grid, level.r, coarse.A.centre(), coarse.b, s);

@@ -5,7 +5,7 @@
 // Neumann or mixed boundaries.
 //
 //  - Layout: every level is a LayeredGrid (four parts of the grid in RGBA, one-texel
-//    borders kept in sync by copy passes).
+//    borders kept in sync inside the kernels, or by Bolz's copy passes: BorderUpdate).
 //  - Transfers: bilinear interpolation S and full-weighting projection P = 1/4 S^T.
 //  - Coarse operators: A_2h = P A_h S, composed on the GPU (couplings into fixed nodes
 //    dropped first; a coarse node is fixed only when its support holds no free fine
@@ -27,10 +27,11 @@
 //  - Fewer passes and bytes per cycle, the mathematics unchanged (MultigridOptions): a
 //    uniform stencil wherever the operator is constant (LayeredStencil.h), the coarse
 //    level's first sweep written by the projection, the correction evaluated inside the
-//    first post-smoothing sweep, optionally the residual inside the projection. With
-//    borders in kernel a V(2,2) level below the finest takes 5 passes instead of 7: one
-//    pre-sweep (the first came with its right-hand side), the residual, the projection
-//    (with the coarser level's first sweep), correction and sweep, one more sweep.
+//    first post-smoothing sweep, and on the compute backend the coarse levels of a V-cycle
+//    in one dispatch. With borders in kernel a V(2,2) level below the finest takes 5
+//    passes: one pre-sweep (the first came with its right-hand side), the residual, the
+//    projection (with the coarser level's first sweep), correction and sweep, one more
+//    sweep.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
@@ -70,8 +71,8 @@ enum class BorderUpdate {
   /// Bolz §4.2: a copy pass over the border strips after each such kernel.
   CopyPasses,
   /// The kernel itself writes the border: a strip texel evaluates each duplicate's node at
-  /// its owner (bit-identical values, one pass fewer per kernel; a V(2,2) cycle at 1025^2
-  /// goes from 13 to 7 passes per level). Setup passes (composition) still copy.
+  /// its owner (bit-identical values, one pass fewer per kernel). Setup passes
+  /// (composition) still copy.
   InKernel,
 };
 const char* borderUpdateName(BorderUpdate b);
@@ -82,7 +83,10 @@ struct MultigridOptions {
   int postSmoothing = 2;        ///< eta2 (>= 0)
   float omega = 0.8f;           ///< Jacobi weight, in (0, 2) (Bolz: 2/3)
   CoarseSolve coarseSolve = CoarseSolve::Direct;
-  BorderUpdate border = BorderUpdate::CopyPasses;
+  /// In the kernels: the same values as the copy passes with fewer passes; faster on the
+  /// compute backend at every size measured, about even on the fragment backend
+  /// (docs/performance.md).
+  BorderUpdate border = BorderUpdate::InKernel;
   int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
   // Passes saved and bytes not read; docs/performance.md has what each switch below gains.
   /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
@@ -93,11 +97,6 @@ struct MultigridOptions {
   /// more than that. false: every texel reads the textures (for comparisons).
   bool constantStencil = true;
   int constantStencilTexels = 65536;
-  /// Levels whose fine texture has at most this many texels compute the coarse right-hand
-  /// side in one pass, the residual evaluated inside the projection (GridTransfer.h,
-  /// projectResidual), instead of a residual pass and a projection pass; 0: never, the
-  /// default, because the fused pass costs more than the two (docs/performance.md).
-  int fuseRestrictionTexels = 0;
   /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
   /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep).
   bool fuseZeroGuessSweep = true;
@@ -241,7 +240,7 @@ class Multigrid {
   bool startsWithSweep(int level) const;
   float firstSweepOmega(int level) const;
   /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
-  /// residual and projection, fused or not (fuseRestrictionTexels).
+  /// the residual, then its projection.
   void descend(int level, bool sweep);
   /// Finds (or clears, constantStencil off) every level's constant stencil.
   void refreshConstantStencils();
