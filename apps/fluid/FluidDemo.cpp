@@ -232,20 +232,13 @@ void FluidDemo::gui(ShellControls& controls) {
     if (namedCombo("solver", p.solver, fluid::pressureSolverNames())) changed = true;
     if (p.solver == fluid::PressureSolver::Multigrid) {
       if (ImGui::SliderInt("cycles per step", &p.cycles, 1, 10)) changed = true;
-      int cycle = int(p.multigrid.cycle);
-      const char* cycles[] = {"V", "W"};
-      if (ImGui::Combo("cycle", &cycle, cycles, 2)) p.multigrid.cycle = solvers::CycleType(cycle), changed = true;
+      if (namedCombo("cycle", p.multigrid.cycle, solvers::cycleTypeNames())) changed = true;
       if (ImGui::SliderInt("eta1 (pre)", &p.multigrid.preSmoothing, 0, 8)) changed = true;
       if (ImGui::SliderInt("eta2 (post)", &p.multigrid.postSmoothing, 0, 8)) changed = true;
       if (ImGui::SliderFloat("omega", &p.multigrid.omega, 0.1f, 1.2f)) changed = true;
-      int coarse = int(p.multigrid.coarseSolve);
-      const char* coarses[] = {"direct", "Jacobi (Bolz)"};
-      if (ImGui::Combo("coarse solve", &coarse, coarses, 2))
-        p.multigrid.coarseSolve = solvers::CoarseSolve(coarse), changed = true;
+      if (namedCombo("coarse solve", p.multigrid.coarseSolve, solvers::coarseSolveNames())) changed = true;
       if (ImGui::SliderInt("coarse iterations", &p.multigrid.coarseIterations, 1, 200)) changed = true;
-      int border = int(p.multigrid.border);
-      const char* borders[] = {"copy passes (Bolz)", "in the kernels"};
-      if (ImGui::Combo("border sync", &border, borders, 2)) p.multigrid.border = solvers::BorderUpdate(border), changed = true;
+      if (namedCombo("border sync", p.multigrid.border, solvers::borderUpdateNames())) changed = true;
       ImGui::Text("%d levels, finest %s", m_solver->pressureMultigrid().levels(),
                   m_solver->pressureMultigrid().grid(0).describe().c_str());
     } else {

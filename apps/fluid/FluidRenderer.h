@@ -7,8 +7,8 @@
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Program.h>
+#include <texstream/stream/GridField.h>
 #include <texstream/stream/Scalar.h>
-#include <texstream/stream/Vector.h>
 
 namespace texstream::app {
 
@@ -22,7 +22,7 @@ class FluidRenderer {
  private:
   gl::Program m_field, m_points;
   gl::VertexArray m_vao;
-  stream::Vector m_image;
+  stream::GridField m_image;
   stream::Scalar m_scale;
 };
 

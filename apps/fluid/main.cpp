@@ -40,13 +40,15 @@ int main(int argc, char** argv) {
   cli.add_option("--pre", preText, "Pre-smoothing sweeps eta1, >= 0")->type_name("N")->capture_default_str();
   cli.add_option("--post", postText, "Post-smoothing sweeps eta2, >= 0")->type_name("N")->capture_default_str();
   cli.add_option("--omega", omegaText, "Jacobi weight, in (0, 2)")->type_name("W")->capture_default_str();
-  cli.add_option("--coarse", coarseText, "Coarsest-level solve: direct or jacobi")->type_name("KIND")->capture_default_str();
+  cli.add_option("--coarse", coarseText, "Coarsest-level solve: " + app::namedHelp(solvers::coarseSolveNames()))
+      ->type_name("KIND")
+      ->capture_default_str();
   cli.add_option("--coarse-iterations", coarseItText, "Jacobi sweeps of --coarse jacobi, >= 1")
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--border", borderText,
-                 "Layered borders kept in sync by copy passes (Bolz) or in the kernels (the default: faster on the "
-                 "compute backend at every size measured)")
+                 "Layered borders kept in sync: " + app::namedHelp(solvers::borderUpdateNames()) +
+                     " (the default: faster on the compute backend at every size measured)")
       ->type_name("copy|kernel")
       ->capture_default_str();
   cli.add_option("--tolerance", tolText, "Solve to this relative residual each step (0: fixed --cycles/--iterations)")
@@ -81,13 +83,9 @@ int main(int argc, char** argv) {
     p.multigrid.preSmoothing = int(app::parseInteger("--pre", preText, 0, 1000));
     p.multigrid.postSmoothing = int(app::parseInteger("--post", postText, 0, 1000));
     p.multigrid.omega = float(app::parseReal("--omega", omegaText, 0.0, 1.999, false));
-    p.multigrid.coarseSolve = app::parseChoice("--coarse", coarseText, {"direct", "jacobi"}) == "direct"
-                                  ? solvers::CoarseSolve::Direct
-                                  : solvers::CoarseSolve::Jacobi;
+    p.multigrid.coarseSolve = app::parseNamed("--coarse", coarseText, solvers::coarseSolveNames());
     p.multigrid.coarseIterations = int(app::parseInteger("--coarse-iterations", coarseItText, 1, 100000));
-    p.multigrid.border = app::parseChoice("--border", borderText, {"copy", "kernel"}) == "copy"
-                             ? solvers::BorderUpdate::CopyPasses
-                             : solvers::BorderUpdate::InKernel;
+    p.multigrid.border = app::parseNamed("--border", borderText, solvers::borderUpdateNames());
     p.tolerance = float(app::parseReal("--tolerance", tolText, 0.0, 1.0, true));
     p.iterations = int(app::parseInteger("--iterations", itText, 1, 1000000));
     p.maxIterations = std::max(200, p.iterations);

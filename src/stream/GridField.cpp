@@ -17,8 +17,10 @@ int requirePositive(int n, const char* what, const std::string& name) {
 
 Layout GridField::layoutFor(int nx, int ny) { return Layout::withWidth(4 * std::size_t(nx) * std::size_t(ny), nx); }
 
+// The name is copied, not moved: the arguments' order of evaluation is unspecified, and the
+// checks name the field.
 GridField::GridField(int nx, int ny, std::string name)
-    : Vector(layoutFor(requirePositive(nx, "nx", name), requirePositive(ny, "ny", name)), std::move(name)) {}
+    : Vector(layoutFor(requirePositive(nx, "nx", name), requirePositive(ny, "ny", name)), name) {}
 
 GridField GridField::temporary(int nx, int ny, std::string name) {
   requirePositive(nx, "nx", name);
