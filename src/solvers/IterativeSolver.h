@@ -6,7 +6,7 @@
 //
 // The solvers: ConjugateGradient (ConjugateGradient.h), WeightedJacobi (Jacobi.h),
 // Multigrid (Multigrid.h), EnhancedBlockJacobi (EnhancedBlockJacobi.h); the free functions
-// cg(), jacobi() and enhancedBlockJacobi() take the same options.
+// cg(), jacobi(), enhancedBlockJacobi() and cgls() (Cgls.h) take the same options.
 //
 //   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f, .maxIterations = 500}, &M);
 //   std::unique_ptr<IterativeSolver> solver = std::make_unique<ConjugateGradient>(A, &M);
@@ -39,8 +39,8 @@ struct IterativeOptions {
   /// when checkEvery > maxIterations, and then nothing is read back), and no set-up work
   /// that only a convergence test needs (each solver says what it skips).
   bool fixedIterations = false;
-  /// cg: read the checks without stalling (ConjugateGradient.h). The stationary solvers
-  /// read theirs blocking.
+  /// cg: read the checks without stalling (ConjugateGradient.h). The other solvers read
+  /// theirs blocking.
   bool asynchronousCheck = false;
   /// Run on this backend instead of the thread's current one.
   std::optional<stream::Backend> backend;
