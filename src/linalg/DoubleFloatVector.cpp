@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 
 #include <cmath>
@@ -44,6 +45,13 @@ std::vector<double> DoubleFloatVector::download() const {
 
 void DoubleFloatVector::setZero() {
   m_hi.setZero();
+  m_lo.setZero();
+}
+
+void DoubleFloatVector::assign(const stream::Vector& v) {
+  gl::StateGuard guard;
+  stream::requireSameLayout("DoubleFloatVector::assign", m_hi, v);
+  linalg::copy(v, m_hi);
   m_lo.setZero();
 }
 

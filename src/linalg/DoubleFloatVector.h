@@ -33,6 +33,8 @@ class DoubleFloatVector {
   /// hi + lo of each element, in double.
   std::vector<double> download() const;
   void setZero();
+  /// this = v exactly (hi = v, lo = 0) for a float vector of the same layout.
+  void assign(const stream::Vector& v);
   /// this += c for a float vector c of the same layout, in double-float arithmetic.
   void add(const stream::Vector& c);
 

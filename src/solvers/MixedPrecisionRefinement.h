@@ -16,6 +16,7 @@
 //   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11}, cgInnerSolve(A, {.tolerance = 1e-4f}));
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/EnumNames.h>
 
 #include <functional>
 #include <vector>
@@ -30,6 +31,14 @@ class Vector;
 }
 
 namespace texstream::solvers {
+
+/// How a solver that offers both runs: float throughout, or float inside double-float
+/// refinement.
+enum class Precision { Single, Mixed };
+inline constexpr stream::EnumName<Precision> kPrecisionNames[] = {
+    {Precision::Single, "single", "single (float)"},
+    {Precision::Mixed, "mixed", "mixed (float inside double-float refinement)"},
+};
 
 struct RefinementOptions {
   /// Stop when ||b - A x|| / ||b|| <= tolerance (in (0, 1)).

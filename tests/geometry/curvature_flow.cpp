@@ -350,6 +350,111 @@ TEST_CASE("One smoothing step equals Eigen's Cholesky solve of the same symmetri
   }
 }
 
+/// Eigen's Cholesky solve of the system the GPU assembled (its float entries and b), in
+/// double: the reference for the solver alone. Positions relative to the origin.
+std::vector<double> eigenSolveAssembled(const CurvatureFlow& flow) {
+  gl::StateGuard guard;
+  const linalg::Csr off = flow.matrix().toCsr();
+  const std::vector<double> diagonal = perRow(flow, flow.matrix().internalDiagonal().download());
+  const std::vector<double> b = perVertex(flow, flow.rightHandSide().download());
+  const auto n = Eigen::Index(diagonal.size());
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (std::size_t i = 0; i < diagonal.size(); ++i) {
+    triplets.emplace_back(Eigen::Index(i), Eigen::Index(i), diagonal[i]);
+    for (auto e = off.rowPtr[i]; e < off.rowPtr[i + 1]; ++e)
+      triplets.emplace_back(Eigen::Index(i), Eigen::Index(off.colIdx[std::size_t(e)]), off.values[std::size_t(e)]);
+  }
+  Eigen::SparseMatrix<double> A(n, n);
+  A.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
+  REQUIRE(llt.info() == Eigen::Success);
+  std::vector<double> x(b.size());
+  for (int c = 0; c < 3; ++c) {
+    Eigen::VectorXd bc(n);
+    for (Eigen::Index i = 0; i < n; ++i) bc[i] = b[3 * std::size_t(i) + std::size_t(c)];
+    const Eigen::VectorXd xc = llt.solve(bc);
+    for (Eigen::Index i = 0; i < n; ++i) x[3 * std::size_t(i) + std::size_t(c)] = xc[i];
+  }
+  return x;
+}
+
+TEST_CASE("A mixed-precision step solves the assembled system to double-precision accuracy", "[gl][geometry][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const Case& c : assemblyCases()) {
+    for (const bool jacobi : {true, false}) {
+      INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free") << (jacobi ? ", Jacobi" : ", plain CG"));
+      CurvatureFlowOptions opts;
+      opts.fixBoundary = c.fixBoundary;
+      opts.jacobi = jacobi;
+      opts.cgTolerance = 1e-10f;
+      opts.precision = solvers::Precision::Mixed;
+      CurvatureFlow flow(c.mesh, opts, "test");
+      const std::vector<double> x0 = flow.downloadPositions();
+      const float lambdaDt = float(2.0 * std::pow(meanEdgeLength(c.mesh), 2));
+      flow.assemble(lambdaDt);
+      std::vector<double> expected = eigenSolveAssembled(flow);
+      for (std::size_t k = 0; k < expected.size(); ++k) expected[k] += flow.origin()[k % 3];
+      const solvers::SolverStatus status = flow.step(lambdaDt);
+      INFO(status.message);
+      REQUIRE(status.converged());
+      REQUIRE(status.relativeResidual <= 1e-10);
+      REQUIRE(!flow.lastInnerIterations().empty());
+      const std::vector<double> got = flow.downloadPositions();
+      std::vector<double> moved(got.size());
+      for (std::size_t k = 0; k < got.size(); ++k) moved[k] = expected[k] - x0[k];
+      REQUIRE(maxAbs(moved) > 1e-3 * meanEdgeLength(c.mesh));
+      // Up to the positions' own float rounding: a hundred times closer than single
+      // precision CG at 1e-6 (1% of the motion, the test above).
+      double size = 0;
+      for (std::size_t k = 0; k < got.size(); ++k) size = std::max(size, std::abs(got[k] - flow.origin()[k % 3]));
+      REQUIRE(maxAbsDifference(got, expected) <= 1e-4 * maxAbs(moved) + 0x1p-23 * size);
+    }
+  }
+}
+
+TEST_CASE("Conformalized flow keeps the initial stiffness and updates the mass", "[gl][geometry]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const Case& c : assemblyCases()) {
+    INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free"));
+    CurvatureFlowOptions opts;
+    opts.fixBoundary = c.fixBoundary;
+    opts.flow = Flow::Conformalized;
+    CurvatureFlow flow(c.mesh, opts, "test");
+    const std::vector<double> initial = flow.downloadPositions();
+    const float lambdaDt = float(4.0 * std::pow(meanEdgeLength(c.mesh), 2));
+    for (int s = 0; s < 3; ++s) REQUIRE(flow.step(lambdaDt).converged());
+    flow.assemble(lambdaDt);
+    const std::vector<double> now = flow.downloadPositions();
+    const CurvatureSystem atStart = buildCurvatureSystem(c.mesh, flow.topology(), lambdaDt, c.fixBoundary, initial);
+    const CurvatureSystem atNow = buildCurvatureSystem(c.mesh, flow.topology(), lambdaDt, c.fixBoundary, now);
+    // Every neighbour's a_ij, held ones included (a_ii sums them all, Bolz §3.1.2).
+    const CurvatureSystem atStartAll = buildCurvatureSystem(c.mesh, flow.topology(), lambdaDt, false, initial);
+    gl::StateGuard guard;
+    const linalg::Csr gpu = flow.matrix().toCsr();
+    const std::vector<double> diagonal = perRow(flow, flow.matrix().internalDiagonal().download());
+    const std::vector<double> mass = perRow(flow, flow.mass().download());
+    std::vector<double> startOff, nowOff, expectedDiagonal;
+    for (std::size_t i = 0; i < c.mesh.vertexCount(); ++i) {
+      double offSum = 0;
+      for (auto e = atStart.A.rowPtr[i] + 1; e < atStart.A.rowPtr[i + 1]; ++e) startOff.push_back(atStart.A.values[std::size_t(e)]);
+      for (auto e = atStartAll.A.rowPtr[i] + 1; e < atStartAll.A.rowPtr[i + 1]; ++e) offSum += atStartAll.A.values[std::size_t(e)];
+      for (auto e = atNow.A.rowPtr[i] + 1; e < atNow.A.rowPtr[i + 1]; ++e) nowOff.push_back(atNow.A.values[std::size_t(e)]);
+      expectedDiagonal.push_back(atNow.held[i] ? atNow.mass[i] : atNow.mass[i] - offSum);
+    }
+    const double scale = std::max(maxAbs(expectedDiagonal), 1e-30);
+    REQUIRE(maxAbsDifference(gpu.values, startOff) <= 2e-5 * scale);
+    // The steps moved the mesh enough that the current stiffness differs.
+    REQUIRE(maxAbsDifference(nowOff, startOff) > 1e-3 * maxAbs(startOff));
+    REQUIRE(maxAbsDifference(mass, atNow.mass) <= 2e-5 * maxAbs(atNow.mass));
+    REQUIRE(maxAbsDifference(diagonal, expectedDiagonal) <= 2e-5 * scale);
+    // Switching back re-assembles from the current positions.
+    flow.setFlow(Flow::MeanCurvature);
+    flow.assemble(lambdaDt);
+    INFO("largest current off-diagonal " << maxAbs(nowOff));
+    REQUIRE(maxAbsDifference(flow.matrix().toCsr().values, nowOff) <= 2e-5 * std::max(scale, maxAbs(nowOff)));
+  }
+}
+
 TEST_CASE("A sphere stays round and shrinks at the rate the scheme predicts", "[gl][geometry]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const double R0 = 2.0;
@@ -476,6 +581,15 @@ TEST_CASE("CurvatureFlow keeps the mesh's vertex order and coordinates", "[gl][g
     }
   }
   REQUIRE(moved > m.vertexCount());
+}
+
+TEST_CASE("CurvatureFlow refuses a bad inner tolerance for mixed precision", "[gl][geometry]") {
+  test::context();
+  CurvatureFlowOptions opts;
+  opts.innerTolerance = 0.0f;
+  REQUIRE_THROWS_WITH(CurvatureFlow(builtinMesh("cube", 100, 0.0), opts, "bad"), Catch::Contains("inner CG tolerance"));
+  CurvatureFlow flow(builtinMesh("cube", 100, 0.0), {}, "ok");
+  REQUIRE_THROWS_AS(flow.setPrecision(solvers::Precision::Mixed, 1.5f), std::invalid_argument);
 }
 
 TEST_CASE("CurvatureFlow refuses bad input", "[gl][geometry]") {
