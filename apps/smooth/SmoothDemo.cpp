@@ -99,6 +99,9 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
   o.cgTolerance = m_settings.cgTolerance;
   o.cgMaxIterations = m_settings.cgMaxIterations;
   o.jacobi = m_settings.jacobi;
+  o.flow = m_settings.flow;
+  o.precision = m_settings.precision;
+  o.innerTolerance = m_settings.innerTolerance;
   return std::make_unique<geometry::CurvatureFlow>(mesh, o, "smooth");
 }
 
@@ -166,8 +169,9 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   m_volume.push_back(m.volume);
   m_degenerate.push_back(m.degenerateTriangles);
   m_outcomes.push_back(solvers::outcomeName(status.outcome));
+  m_innerIterations.push_back(m_flow->lastInnerIterations());
   if (!status.converged())
-    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": CG " << status.message << "\n";
+    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": " << status.message << "\n";
 }
 
 void SmoothDemo::step() {
@@ -307,6 +311,11 @@ void SmoothDemo::gui(ShellControls& controls) {
   } else {
     ImGui::TextDisabled("closed mesh: no boundary");
   }
+  geometry::Flow flowKind = flow.options().flow;
+  if (namedCombo("flow", flowKind, geometry::flowNames())) {
+    flow.setFlow(flowKind);
+    m_settings.flow = flowKind;
+  }
   geometry::Rescale rescale = flow.options().rescale;
   const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
   if (!canRescale) ImGui::BeginDisabled();
@@ -396,6 +405,12 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["cg_tolerance"] = shortest(flow.options().cgTolerance);
   out["cg_max_iterations"] = flow.options().cgMaxIterations;
   out["preconditioner"] = flow.options().jacobi ? "jacobi" : "none";
+  out["flow"] = stream::nameOf(geometry::flowNames(), flow.options().flow);
+  out["precision"] = stream::nameOf(solvers::precisionNames(), flow.options().precision);
+  if (flow.options().precision == solvers::Precision::Mixed) {
+    out["inner_tolerance"] = shortest(flow.options().innerTolerance);
+    out["inner_iterations"] = m_innerIterations;
+  }
   out["initial_area"] = flow.reference().area;
   out["initial_volume"] = flow.reference().volume;
   out["cg_iterations"] = m_iterations;

@@ -34,6 +34,9 @@ struct SmoothSettings {
   bool jacobi = false;
   /// DSI smoothing instead of curvature flow (DsiMethod.h).
   DsiSettings dsi;
+  geometry::Flow flow = geometry::Flow::MeanCurvature;
+  solvers::Precision precision = solvers::Precision::Single;
+  float innerTolerance = 1e-3f;
   /// The smoothed mesh, filled when the demo ends (for --out), in the input's vertex order.
   std::shared_ptr<geometry::Mesh> result;
 };
@@ -106,6 +109,8 @@ class SmoothDemo : public Demo {
   std::vector<double> m_residuals, m_ms, m_area, m_volume;
   std::vector<std::size_t> m_degenerate;
   std::vector<std::string> m_outcomes;
+  /// Mixed precision: each step's inner CG iterations per refinement step.
+  std::vector<std::vector<int>> m_innerIterations;
 };
 
 }  // namespace texstream::app

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
                        "(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:cube", dtText, noiseText, seedText = "1", tolText = "1e-5", itText = "500",
-              rescaleText = "none", precondText = "none", outPath, methodText = "curvature", dsiWeightText = "0.1";
+              rescaleText = "none", precondText = "none", outPath, methodText = "curvature", dsiWeightText = "0.1",
+              flowText = "mcf", precisionText = "single", innerTolText = "1e-3";
   bool freeBoundary = false;
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -47,6 +48,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--cg-max-iter", itText, "CG iteration cap per step, >= 1")->type_name("N")->capture_default_str();
   cli.add_option("--precond", precondText, "CG preconditioner (Jacobi saves few iterations on these warm-started, well-conditioned steps)")->type_name("jacobi|none")->capture_default_str();
+  cli.add_option("--flow", flowText, "Flow: " + app::namedHelp(geometry::flowNames()))
+      ->type_name("mcf|cmcf")
+      ->capture_default_str();
+  cli.add_option("--precision", precisionText,
+                 "Solver precision: " + app::namedHelp(solvers::precisionNames()) +
+                     "; mixed reaches --cg-tol on ill-conditioned steps where float CG stalls")
+      ->type_name("single|mixed")
+      ->capture_default_str();
+  cli.add_option("--inner-tol", innerTolText,
+                 "Mixed precision: the residual reduction each inner CG solve asks for, in (0, 1)")
+      ->type_name("TOL")
+      ->capture_default_str();
   cli.add_flag("--free-boundary", freeBoundary,
                "Let boundary vertices move too (default: fixed, as in Bolz et al.)");
   cli.add_option("--rescale", rescaleText, "Rescale after each step to keep the initial area or volume (needs a closed "
@@ -90,6 +103,9 @@ int main(int argc, char** argv) {
     settings.cgMaxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
     settings.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
     settings.fixBoundary = !freeBoundary;
+    settings.flow = app::parseNamed("--flow", flowText, geometry::flowNames());
+    settings.precision = app::parseNamed("--precision", precisionText, solvers::precisionNames());
+    settings.innerTolerance = float(app::parseReal("--inner-tol", innerTolText, 0.0, 0.999999, false));
     settings.rescale = app::parseNamed("--rescale", rescaleText, geometry::rescaleNames());
     settings.dsi.enabled = app::parseChoice("--method", methodText, {"curvature", "dsi"}) == "dsi";
     settings.dsi.dataWeight = app::parseReal("--dsi-weight", dsiWeightText, 0.0, 1e6, false);

@@ -42,9 +42,14 @@ namespace {
 constexpr stream::EnumName<Rescale> kRescaleNames[] = {{Rescale::None, "none", "none"},
                                                        {Rescale::Area, "area", "keep area"},
                                                        {Rescale::Volume, "volume", "keep volume"}};
+constexpr stream::EnumName<Flow> kFlowNames[] = {
+    {Flow::MeanCurvature, "mcf", "mean curvature (MCF)"},
+    {Flow::Conformalized, "cmcf", "conformalized (cMCF)"},
+};
 }  // namespace
 
 std::span<const stream::EnumName<Rescale>> rescaleNames() { return kRescaleNames; }
+std::span<const stream::EnumName<Flow>> flowNames() { return kFlowNames; }
 
 const char* rescaleName(Rescale r) { return stream::nameOf(rescaleNames(), r); }
 
@@ -329,9 +334,9 @@ void CurvatureFlow::solveStep() {
   }
   m_rhsPairs->assign(m_rhs);
   m_positionPairs->assign(m_positions);
-  cg.tolerance = m_options.innerTolerance;
   solvers::RefinementOptions refinement;
   refinement.tolerance = m_options.cgTolerance;
+  refinement.innerTolerance = m_options.innerTolerance;
   m_lastSolve =
       solvers::refine(*m_operator, *m_rhsPairs, *m_positionPairs, refinement, solvers::cgInnerSolve(*m_operator, cg, M));
   linalg::copy(m_positionPairs->hi(), m_positions);

@@ -79,10 +79,8 @@ enum class Flow {
   /// conditioned as the initial one.
   Conformalized,
 };
-inline constexpr stream::EnumName<Flow> kFlowNames[] = {
-    {Flow::MeanCurvature, "mcf", "mean curvature (MCF)"},
-    {Flow::Conformalized, "cmcf", "conformalized (cMCF)"},
-};
+/// The flows' names ("mcf", "cmcf"), for command lines, panels and reports.
+std::span<const stream::EnumName<Flow>> flowNames();
 
 struct CurvatureFlowOptions {
   Flow flow = Flow::MeanCurvature;

@@ -7,6 +7,7 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,11 @@
 namespace texstream::solvers {
 
 namespace {
+
+constexpr stream::EnumName<Precision> kPrecisionNames[] = {
+    {Precision::Single, "single", "single (float)"},
+    {Precision::Mixed, "mixed", "mixed (float in double-float refinement)"},
+};
 
 /// A residual or tolerance in three significant digits ("3.2e-09").
 std::string number(double v) {
@@ -26,6 +32,9 @@ std::string number(double v) {
 void validate(const RefinementOptions& o) {
   if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
     throw std::invalid_argument("refine: tolerance must be in (0, 1), got " + std::to_string(o.tolerance));
+  }
+  if (!(o.innerTolerance > 0.0 && o.innerTolerance < 1.0)) {
+    throw std::invalid_argument("refine: innerTolerance must be in (0, 1), got " + std::to_string(o.innerTolerance));
   }
   if (o.maxOuterSteps < 1) {
     throw std::invalid_argument("refine: maxOuterSteps must be at least 1, got " + std::to_string(o.maxOuterSteps));
@@ -47,6 +56,8 @@ double norm2(const linalg::DoubleFloatVector& b) {
 }
 
 }  // namespace
+
+std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisionNames; }
 
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
@@ -89,7 +100,8 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
   for (int step = 1; step <= options.maxOuterSteps; ++step) {
     if (relative <= options.tolerance) break;
     c.setZero();
-    const SolverStatus innerStatus = inner(r, c);
+    const double innerTolerance = std::clamp(0.5 * options.tolerance / relative, options.innerTolerance, 0.5);
+    const SolverStatus innerStatus = inner(r, c, innerTolerance);
     status.innerIterations.push_back(innerStatus.iterations);
     status.iterations += innerStatus.iterations;
     if (innerStatus.outcome == Outcome::NonFinite || innerStatus.outcome == Outcome::Breakdown) {
@@ -125,7 +137,11 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
 }
 
 InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M) {
-  return [&A, options, M](const stream::Vector& r, stream::Vector& c) { return cg(A, r, c, options, M); };
+  return [&A, options, M](const stream::Vector& r, stream::Vector& c, double tolerance) {
+    CgOptions o = options;
+    o.tolerance = float(tolerance);
+    return cg(A, r, c, o, M);
+  };
 }
 
 }  // namespace texstream::solvers

@@ -13,12 +13,13 @@
 // reached. The residual is the true one, b - A x from the pairs, not a recurrence.
 //
 //   DoubleFloatVector b(n, "b"), x(n, "x");  b.upload(rhs);  // x starts at zero
-//   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11}, cgInnerSolve(A, {.tolerance = 1e-4f}));
+//   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11}, cgInnerSolve(A, {}));
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace texstream::linalg {
@@ -35,14 +36,15 @@ namespace texstream::solvers {
 /// How a solver that offers both runs: float throughout, or float inside double-float
 /// refinement.
 enum class Precision { Single, Mixed };
-inline constexpr stream::EnumName<Precision> kPrecisionNames[] = {
-    {Precision::Single, "single", "single (float)"},
-    {Precision::Mixed, "mixed", "mixed (float inside double-float refinement)"},
-};
+/// The precisions' names ("single", "mixed"), for command lines, panels and reports.
+std::span<const stream::EnumName<Precision>> precisionNames();
 
 struct RefinementOptions {
   /// Stop when ||b - A x|| / ||b|| <= tolerance (in (0, 1)).
   double tolerance = 1e-10;
+  /// The residual reduction each inner solve asks for (in (0, 1)); the last steps ask only
+  /// for what remains to the tolerance (half of it, for margin), so they stop early.
+  double innerTolerance = 1e-3;
   /// Outer steps (defects and corrections) at most.
   int maxOuterSteps = 30;
   /// A step whose residual is above minimumReduction times the previous one gains too
@@ -52,8 +54,9 @@ struct RefinementOptions {
   std::function<void(int step, int innerIterations, double relativeResidual)> onStep;
 };
 
-/// Solves A c = r approximately in float; c holds zeros on entry (the layout of r).
-using InnerSolve = std::function<SolverStatus(const stream::Vector& r, stream::Vector& c)>;
+/// Solves A c = r in float to ||r - A c|| <= tolerance ||r||; c holds zeros on entry (the
+/// layout of r).
+using InnerSolve = std::function<SolverStatus(const stream::Vector& r, stream::Vector& c, double tolerance)>;
 
 struct RefinementStatus : SolverStatus {
   /// Inner iterations of each outer step (iterations is their sum); residualHistory holds
@@ -68,8 +71,8 @@ struct RefinementStatus : SolverStatus {
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner);
 
-/// The inner solve by (preconditioned) CG from a zero guess: `options.tolerance` is the
-/// reduction each outer step asks for (1e-3 .. 1e-5 are typical).
+/// The inner solve by (preconditioned) CG from a zero guess, with `options` but the
+/// tolerance each outer step asks for.
 InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M = nullptr);
 
 }  // namespace texstream::solvers

@@ -82,9 +82,9 @@ TEST_CASE("Refinement with float CG reaches 1e-11 on Poisson problems of awkward
     DoubleFloatVector b(n, "b"), x(n, "x");
     b.upload(rhs);
     std::vector<int> stepsSeen;
-    solvers::RefinementOptions options{.tolerance = 1e-11};
+    solvers::RefinementOptions options{.tolerance = 1e-11, .innerTolerance = 1e-4};
     options.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
-    const auto status = solvers::refine(A, b, x, options, solvers::cgInnerSolve(A, {.tolerance = 1e-4f}));
+    const auto status = solvers::refine(A, b, x, options, solvers::cgInnerSolve(A, {}));
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(status.relativeResidual <= 1e-11);
@@ -126,7 +126,7 @@ TEST_CASE("Refinement with Jacobi-preconditioned CG on a dense SPD matrix", "[gl
   DoubleFloatVector b(n, "b"), x(n, "x");
   b.upload(rhs);
   const auto status =
-      solvers::refine(A, b, x, {.tolerance = 1e-12}, solvers::cgInnerSolve(A, {.tolerance = 1e-3f}, &M));
+      solvers::refine(A, b, x, {.tolerance = 1e-12}, solvers::cgInnerSolve(A, {}, &M));
   INFO(status.message);
   REQUIRE(status.converged());
   REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-12);
@@ -139,7 +139,7 @@ TEST_CASE("Refinement reports stagnation below what the defect's precision allow
   DoubleFloatVector b(nx * ny, "b"), x(nx * ny, "x");
   b.upload(randomRhs(nx * ny, 3));
   const auto status =
-      solvers::refine(A, b, x, {.tolerance = 1e-18, .maxOuterSteps = 40}, solvers::cgInnerSolve(A, {.tolerance = 1e-4f}));
+      solvers::refine(A, b, x, {.tolerance = 1e-18, .maxOuterSteps = 40}, solvers::cgInnerSolve(A, {}));
   INFO(status.message);
   REQUIRE(status.outcome == Outcome::Stagnated);
   REQUIRE_THAT(status.message, Catch::Contains("stagnated at relative residual"));
@@ -152,10 +152,11 @@ TEST_CASE("Refinement names bad options, operators without the kernel and zero r
   const auto A = linalg::StencilMatrix::poisson2D(5, 4, "P");
   DoubleFloatVector b(20, "b"), x(20, "x");
   b.upload(randomRhs(20, 1));
-  const auto inner = solvers::cgInnerSolve(A, {.tolerance = 1e-4f});
+  const auto inner = solvers::cgInnerSolve(A, {});
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 0.0}, inner), std::invalid_argument);
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 1e-8, .maxOuterSteps = 0}, inner), std::invalid_argument);
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.minimumReduction = 1.5}, inner), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.innerTolerance = 0.0}, inner), std::invalid_argument);
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, solvers::InnerSolve{}), std::invalid_argument);
   const ForwardingOperator forwarding(A);
   REQUIRE_THROWS_WITH(solvers::refine(forwarding, b, x, {}, inner),
