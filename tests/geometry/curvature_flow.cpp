@@ -620,12 +620,21 @@ TEST_CASE("CurvatureFlow refuses bad input", "[gl][geometry]") {
 // GPU in single and in mixed precision and, as the reference, as double-precision direct
 // solves (Eigen's Cholesky) of the same steps. Prints each step's deviation from the
 // reference in units of the bounding-box diagonal, and fails when mixed precision is more
-// than TEXSTREAM_SCAN_BOUND (default 1e-5) away.
+// than TEXSTREAM_SCAN_BOUND (default 1e-5) away. TEXSTREAM_SCAN_TOL (default 1e-6) is the
+// CG tolerance, TEXSTREAM_SCAN_JACOBI=1 preconditions, TEXSTREAM_SCAN_MAX_ITER (default
+// 3000) caps each (inner) solve.
 TEST_CASE("Scan: curvature-flow steps in single and mixed precision against double direct solves", "[.scan]") {
   const char* path = std::getenv("TEXSTREAM_SCAN_MESH");
   if (!path || !*path) FAIL("set TEXSTREAM_SCAN_MESH to a mesh file to run this measurement");
   const int steps = std::getenv("TEXSTREAM_SCAN_STEPS") ? std::atoi(std::getenv("TEXSTREAM_SCAN_STEPS")) : 5;
-  const double bound = std::getenv("TEXSTREAM_SCAN_BOUND") ? std::atof(std::getenv("TEXSTREAM_SCAN_BOUND")) : 1e-5;
+  auto setting = [](const char* name, double fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::atof(v) : fallback;
+  };
+  const double bound = setting("TEXSTREAM_SCAN_BOUND", 1e-5);
+  const float tolerance = float(setting("TEXSTREAM_SCAN_TOL", 1e-6));
+  const bool jacobi = setting("TEXSTREAM_SCAN_JACOBI", 0) != 0;
+  const int maxIterations = int(setting("TEXSTREAM_SCAN_MAX_ITER", 3000));
   test::context();
   const Mesh mesh = readMesh(path);
   const double lambdaDt = 2.0 * std::pow(meanEdgeLength(mesh), 2);
@@ -644,8 +653,9 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
   }
   for (const solvers::Precision precision : {solvers::Precision::Single, solvers::Precision::Mixed}) {
     CurvatureFlowOptions opts;
-    opts.cgTolerance = 1e-6f;
-    opts.cgMaxIterations = 3000;
+    opts.cgTolerance = tolerance;
+    opts.cgMaxIterations = maxIterations;
+    opts.jacobi = jacobi;
     opts.precision = precision;
     CurvatureFlow flow(mesh, opts, "scan");
     double worst = 0;
