@@ -622,11 +622,11 @@ TEST_CASE("CurvatureFlow refuses bad input", "[gl][geometry]") {
 // reference in units of the bounding-box diagonal, and fails when mixed precision is more
 // than TEXSTREAM_SCAN_BOUND (default 1e-5) away. TEXSTREAM_SCAN_TOL (default 1e-6) is the
 // CG tolerance, TEXSTREAM_SCAN_JACOBI=1 preconditions, TEXSTREAM_SCAN_MAX_ITER (default
-// 3000) caps each (inner) solve.
+// 3000) caps each (inner) solve. TEXSTREAM_SCAN_FLOW=cmcf runs the conformalized flow
+// instead (default 100 steps, no direct reference): every step's solve must converge.
 TEST_CASE("Scan: curvature-flow steps in single and mixed precision against double direct solves", "[.scan]") {
   const char* path = std::getenv("TEXSTREAM_SCAN_MESH");
   if (!path || !*path) FAIL("set TEXSTREAM_SCAN_MESH to a mesh file to run this measurement");
-  const int steps = std::getenv("TEXSTREAM_SCAN_STEPS") ? std::atoi(std::getenv("TEXSTREAM_SCAN_STEPS")) : 5;
   auto setting = [](const char* name, double fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::atof(v) : fallback;
@@ -635,6 +635,8 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
   const float tolerance = float(setting("TEXSTREAM_SCAN_TOL", 1e-6));
   const bool jacobi = setting("TEXSTREAM_SCAN_JACOBI", 0) != 0;
   const int maxIterations = int(setting("TEXSTREAM_SCAN_MAX_ITER", 3000));
+  const bool conformalized = std::getenv("TEXSTREAM_SCAN_FLOW") && std::string(std::getenv("TEXSTREAM_SCAN_FLOW")) == "cmcf";
+  const int steps = int(setting("TEXSTREAM_SCAN_STEPS", conformalized ? 100 : 5));
   test::context();
   const Mesh mesh = readMesh(path);
   const double lambdaDt = 2.0 * std::pow(meanEdgeLength(mesh), 2);
@@ -645,6 +647,32 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
   }
   const double diagonal = std::sqrt(std::pow(hi[0] - lo[0], 2) + std::pow(hi[1] - lo[1], 2) + std::pow(hi[2] - lo[2], 2));
   const TriangleTopology topology(mesh);
+  if (conformalized) {
+    for (const solvers::Precision precision : {solvers::Precision::Single, solvers::Precision::Mixed}) {
+      CurvatureFlowOptions opts;
+      opts.flow = Flow::Conformalized;
+      opts.cgTolerance = tolerance;
+      opts.cgMaxIterations = maxIterations;
+      opts.jacobi = jacobi;
+      opts.precision = precision;
+      CurvatureFlow flow(mesh, opts, "scan");
+      int most = 0, total = 0, failed = 0;
+      for (int s = 0; s < steps; ++s) {
+        const solvers::SolverStatus status = flow.step(float(lambdaDt));
+        most = std::max(most, status.iterations);
+        total += status.iterations;
+        failed += !status.converged();
+        if ((s + 1) % 25 == 0 || !status.converged()) {
+          WARN("cmcf " << stream::nameOf(solvers::precisionNames(), precision) << " step " << s + 1 << ": "
+                       << status.iterations << " CG iterations, " << solvers::outcomeName(status.outcome) << " at "
+                       << status.relativeResidual << "; so far most " << most << ", mean " << total / (s + 1)
+                       << ", area " << flow.measure().area << " (initial " << flow.reference().area << ")");
+        }
+      }
+      REQUIRE(failed == 0);
+    }
+    return;
+  }
   std::vector<std::vector<double>> reference;
   std::vector<double> x = mesh.positions;
   for (int s = 0; s < steps; ++s) {
