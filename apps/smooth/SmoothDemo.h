@@ -31,7 +31,7 @@ struct SmoothSettings {
   int cgMaxIterations = 500;
   bool fixBoundary = true;
   geometry::Rescale rescale = geometry::Rescale::None;
-  bool jacobi = false;
+  bool jacobi = true;
   /// DSI smoothing instead of curvature flow (DsiMethod.h).
   DsiSettings dsi;
   geometry::Flow flow = geometry::Flow::MeanCurvature;

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:cube", dtText, noiseText, seedText = "1", tolText = "1e-5", itText = "500",
-              rescaleText = "none", precondText = "none", outPath, methodText = "curvature", dsiWeightText = "0.1",
+              rescaleText = "none", precondText = "jacobi", outPath, methodText = "curvature", dsiWeightText = "0.1",
               flowText = "mcf", precisionText = "single", innerTolText = "1e-3";
   bool freeBoundary = false;
   CLI::App& cli = cmd.cli();
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
       ->type_name("TOL")
       ->capture_default_str();
   cli.add_option("--cg-max-iter", itText, "CG iteration cap per step, >= 1")->type_name("N")->capture_default_str();
-  cli.add_option("--precond", precondText, "CG preconditioner (Jacobi saves few iterations on these warm-started, well-conditioned steps)")->type_name("jacobi|none")->capture_default_str();
+  cli.add_option("--precond", precondText, "CG preconditioner: jacobi (diag(A); needed on real scans, where plain CG stalls) or none")->type_name("jacobi|none")->capture_default_str();
   cli.add_option("--flow", flowText, "Flow: " + app::namedHelp(geometry::flowNames()))
       ->type_name("mcf|cmcf")
       ->capture_default_str();

@@ -90,11 +90,11 @@ struct CurvatureFlowOptions {
   /// CG stops at ||r|| / ||b|| <= cgTolerance over x, y and z together.
   float cgTolerance = 1e-6f;
   int cgMaxIterations = 1000;
-  /// Jacobi-preconditioned CG. Off by default: at λΔt = h² it saves at most one of a few
-  /// iterations and costs a pass per iteration (VertexJacobi is not fused into CG's update
-  /// as JacobiPreconditioner is; docs/performance.md); it helps on irregular meshes with
-  /// large λΔt.
-  bool jacobi = false;
+  /// Jacobi-preconditioned CG. On by default: on real scans (irregular triangle sizes)
+  /// the diagonal varies by orders of magnitude and plain CG stalls, most of all in the
+  /// conformalized flow; on regular meshes at λΔt = h² it costs a pass per iteration for
+  /// little gain (docs/performance.md has both).
+  bool jacobi = true;
   /// Single: float CG on each step's system, warm-started from the current positions.
   /// Mixed: that CG inside double-float defect correction (solvers/MixedPrecisionRefinement.h):
   /// cgTolerance is then the true residual's, reached on ill-conditioned steps (thin features
