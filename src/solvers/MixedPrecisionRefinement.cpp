@@ -6,11 +6,11 @@
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -22,12 +22,6 @@ constexpr stream::EnumName<Precision> kPrecisionNames[] = {
     {Precision::Mixed, "mixed", "mixed (float in double-float refinement)"},
 };
 
-/// A residual or tolerance in three significant digits ("3.2e-09").
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
 
 void validate(const RefinementOptions& o) {
   if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
@@ -120,20 +114,20 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
     }
     slowSteps = relative > options.minimumReduction * previous ? slowSteps + 1 : 0;
     if (slowSteps >= 2 && relative > options.tolerance) {
-      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + number(relative) +
+      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + text::formatNumber(relative) +
                                             " after " + std::to_string(step) + " steps (" +
                                             std::to_string(status.iterations) + " inner iterations; tolerance " +
-                                            number(options.tolerance) + ")");
+                                            text::formatNumber(options.tolerance) + ")");
     }
   }
   if (relative <= options.tolerance) {
-    return finish(Outcome::Converged, "refine: relative residual " + number(relative) + " after " +
+    return finish(Outcome::Converged, "refine: relative residual " + text::formatNumber(relative) + " after " +
                                           std::to_string(status.outerSteps()) + " steps (" +
                                           std::to_string(status.iterations) + " inner iterations)");
   }
-  return finish(Outcome::MaxIterations, "refine: relative residual " + number(relative) + " after " +
+  return finish(Outcome::MaxIterations, "refine: relative residual " + text::formatNumber(relative) + " after " +
                                             std::to_string(options.maxOuterSteps) + " steps, above the tolerance " +
-                                            number(options.tolerance));
+                                            text::formatNumber(options.tolerance));
 }
 
 InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M) {
