@@ -26,6 +26,9 @@ class DoubleFloatVector {
   const stream::Vector& hi() const { return m_hi; }
   /// The tail: value - hi, rounded to float.
   const stream::Vector& lo() const { return m_lo; }
+  /// For passes that write the pairs (Pass::output), e.g. permutations.
+  stream::Vector& mutableHi() { return m_hi; }
+  stream::Vector& mutableLo() { return m_lo; }
 
   /// Exactly size() finite values whose magnitudes fit a float; throws gl::Error naming the
   /// vector and the first offending element otherwise.

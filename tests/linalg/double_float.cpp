@@ -11,8 +11,10 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/stream/Vector.h>
 
@@ -183,6 +185,77 @@ TEST_CASE("DenseMatrix forms b - A x in double-float arithmetic, one batch and s
     };
     INFO(rows << " x " << cols << ", " << a.batches() << " batches");
     checkResidual(a, multiply(false), multiply(true), rows + cols);
+  }
+}
+
+namespace {
+/// A random square CSR matrix, with one row of 150 entries (three segment passes) when n
+/// allows it.
+linalg::Csr sparseWithLongRow(std::size_t n, std::uint64_t seed) {
+  linalg::Csr a = test::randomCsr(n, n, 5.0, seed);
+  if (n < 200) return a;
+  std::vector<std::int64_t> rows, cols;
+  std::vector<double> values;
+  for (std::size_t r = 0; r < n; ++r) {
+    for (auto k = a.rowPtr[r]; k < a.rowPtr[r + 1]; ++k) {
+      rows.push_back(std::int64_t(r));
+      cols.push_back(a.colIdx[std::size_t(k)]);
+      values.push_back(a.values[std::size_t(k)]);
+    }
+  }
+  for (std::size_t j = 0; j < 150; ++j) {
+    rows.push_back(3);
+    cols.push_back(std::int64_t((j * 7) % n));
+    values.push_back(0.25 + 1e-3 * double(j));
+  }
+  return linalg::Csr::fromTriplets(n, n, rows, cols, values);
+}
+
+DoubleProduct csrProduct(const linalg::Csr& a, bool absolute) {
+  return [&a, absolute](const std::vector<double>& x) {
+    std::vector<double> y(a.rows, 0.0);
+    for (std::size_t r = 0; r < a.rows; ++r) {
+      for (auto k = a.rowPtr[r]; k < a.rowPtr[r + 1]; ++k) {
+        const double v = a.values[std::size_t(k)] * x[std::size_t(a.colIdx[std::size_t(k)])];
+        y[r] += absolute ? std::abs(v) : v;
+      }
+    }
+    return y;
+  };
+}
+
+/// The CSR with its values rounded to float: what the GPU formats store.
+linalg::Csr roundedToFloat(linalg::Csr a) {
+  for (double& v : a.values) v = double(float(v));
+  return a;
+}
+}  // namespace
+
+TEST_CASE("SegmentMatrix forms b - A x in double-float arithmetic, long rows and reordering included",
+          "[gl][linalg][double-float]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool interleave = GENERATE(false, true);
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000)}) {
+    const linalg::Csr csr = roundedToFloat(sparseWithLongRow(n, n + 3));
+    linalg::SegmentOptions options;
+    options.interleave = interleave;
+    const linalg::SegmentMatrix a(csr, "S", options);
+    INFO((interleave ? "interleaved" : "consecutive") << ", reordered " << a.reordered());
+    checkResidual(a, csrProduct(csr, false), csrProduct(csr, true), n);
+  }
+}
+
+TEST_CASE("BcrsMatrix forms b - A x in double-float arithmetic, 2x2 and 4x4 blocks, with RCM", "[gl][linalg][double-float]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (int block : {2, 4}) {
+    for (bool rcm : {false, true}) {
+      for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000)}) {
+        INFO("block " << block << ", RCM " << rcm);
+        const linalg::Csr csr = roundedToFloat(sparseWithLongRow(n, 7 * n + std::size_t(block)));
+        const linalg::BcrsMatrix a(csr, "B", {.blockSize = block, .reverseCuthillMcKee = rcm});
+        checkResidual(a, csrProduct(csr, false), csrProduct(csr, true), n + std::size_t(block));
+      }
+    }
   }
 }
 
