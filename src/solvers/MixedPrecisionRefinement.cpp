@@ -138,4 +138,12 @@ InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, cons
   };
 }
 
+InnerSolve iterativeInnerSolve(IterativeSolver& solver, IterativeOptions options) {
+  return [&solver, options](const stream::Vector& r, stream::Vector& c, double tolerance) {
+    IterativeOptions o = options;
+    o.tolerance = float(tolerance);
+    return solver.solve(r, c, o);
+  };
+}
+
 }  // namespace texstream::solvers

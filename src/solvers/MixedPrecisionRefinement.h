@@ -15,6 +15,7 @@
 //   DoubleFloatVector b(n, "b"), x(n, "x");  b.upload(rhs);  // x starts at zero
 //   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11}, cgInnerSolve(A, {}));
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 
@@ -74,5 +75,9 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
 /// The inner solve by (preconditioned) CG from a zero guess, with `options` but the
 /// tolerance each outer step asks for.
 InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M = nullptr);
+/// The inner solve by any iterative solver of the shared shape (IterativeSolver.h: a
+/// ConjugateGradient, a Multigrid, ...), from a zero guess, with `options` but the
+/// tolerance each outer step asks for. Keep the solver alive while refining.
+InnerSolve iterativeInnerSolve(IterativeSolver& solver, IterativeOptions options);
 
 }  // namespace texstream::solvers

@@ -132,6 +132,22 @@ TEST_CASE("Refinement with Jacobi-preconditioned CG on a dense SPD matrix", "[gl
   REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-12);
 }
 
+TEST_CASE("Refinement takes any solver of the shared shape as its inner solve", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const std::size_t nx = 45, ny = 31;
+  const auto A = linalg::StencilMatrix::poisson2D(nx, ny, "poisson");
+  const solvers::JacobiPreconditioner M(A, stream::Layout::forSize(nx * ny));
+  solvers::ConjugateGradient pcg(A, &M);
+  const auto rhs = randomRhs(nx * ny, 9);
+  DoubleFloatVector b(nx * ny, "b"), x(nx * ny, "x");
+  b.upload(rhs);
+  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-11}, solvers::iterativeInnerSolve(pcg, {}));
+  INFO(status.message);
+  REQUIRE(status.converged());
+  REQUIRE(relativeResidual(linalg::Csr::poisson2D(nx, ny), x.download(), rhs) <= 2e-11);
+  REQUIRE(pcg.status().iterations == status.innerIterations.back());
+}
+
 TEST_CASE("Refinement reports stagnation below what the defect's precision allows", "[gl][solvers][refinement]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const std::size_t nx = 31, ny = 29;
