@@ -626,7 +626,12 @@ TEST_CASE("CurvatureFlow refuses bad input", "[gl][geometry]") {
 // instead (default 100 steps, no direct reference): every step's solve must converge.
 TEST_CASE("Scan: curvature-flow steps in single and mixed precision against double direct solves", "[.scan]") {
   const char* path = std::getenv("TEXSTREAM_SCAN_MESH");
-  if (!path || !*path) FAIL("set TEXSTREAM_SCAN_MESH to a mesh file to run this measurement");
+  // Test specs that only exclude tags (the context variants' "~[compute]") select hidden
+  // tests too: without a mesh there is nothing to measure.
+  if (!path || !*path) {
+    WARN("set TEXSTREAM_SCAN_MESH to a mesh file to run this measurement");
+    return;
+  }
   auto setting = [](const char* name, double fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::atof(v) : fallback;
