@@ -1,6 +1,7 @@
 #include "SmoothDemo.h"
 
 #include "NamedCombo.h"
+#include "RunRatePanel.h"
 #include "SolvePanel.h"
 
 #include <texstream/geometry/MeshIo.h>
@@ -368,7 +369,9 @@ void SmoothDemo::gui(ShellControls& controls) {
 
   // ---- Numbers ----------------------------------------------------------------------
   ImGui::Separator();
-  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
+  ImGui::Text("step %lld", flow.steps());
+  ImGui::SameLine();
+  runRatePanel(controls);
   if (!m_area.empty()) {
     ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
     const std::vector<float> ms = plotTail(m_ms);

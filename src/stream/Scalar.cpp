@@ -66,6 +66,9 @@ ScalarReadback::~ScalarReadback() {
 }
 
 void ScalarReadback::start(const Scalar& s) {
+  if (!Runtime::current().caps().floatRenderTargets)
+    throw gl::Error("ScalarReadback(\"" + s.texture().name() + "\"): reading an RGBA32F scalar back needs RGBA32F render targets: " +
+                    Runtime::current().caps().floatTargetsMissing());
   gl::StateGuard guard;
   gl::StateGuard::preparePixelTransfer();
   if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
