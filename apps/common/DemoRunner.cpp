@@ -20,6 +20,7 @@
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
+#include "BrowserPage.h"
 #include "Download.h"
 
 #include <emscripten/emscripten.h>
@@ -228,9 +229,15 @@ class WindowedRun {
     m_watch.emplace();  // GPU objects: only once the context exists
     m_controls.blowUp = m_watch->checkNow(*m_demo, 0);
     m_lastFrame = Clock::now();
+#ifdef __EMSCRIPTEN__
+    attachToPage(*m_window, *m_demo, [this](const std::string& path) { writeReport(path); });
+#endif
   }
 
   ~WindowedRun() {
+#ifdef __EMSCRIPTEN__
+    detachFromPage();
+#endif
     m_demo.reset();  // GL objects go while the context is current
   }
 
@@ -288,6 +295,9 @@ class WindowedRun {
       std::cerr << "texstream-" << m_info.name << ": wrote " << path << "\n";
     }
     window.swapBuffers();
+#ifdef __EMSCRIPTEN__
+    pageFrameDrawn();
+#endif
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - m_lastFrame).count();
     m_lastFrame = now;
@@ -302,6 +312,14 @@ class WindowedRun {
     if (m_options.steps >= 0 && !m_controls.blowUp) m_controls.blowUp = m_watch->checkNow(*m_demo, m_controls.steps);
     return ::texstream::app::finish(m_info, m_options, *m_context, *m_demo, m_controls.steps, m_stepMs,
                                     m_controls.blowUp);
+  }
+
+  /// The JSON report of the run so far, written to `path` while it goes on.
+  void writeReport(const std::string& path) {
+    nlohmann::json j = commonReport(m_info, m_options, *m_context, m_controls.steps, m_stepMs);
+    m_demo->report(j);
+    if (m_controls.blowUp) j["blew_up"] = {{"step", m_controls.blowUp->step}, {"reason", m_controls.blowUp->reason}};
+    writeJsonFile(path, j);
   }
 
  private:

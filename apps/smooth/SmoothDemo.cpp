@@ -13,12 +13,17 @@
 #include <glad/gl.h>
 #include <imgui.h>
 
+#ifdef __EMSCRIPTEN__
+#include "Download.h"
+#endif
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -203,6 +208,38 @@ void SmoothDemo::mouse(const MouseInput& in) {
   if (in.scroll != 0) m_camera.zoom(in.scroll);
 }
 
+FileResult SmoothDemo::openFile(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  try {
+    geometry::meshFormatFromPath(path);
+    setMesh(MeshSpec{false, path, 0});
+  } catch (const std::exception& e) {
+    // Reader messages start with the path (the page's is a folder of its file system: the
+    // file's name says more); GL limits name the texture, not the file.
+    std::string what = e.what();
+    for (std::size_t at = what.find(path); !path.empty() && at != std::string::npos; at = what.find(path, at + name.size()))
+      what.replace(at, path.size(), name);
+    m_status = (what.find(name) != std::string::npos ? what : name + ": " + what) + " (the mesh stays " +
+               std::filesystem::path(m_initial.name).filename().string() + ")";
+    m_statusIsError = true;
+    return {false, m_status, ""};
+  }
+  std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
+  m_status = "loaded " + name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
+             std::to_string(m_initial.triangleCount()) + " triangles";
+  m_statusIsError = false;
+  return {true, m_status, path};
+}
+
+FileResult SmoothDemo::saveResult(const std::string& folder) {
+  std::filesystem::create_directories(folder);
+  const std::string stem = m_spec.builtin ? m_spec.name : std::filesystem::path(m_spec.name).stem().string();
+  const std::string path = folder + "/" + stem + "-smoothed.obj";
+  exportObj(path);
+  if (!m_statusIsError) m_status += " (" + std::to_string(m_flow->steps()) + " steps of the flow)";
+  return {!m_statusIsError, m_status, m_statusIsError ? "" : path};
+}
+
 void SmoothDemo::exportObj(const std::string& path) {
   try {
     geometry::writeObj(path, m_flow->mesh());
@@ -355,7 +392,12 @@ void SmoothDemo::gui(ShellControls& controls) {
   if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
   ImGui::InputText("##export", m_exportField, sizeof m_exportField);
   ImGui::SameLine();
-  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
+  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) {
+    exportObj(m_exportField);
+#ifdef __EMSCRIPTEN__
+    if (!m_statusIsError) offerDownload(m_exportField);  // the page's in-memory file, as a download
+#endif
+  }
 
   // ---- View -----------------------------------------------------------------------
   ImGui::Separator();
@@ -410,6 +452,7 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["cg_outcomes"] = m_outcomes;
   out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
   if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
+  out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};
 }
 
 }  // namespace texstream::app
