@@ -294,8 +294,10 @@ void SmoothDemo::gui(ShellControls& controls) {
   ImGui::InputText("##path", m_pathField, sizeof m_pathField);
   ImGui::SameLine();
   if (ImGui::Button("load file") && m_pathField[0] != 0) {
-    next = MeshSpec{false, m_pathField, 0};
-    reload = true;
+    openFile(m_pathField);  // as a dropped file: the message below says what happened
+    ImGui::PopItemWidth();
+    ImGui::End();
+    return;  // `flow` may be gone; the next frame shows the new one
   }
   if (reload) {
     try {
