@@ -20,6 +20,7 @@
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
+#include "BrowserPage.h"
 #include "Download.h"
 
 #include <emscripten/emscripten.h>
@@ -56,8 +57,8 @@ std::string contextFailure(const AppOptions& options, const std::string& why) {
 }
 
 /// Backend and size checks that need the context; throws UsageError, or
-/// ContextRequestError when the context cannot run texstream at all.
-RunContext prepareContext(const AppOptions& options, bool headless) {
+/// ContextRequestError when the context cannot run texstream, or this demo, at all.
+RunContext prepareContext(const AppInfo& info, const AppOptions& options, bool headless) {
   stream::Runtime* runtime = nullptr;
   try {
     runtime = &stream::Runtime::current();
@@ -66,6 +67,12 @@ RunContext prepareContext(const AppOptions& options, bool headless) {
   }
   stream::Runtime& rt = *runtime;
   const gl::Capabilities& caps = rt.caps();
+  if (!caps.floatRenderTargets && !info.runsOnHalfFloatTargets)
+    throw ContextRequestError("this OpenGL context cannot run texstream-" + info.name + ": " + caps.floatTargetsMissing() +
+                              ", and its solvers need 32-bit floats (only the fluid demo runs there, on half floats: " +
+                              gl::Capabilities::kHalfFloatTargetsExtension + ")");
+  if (options.profile && !stream::Profiler::available())
+    std::cerr << "texstream-" << info.name << ": --profile: " << stream::Profiler::unavailableReason() << "\n";
   if (options.backend == stream::Backend::Compute && !caps.compute)
     throw UsageError(std::string("--backend: invalid value \"compute\": this context (") + caps.apiName() + ", " +
                      caps.summary() + ") has no compute shaders (OpenGL 4.3 or OpenGL ES 3.1 needed); use --backend auto or fragment");
@@ -154,7 +161,7 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
   } catch (const gl::Error& e) {
     throw ContextRequestError(contextFailure(options, e.what()));
   }
-  RunContext ctx = prepareContext(options, true);
+  RunContext ctx = prepareContext(info, options, true);
   std::cerr << "texstream-" << info.name << ": headless, " << ctx.renderer << " (" << context->description()
             << "), " << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
             << (options.backend ? "" : " (auto)") << "\n";
@@ -213,7 +220,7 @@ class WindowedRun {
     } catch (const WindowContextError& e) {
       throw ContextRequestError(contextFailure(options, e.what()));
     }
-    m_context.emplace(prepareContext(m_options, false));
+    m_context.emplace(prepareContext(m_info, m_options, false));
     std::cerr << "texstream-" << info.name << ": " << m_context->renderer << " (" << m_window->description() << "), "
               << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
               << (options.backend ? "" : " (auto)") << "\n";
@@ -222,9 +229,15 @@ class WindowedRun {
     m_watch.emplace();  // GPU objects: only once the context exists
     m_controls.blowUp = m_watch->checkNow(*m_demo, 0);
     m_lastFrame = Clock::now();
+#ifdef __EMSCRIPTEN__
+    attachToPage(*m_window, *m_demo, [this](const std::string& path) { writeReport(path); });
+#endif
   }
 
   ~WindowedRun() {
+#ifdef __EMSCRIPTEN__
+    detachFromPage();
+#endif
     m_demo.reset();  // GL objects go while the context is current
   }
 
@@ -245,9 +258,11 @@ class WindowedRun {
     const long long target = m_options.steps;  // -1: until closed
     const bool done = target >= 0 && m_controls.steps >= target;
     if (!m_controls.paused && !done && !m_controls.blowUp) {
-      m_stepMs += timedStep(*m_demo);
+      const double ms = timedStep(*m_demo);
+      m_stepMs += ms;
       ++m_controls.steps;
       m_controls.msPerStep = m_stepMs / double(m_controls.steps);
+      m_controls.msPerStepRecent = m_controls.steps == 1 ? ms : 0.95 * m_controls.msPerStepRecent + 0.05 * ms;
       m_controls.blowUp = m_watch->afterStep(*m_demo, m_controls.steps);
       if (m_controls.blowUp) {
         m_controls.paused = true;
@@ -280,6 +295,9 @@ class WindowedRun {
       std::cerr << "texstream-" << m_info.name << ": wrote " << path << "\n";
     }
     window.swapBuffers();
+#ifdef __EMSCRIPTEN__
+    pageFrameDrawn();
+#endif
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - m_lastFrame).count();
     m_lastFrame = now;
@@ -294,6 +312,14 @@ class WindowedRun {
     if (m_options.steps >= 0 && !m_controls.blowUp) m_controls.blowUp = m_watch->checkNow(*m_demo, m_controls.steps);
     return ::texstream::app::finish(m_info, m_options, *m_context, *m_demo, m_controls.steps, m_stepMs,
                                     m_controls.blowUp);
+  }
+
+  /// The JSON report of the run so far, written to `path` while it goes on.
+  void writeReport(const std::string& path) {
+    nlohmann::json j = commonReport(m_info, m_options, *m_context, m_controls.steps, m_stepMs);
+    m_demo->report(j);
+    if (m_controls.blowUp) j["blew_up"] = {{"step", m_controls.blowUp->step}, {"reason", m_controls.blowUp->reason}};
+    writeJsonFile(path, j);
   }
 
  private:
@@ -347,6 +373,12 @@ int runWindowed(const AppInfo& info, const AppOptions& options, const DemoFactor
 #endif
 
 }  // namespace
+
+FileResult Demo::openFile(const std::string& path) {
+  return {false, path + ": this demo opens no files", ""};
+}
+
+FileResult Demo::saveResult(const std::string& /*folder*/) { return {false, "this demo has no result to save", ""}; }
 
 int runDemo(const AppInfo& info, const AppOptions& options, const DemoFactory& make) {
   const std::string program = "texstream-" + info.name;

@@ -36,6 +36,13 @@ struct RunContext {
   int maxTextureSize = 0;
 };
 
+/// What became of a file handed to a demo (Demo::openFile, Demo::saveResult).
+struct FileResult {
+  bool ok = false;
+  std::string message;  ///< "loaded bunny.obj: 2503 vertices" or "bunny.txt: unknown mesh format ..."
+  std::string path;     ///< saveResult: the file written
+};
+
 /// Shell state a demo's GUI may show and change.
 struct ShellControls {
   bool paused = false;
@@ -43,6 +50,7 @@ struct ShellControls {
   std::string lastScreenshot;        ///< path of the last screenshot written ("" = none)
   long long steps = 0;               ///< steps done so far
   double msPerStep = 0;              ///< running average of step() wall time
+  double msPerStepRecent = 0;        ///< the same over the last few dozen steps
   double fps = 0;
   std::optional<BlowUp> blowUp;      ///< set by the shell's watch; the simulation is paused
 };
@@ -69,6 +77,14 @@ class Demo {
   virtual HealthMeasure health() const = 0;
   /// Back to the initial state (the panel's reset after a blow-up).
   virtual void restart() = 0;
+  /// A file the user hands over: dropped onto the window (GLFW) or the page, or chosen with
+  /// the page's file picker (the browser writes it into its in-memory file system first).
+  /// The demo loads what it accepts and keeps what it had otherwise; the result says
+  /// which, in one line naming the file and what is wrong.
+  virtual FileResult openFile(const std::string& path);
+  /// Writes the demo's result as a file into `folder` (the smoothed mesh as OBJ) and
+  /// returns its path, or a message saying why there is none.
+  virtual FileResult saveResult(const std::string& folder);
 };
 
 /// The exit codes of the demos, for their --help.
@@ -83,6 +99,9 @@ struct AppInfo {
   std::string name;   ///< "wave": the JSON "app" field and screenshot file names
   std::string title;  ///< window title
   int windowWidth = 1280, windowHeight = 800;  ///< also the offscreen size of headless runs
+  /// The demo runs on contexts with half-float render targets only (the fluid's RGBA16F
+  /// mode); the others refuse them, naming the missing extension (exit kContextExitCode).
+  bool runsOnHalfFloatTargets = false;
 };
 
 using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;

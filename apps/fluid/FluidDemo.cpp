@@ -1,7 +1,9 @@
 #include "FluidDemo.h"
 
 #include "NamedCombo.h"
+#include "RunRatePanel.h"
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -32,7 +34,16 @@ void hueToRgb(float h, float& r, float& g, float& b) {
 }  // namespace
 
 FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : m_settings(settings) {
+  // Half floats where the context renders nothing wider (FluidSolver.h).
+  m_settings.params.fieldFormat = fluid::defaultFieldFormat();
   rebuild();
+  if (!m_solver->projects())
+    std::cerr << "texstream-fluid: half-float mode: " << m_solver->halfFloatLimits() << "\n";
+  if (!m_solver->fieldAvailable(m_settings.display)) {
+    std::cerr << "texstream-fluid: --display " << fluid::fieldName(m_settings.display)
+              << ": not available without the pressure projection; showing the dye\n";
+    m_settings.display = fluid::Field::Dye;
+  }
   m_renderer = std::make_unique<FluidRenderer>();
   if (m_settings.exportAfter < 0 && ctx.headless)
     m_settings.exportAfter = ctx.options.steps >= 0 ? ctx.options.steps : ctx.options.defaultSteps;
@@ -65,6 +76,11 @@ void FluidDemo::measureHealth(stream::Scalar& out) {
 }
 
 HealthMeasure FluidDemo::health() const {
+  if (!m_solver->projects()) {
+    HealthMeasure off;
+    off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
+    return off;
+  }
   const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
   HealthMeasure h;
@@ -175,7 +191,11 @@ void FluidDemo::gui(ShellControls& controls) {
 
   ImGui::Text("%s %dx%d, step %lld, t = %.3f", fluid::sceneName(p.scene), m_solver->nx(), m_solver->ny(),
               m_solver->steps(), m_solver->time());
-  ImGui::Text("%.1f FPS, %.2f ms/step (GPU work included)", controls.fps, controls.msPerStep);
+  runRatePanel(controls);
+  if (!m_solver->projects()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "half-float mode (RGBA16F fields)");
+    ImGui::TextWrapped("%s.", m_solver->halfFloatLimits().c_str());
+  }
   if (ImGui::Button(controls.paused ? "run (space)" : "pause (space)")) controls.paused = !controls.paused;
   ImGui::SameLine();
   if (ImGui::Button("reset (R)")) m_solver->reset(true);
@@ -228,7 +248,11 @@ void FluidDemo::gui(ShellControls& controls) {
     ImGui::TextDisabled("left drag: force + dye, right drag: obstacle (shift: erase)");
   }
 
-  if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (!m_solver->projects()) {
+    if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen))
+      ImGui::TextWrapped("off: multigrid, CG and Jacobi need RGBA32F render targets (%s), which this device lacks.",
+                         gl::Capabilities::kFloatTargetsExtension);
+  } else if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (namedCombo("solver", p.solver, fluid::pressureSolverNames())) changed = true;
     if (p.solver == fluid::PressureSolver::Multigrid) {
       if (ImGui::SliderInt("cycles per step", &p.cycles, 1, 10)) changed = true;
@@ -253,7 +277,10 @@ void FluidDemo::gui(ShellControls& controls) {
   }
 
   if (ImGui::CollapsingHeader("display and backend", ImGuiTreeNodeFlags_DefaultOpen)) {
-    namedCombo("field", m_settings.display, fluid::fieldNames());
+    const fluid::Field shown = m_settings.display;
+    if (namedCombo("field", m_settings.display, fluid::fieldNames()) && !m_solver->fieldAvailable(m_settings.display))
+      m_settings.display = shown;  // pressure and divergence need the projection
+    if (!m_solver->projects()) ImGui::TextDisabled("pressure, divergence: need the pressure projection");
     ImGui::Checkbox("particles", &m_settings.particles);
     backendPanel();
   }
@@ -301,7 +328,10 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["omega"] = p.multigrid.omega;
   out["coarse_solve"] = solvers::coarseSolveName(p.multigrid.coarseSolve);
   out["border"] = solvers::borderUpdateName(p.multigrid.border);
-  out["levels"] = m_solver->pressureMultigrid().levels();
+  out["field_format"] = gl::formatName(p.fieldFormat);
+  out["projection"] = m_solver->projects();
+  if (!m_solver->projects()) out["half_float_limits"] = m_solver->halfFloatLimits();
+  else out["levels"] = m_solver->pressureMultigrid().levels();
   out["divergence_before"] = m_divBefore;
   out["divergence_after"] = m_divAfter;
   out["divergence_after_nodes"] = m_divAfterNodes;

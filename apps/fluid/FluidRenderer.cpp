@@ -104,7 +104,15 @@ FluidRenderer::FluidRenderer()
 void FluidRenderer::draw(fluid::FluidSolver& solver, fluid::Field field, bool particles) {
   // The field image and its scale are texstream passes (they keep GL state as they found it).
   solver.fieldImage(field, m_image);
-  if (field != fluid::Field::Dye && field != fluid::Field::Type) stream::maxAbs(m_image, m_scale);
+  if (field != fluid::Field::Dye && field != fluid::Field::Type) {
+    if (solver.projects()) {
+      stream::maxAbs(m_image, m_scale);
+    } else {
+      // The reduction needs RGBA32F targets: a fixed scale, two cells a step.
+      const double speed = 2.0 * solver.h() / solver.dt();
+      m_scale.write(float(field == fluid::Field::Velocity ? speed : speed / solver.h()));
+    }
+  }
 
   gl::StateGuard guard;  // restores the host's state after the draws below
   glDisable(GL_DEPTH_TEST);

@@ -1,6 +1,7 @@
 #include "SmoothDemo.h"
 
 #include "NamedCombo.h"
+#include "RunRatePanel.h"
 #include "SolvePanel.h"
 
 #include <texstream/geometry/MeshIo.h>
@@ -12,12 +13,17 @@
 #include <glad/gl.h>
 #include <imgui.h>
 
+#ifdef __EMSCRIPTEN__
+#include "Download.h"
+#endif
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -206,6 +212,38 @@ void SmoothDemo::mouse(const MouseInput& in) {
   if (in.scroll != 0) m_camera.zoom(in.scroll);
 }
 
+FileResult SmoothDemo::openFile(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  try {
+    geometry::meshFormatFromPath(path);
+    setMesh(MeshSpec{false, path, 0});
+  } catch (const std::exception& e) {
+    // Reader messages start with the path (the page's is a folder of its file system: the
+    // file's name says more); GL limits name the texture, not the file.
+    std::string what = e.what();
+    for (std::size_t at = what.find(path); !path.empty() && at != std::string::npos; at = what.find(path, at + name.size()))
+      what.replace(at, path.size(), name);
+    m_status = (what.find(name) != std::string::npos ? what : name + ": " + what) + " (the mesh stays " +
+               std::filesystem::path(m_initial.name).filename().string() + ")";
+    m_statusIsError = true;
+    return {false, m_status, ""};
+  }
+  std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
+  m_status = "loaded " + name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
+             std::to_string(m_initial.triangleCount()) + " triangles";
+  m_statusIsError = false;
+  return {true, m_status, path};
+}
+
+FileResult SmoothDemo::saveResult(const std::string& folder) {
+  std::filesystem::create_directories(folder);
+  const std::string stem = m_spec.builtin ? m_spec.name : std::filesystem::path(m_spec.name).stem().string();
+  const std::string path = folder + "/" + stem + "-smoothed.obj";
+  exportObj(path);
+  if (!m_statusIsError) m_status += " (" + std::to_string(m_flow->steps()) + " steps of the flow)";
+  return {!m_statusIsError, m_status, m_statusIsError ? "" : path};
+}
+
 void SmoothDemo::exportObj(const std::string& path) {
   try {
     geometry::writeObj(path, m_flow->mesh());
@@ -260,8 +298,10 @@ void SmoothDemo::gui(ShellControls& controls) {
   ImGui::InputText("##path", m_pathField, sizeof m_pathField);
   ImGui::SameLine();
   if (ImGui::Button("load file") && m_pathField[0] != 0) {
-    next = MeshSpec{false, m_pathField, 0};
-    reload = true;
+    openFile(m_pathField);  // as a dropped file: the message below says what happened
+    ImGui::PopItemWidth();
+    ImGui::End();
+    return;  // `flow` may be gone; the next frame shows the new one
   }
   if (reload) {
     try {
@@ -363,7 +403,12 @@ void SmoothDemo::gui(ShellControls& controls) {
   if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
   ImGui::InputText("##export", m_exportField, sizeof m_exportField);
   ImGui::SameLine();
-  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
+  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) {
+    exportObj(m_exportField);
+#ifdef __EMSCRIPTEN__
+    if (!m_statusIsError) offerDownload(m_exportField);  // the page's in-memory file, as a download
+#endif
+  }
 
   // ---- View -----------------------------------------------------------------------
   ImGui::Separator();
@@ -377,7 +422,9 @@ void SmoothDemo::gui(ShellControls& controls) {
 
   // ---- Numbers ----------------------------------------------------------------------
   ImGui::Separator();
-  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
+  ImGui::Text("step %lld", flow.steps());
+  ImGui::SameLine();
+  runRatePanel(controls);
   if (!m_area.empty()) {
     ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
     const std::vector<float> ms = plotTail(m_ms);
@@ -422,6 +469,7 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["cg_outcomes"] = m_outcomes;
   out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
   if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
+  out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};
 }
 
 }  // namespace texstream::app

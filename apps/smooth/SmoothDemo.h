@@ -68,6 +68,13 @@ class SmoothDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  /// A mesh file (.obj, .off, .ply) handed over by a drop or the page's file picker: read
+  /// through the same readers as --mesh, noised as a file, and flowing from the next step;
+  /// on any error (not a mesh, malformed, too large for the texture limit) the current mesh
+  /// stays and the message names the file and the problem.
+  FileResult openFile(const std::string& path) override;
+  /// The smoothed mesh as OBJ: `folder`/NAME-smoothed.obj.
+  FileResult saveResult(const std::string& folder) override;
 
   static constexpr double kRunawayFactor = 1e4;
   static constexpr double kCollapseFactor = 1e-6;

@@ -1,6 +1,7 @@
 #include "WaveDemo.h"
 
 #include "NamedCombo.h"
+#include "RunRatePanel.h"
 #include "SolvePanel.h"
 
 #include <texstream/stream/Profiler.h>
@@ -204,7 +205,9 @@ void WaveDemo::gui(ShellControls& controls) {
   if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
 
   ImGui::Separator();
-  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", w.steps(), controls.msPerStep, controls.fps);
+  ImGui::Text("step %lld", w.steps());
+  ImGui::SameLine();
+  runRatePanel(controls);
   if (!m_energy.empty()) {
     ImGui::Text("energy %.6e", m_energy.back());
     // From zero, so that float noise on a conserved energy does not look like a trend.
