@@ -17,6 +17,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 using namespace texstream;
 using stream::Pass;
@@ -28,7 +31,9 @@ namespace {
 void writeTestKernels() {
   static bool done = false;
   if (done) return;
-  const auto dir = std::filesystem::temp_directory_path() / "texstream-test-shaders";
+  // One folder per process: ctest runs the context variants of this binary in parallel,
+  // and a file rewritten by one while another compiles it reads as empty.
+  const auto dir = std::filesystem::temp_directory_path() / ("texstream-test-shaders-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir / "test");
   std::ofstream(dir / "test/shift.glsl") << R"(
 uniform sampler2D u_x;
