@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -81,15 +83,131 @@ MeshSpec parseMeshSpec(const std::string& option, const std::string& text) {
   return spec;
 }
 
+MeshSpec checkMeshSpec(const std::string& option, const std::string& text) {
+  const MeshSpec spec = parseMeshSpec(option, text);
+  if (spec.builtin) return spec;
+  try {
+    geometry::meshFormatFromPath(spec.name);
+  } catch (const geometry::MeshError&) {
+    const std::string ext = std::filesystem::path(spec.name).extension().string();
+    throw UsageError(option + ": invalid value \"" + text + "\": unknown mesh format " +
+                     (ext.empty() ? std::string("(no extension)") : "\"" + ext + "\"") +
+                     "; accepted: .obj, .off, .ply (any case) or builtin:NAME");
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(spec.name, ec)) throw UsageError(option + ": invalid value \"" + text + "\": no such file");
+  return spec;
+}
+
+void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
+  static constexpr stream::EnumName<geometry::Rescale> kRescaleNames[] = {
+      {geometry::Rescale::None, "none", "none"},
+      {geometry::Rescale::Area, "area", "keep area"},
+      {geometry::Rescale::Volume, "volume", "keep volume"}};
+  static constexpr stream::EnumName<bool> kPreconditionerNames[] = {{false, "none", "none"}, {true, "jacobi", "Jacobi"}};
+  t.text("mesh", s.mesh, [](std::string_view source, const std::string& text) { checkMeshSpec(std::string(source), text); },
+         "A mesh file (.obj, .off, .ply: ASCII or binary) or builtin:NAME[:VERTICES] with NAME one of cube, icosphere, "
+         "torus, patch (default 10000 vertices)")
+      .typeName("PATH|builtin:NAME");
+  t.real("dt", s.lambdaDt, 0.0, 1e30, true,
+         "lambda*dt of a step, in the mesh's own units (no normalisation of the geometry); default: the squared mean "
+         "edge length of the mesh")
+      .unsetWhen([&s] { return s.lambdaDt < 0; });
+  t.real("noise", s.noise, 0.0, 100.0, true,
+         "Normal noise added to the mesh, in mean edge lengths (default 0.3 for built-in meshes, 0 for files)")
+      .label("noise (edge lengths)")
+      .slider(0.0, 2.0, false, "%.2f")
+      .unsetWhen([&s] { return s.noise < 0; });
+  t.integer("seed", s.seed, 0, 1ll << 53, "Seed of the noise");
+  t.real("cg-tol", s.cgTolerance, 0.0, 0.999999, false,
+         "CG tolerance: stop at ||r|| / ||b|| below it (x, y, z together), in (0, 1)")
+      .label("CG tolerance")
+      .slider(1e-7, 1e-2, true, "%.1e")
+      .typeName("TOL");
+  t.integer("cg-max-iter", s.cgMaxIterations, 1, 10000000, "CG iteration cap per step, >= 1")
+      .label("CG iteration cap")
+      .slider(1, 5000, true);
+  t.named("precond", s.jacobi, std::span<const stream::EnumName<bool>>(kPreconditionerNames),
+          "CG preconditioner (Jacobi saves few iterations on these warm-started, well-conditioned steps)")
+      .label("preconditioner");
+  t.flag("free-boundary", [&s] { return !s.fixBoundary; }, [&s](bool free) { s.fixBoundary = !free; },
+         "Let boundary vertices move too (default: fixed, as in Bolz et al.)")
+      .label("free boundary");
+  t.named("rescale", s.rescale, std::span<const stream::EnumName<geometry::Rescale>>(kRescaleNames),
+          "Rescale after each step to keep the initial area or volume (needs a closed mesh or --free-boundary)");
+  t.integer("steps-per-frame", s.stepsPerFrame, 1, 1000, "Flow steps per displayed frame (windowed runs)")
+      .label("steps per frame")
+      .slider(1, 20);
+  t.flag("wireframe", s.wireframe, "Draw the mesh's edges");
+  t.flag("curvature-colors", s.curvatureColors, "Colour the mesh by its mean curvature (red convex, blue concave)")
+      .label("colour by curvature");
+  t.real("curvature-range", s.curvatureRange, 0.0, 1e4, false,
+         "Mean curvature |H| R shown at full colour (R: the mesh's bounding radius)")
+      .label("curvature range (1/R)")
+      .slider(0.5, 100.0, true, "%.1f");
+}
+
 SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings)
     : m_settings(std::move(settings)) {
   (void)ctx;
+  describeSmoothSettings(m_table, m_settings);
+  start();
+}
+
+void SmoothDemo::start() {
   const MeshSpec spec = parseMeshSpec("--mesh", m_settings.mesh);
-  m_noise = m_settings.noise.value_or(spec.builtin ? 0.3 : 0.0);
+  m_noise = m_settings.noise >= 0 ? m_settings.noise : (spec.builtin ? 0.3 : 0.0);
   setMesh(spec);
-  if (m_settings.lambdaDt) m_lambdaDt = *m_settings.lambdaDt;
+  if (m_settings.lambdaDt >= 0) m_lambdaDt = m_settings.lambdaDt;
   std::strncpy(m_pathField, spec.builtin ? "" : spec.name.c_str(), sizeof m_pathField - 1);
   m_builtinVertices = int(spec.vertices);
+}
+
+nlohmann::ordered_json SmoothDemo::saveSettings() {
+  m_settings.noise = m_noise;
+  m_settings.lambdaDt = m_lambdaDt;
+  return m_table.toJson();
+}
+
+std::vector<std::string> SmoothDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
+  SmoothSettings next;
+  next.result = m_settings.result;
+  std::vector<std::string> problems;
+  {
+    SettingTable table;
+    describeSmoothSettings(table, next);
+    problems = table.setJson(values, source);
+  }
+  const SmoothSettings previous = m_settings;
+  m_settings = next;
+  try {
+    start();
+  } catch (const std::exception& e) {
+    m_settings = previous;
+    throw std::runtime_error(source + ": " + e.what());  // setMesh changed nothing
+  }
+  m_status = "loaded " + source;
+  m_statusIsError = false;
+  return problems;
+}
+
+void SmoothDemo::openFile(const std::string& path) { loadMeshFile(path); }
+
+void SmoothDemo::loadMeshFile(const std::string& path) {
+  const MeshSpec spec = checkMeshSpec("mesh file", path);
+  const double previousNoise = m_noise;
+  m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.0;
+  try {
+    setMesh(spec);
+  } catch (...) {
+    m_noise = previousNoise;
+    throw;
+  }
+  m_settings.mesh = path;
+  m_settings.lambdaDt = -1;  // the new mesh's own scale
+  std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
+  m_status = "loaded " + m_initial.name;
+  m_statusIsError = false;
 }
 
 SmoothDemo::~SmoothDemo() {
@@ -114,7 +232,7 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
 void SmoothDemo::setMesh(const MeshSpec& spec) {
   geometry::Mesh clean = spec.builtin ? geometry::builtinMesh(spec.name, spec.vertices, 0.0) : geometry::readMesh(spec.name);
   geometry::Mesh initial = clean;
-  geometry::addNormalNoise(initial, m_noise, m_settings.seed);
+  geometry::addNormalNoise(initial, m_noise, std::uint64_t(m_settings.seed));
   std::unique_ptr<geometry::CurvatureFlow> flow = makeFlow(initial);
   // Everything worked: commit.
   for (const std::string& note : clean.notes) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
@@ -137,7 +255,7 @@ void SmoothDemo::setMesh(const MeshSpec& spec) {
 
 void SmoothDemo::applyNoise() {
   m_initial = m_clean;
-  geometry::addNormalNoise(m_initial, m_noise, m_settings.seed);
+  geometry::addNormalNoise(m_initial, m_noise, std::uint64_t(m_settings.seed));
   m_flow->setPositions(m_initial.positions);
   m_shadingDirty = true;
   measureReference();
@@ -180,7 +298,7 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
 }
 
 void SmoothDemo::step() {
-  for (int k = 0; k < m_stepsPerFrame; ++k) {
+  for (int k = 0; k < m_settings.stepsPerFrame; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     const solvers::SolverStatus status = m_flow->step(float(m_lambdaDt));
     glFinish();
@@ -199,6 +317,9 @@ void SmoothDemo::render(int width, int height) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   m_view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
   m_view.eye = m_camera.eye();
+  m_view.wireframe = m_settings.wireframe;
+  m_view.colorByCurvature = m_settings.curvatureColors;
+  m_view.curvatureScale = float(1.0 / (double(std::max(m_settings.curvatureRange, 0.01f)) * m_curvatureReference));
   m_renderer.draw(*m_flow, m_view);
 }
 
@@ -219,130 +340,126 @@ void SmoothDemo::exportObj(const std::string& path) {
 }
 
 void SmoothDemo::gui(ShellControls& controls) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(440, 0), ImVec2(440, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20)));
-  ImGui::Begin("texstream-smooth", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::PushItemWidth(220);
-  ImGui::TextWrapped("Mean curvature flow, Bolz et al. 2003 s3: every matrix entry recomputed on the GPU each step, "
-                     "CG on the segment matrix. Drag: orbit. Scroll: zoom.");
+  wrappedText("Mean curvature flow, Bolz et al. 2003 s3: every matrix entry recomputed on the GPU each step, "
+              "CG on the segment matrix. Drag: orbit. Scroll: zoom. Drop a mesh file on the window to load it.");
   ImGui::Separator();
 
   // ---- Mesh ---------------------------------------------------------------------
   geometry::CurvatureFlow& flow = *m_flow;
   const geometry::TriangleTopology& topo = flow.topology();
-  ImGui::Text("%s: %zu vertices, %zu triangles", m_initial.name.c_str(), m_initial.vertexCount(), m_initial.triangleCount());
-  ImGui::Text("%zu boundary, %zu held vertices, max valence %d", topo.boundaryVertexCount(), flow.heldVertexCount(),
-              topo.maxValence());
-  bool reload = false;
-  MeshSpec next = m_spec;
-  const std::string current = m_spec.builtin ? m_spec.name : std::string("(file)");
-  if (ImGui::BeginCombo("built-in mesh", current.c_str())) {
-    for (const std::string& name : geometry::builtinMeshNames()) {
-      if (ImGui::Selectable(name.c_str(), m_spec.builtin && m_spec.name == name)) {
-        next = MeshSpec{true, name, std::size_t(m_builtinVertices)};
-        reload = true;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  const std::string verticesLabel = std::to_string(m_builtinVertices);
-  if (ImGui::BeginCombo("vertices", verticesLabel.c_str())) {
-    for (int v : kVertexChoices) {
-      if (ImGui::Selectable(std::to_string(v).c_str(), v == m_builtinVertices)) {
-        m_builtinVertices = v;
-        if (m_spec.builtin) {
-          next = MeshSpec{true, m_spec.name, std::size_t(v)};
+  if (section("mesh")) {
+    wrappedText(m_initial.name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
+                std::to_string(m_initial.triangleCount()) + " triangles");
+    wrappedText(std::to_string(topo.boundaryVertexCount()) + " boundary, " + std::to_string(flow.heldVertexCount()) +
+                " held vertices, max valence " + std::to_string(topo.maxValence()));
+    bool reload = false;
+    MeshSpec next = m_spec;
+    const std::string current = m_spec.builtin ? m_spec.name : std::string("(file)");
+    checkComboPreview("built-in mesh", current.c_str());
+    if (ImGui::BeginCombo("built-in mesh", current.c_str())) {
+      for (const std::string& name : geometry::builtinMeshNames()) {
+        if (ImGui::Selectable(name.c_str(), m_spec.builtin && m_spec.name == name)) {
+          next = MeshSpec{true, name, std::size_t(m_builtinVertices)};
           reload = true;
         }
       }
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
-  }
-  ImGui::InputText("##path", m_pathField, sizeof m_pathField);
-  ImGui::SameLine();
-  if (ImGui::Button("load file") && m_pathField[0] != 0) {
-    next = MeshSpec{false, m_pathField, 0};
-    reload = true;
-  }
-  if (reload) {
-    try {
-      setMesh(next);
-      m_status = "loaded " + m_initial.name;
-      m_statusIsError = false;
-    } catch (const std::exception& e) {
-      m_status = e.what();  // the previous mesh stays
-      m_statusIsError = true;
+    const std::string verticesLabel = std::to_string(m_builtinVertices);
+    if (ImGui::BeginCombo("vertices", verticesLabel.c_str())) {
+      for (int v : kVertexChoices) {
+        if (ImGui::Selectable(std::to_string(v).c_str(), v == m_builtinVertices)) {
+          m_builtinVertices = v;
+          if (m_spec.builtin) {
+            next = MeshSpec{true, m_spec.name, std::size_t(v)};
+            reload = true;
+          }
+        }
+      }
+      ImGui::EndCombo();
     }
-    ImGui::PopItemWidth();
-    ImGui::End();
-    return;  // `flow` may be gone; the next frame shows the new one
-  }
-  if (!m_status.empty()) {
-    if (m_statusIsError) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", m_status.c_str());
-    else ImGui::TextWrapped("%s", m_status.c_str());
-  }
+    ImGui::InputText("mesh file", m_pathField, sizeof m_pathField);
+    if (ImGui::Button("load file") && m_pathField[0] != 0) {
+      try {
+        loadMeshFile(m_pathField);
+      } catch (const std::exception& e) {
+        m_status = e.what();  // the previous mesh stays
+        m_statusIsError = true;
+      }
+      return;  // `flow` may be gone; the next frame shows the new one
+    }
+    if (reload) {
+      try {
+        m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.3;
+        setMesh(next);
+        m_settings.mesh = "builtin:" + next.name + ":" + std::to_string(next.vertices);
+        m_settings.lambdaDt = -1;
+        m_status = "loaded " + m_initial.name;
+        m_statusIsError = false;
+      } catch (const std::exception& e) {
+        m_status = e.what();  // the previous mesh stays
+        m_statusIsError = true;
+      }
+      return;  // `flow` may be gone; the next frame shows the new one
+    }
+    if (!m_status.empty()) {
+      if (m_statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+      wrappedText(m_status);
+      if (m_statusIsError) ImGui::PopStyleColor();
+    }
 
-  // ---- Noise ----------------------------------------------------------------------
-  float noise = float(m_noise);
-  if (ImGui::SliderFloat("noise (edge lengths)", &noise, 0.0f, 2.0f, "%.2f")) m_noise = std::max(0.0f, noise);
-  ImGui::SameLine();
-  if (ImGui::Button("re-noise")) {
-    ++m_settings.seed;
-    applyNoise();
+    // ---- Noise ------------------------------------------------------------------
+    m_settings.noise = m_noise;
+    if (m_table.widget("noise")) m_noise = std::max(0.0, m_settings.noise);
+    if (ImGui::Button("re-noise")) {
+      ++m_settings.seed;
+      applyNoise();
+    }
   }
 
   // ---- Flow -----------------------------------------------------------------------
-  ImGui::Separator();
-  float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
-  if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0)
-    m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
-  ImGui::Text("lambda dt = %.4g (h = mean edge length %.4g)", m_lambdaDt, m_edgeLength);
-  ImGui::SliderInt("steps per frame", &m_stepsPerFrame, 1, 20);
-  bool fix = flow.options().fixBoundary;
-  if (topo.boundaryVertexCount() > 0) {
-    if (ImGui::Checkbox("fixed boundary", &fix)) {
-      if (fix && flow.options().rescale != geometry::Rescale::None) {
-        flow.setRescale(geometry::Rescale::None);
-        m_settings.rescale = geometry::Rescale::None;
-      }
-      flow.setFixBoundary(fix);
-      m_settings.fixBoundary = fix;
+  if (section("flow")) {
+    float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
+    if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0) {
+      m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
+      m_settings.lambdaDt = m_lambdaDt;
     }
-  } else {
-    ImGui::TextDisabled("closed mesh: no boundary");
-  }
-  int rescale = int(flow.options().rescale);
-  const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
-  if (!canRescale) ImGui::BeginDisabled();
-  if (ImGui::Combo("rescale", &rescale, "none\0keep area\0keep volume\0")) {
-    flow.setRescale(geometry::Rescale(rescale));
-    m_settings.rescale = geometry::Rescale(rescale);
-  }
-  if (!canRescale) {
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::TextDisabled("(free the boundary)");
+    checkLastItem("lambda dt / h^2");
+    char line[160];
+    std::snprintf(line, sizeof line, "lambda dt = %.4g (h = mean edge length %.4g)", m_lambdaDt, m_edgeLength);
+    wrappedText(line);
+    m_table.widget("steps-per-frame");
+    if (topo.boundaryVertexCount() > 0) {
+      if (m_table.widget("free-boundary")) {
+        if (m_settings.fixBoundary && m_settings.rescale != geometry::Rescale::None) {
+          flow.setRescale(geometry::Rescale::None);
+          m_settings.rescale = geometry::Rescale::None;
+        }
+        flow.setFixBoundary(m_settings.fixBoundary);
+      }
+    } else {
+      ImGui::TextDisabled("closed mesh: no boundary");
+    }
+    const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
+    if (!canRescale) ImGui::BeginDisabled();
+    if (m_table.widget("rescale")) flow.setRescale(m_settings.rescale);
+    if (!canRescale) {
+      ImGui::EndDisabled();
+      ImGui::TextDisabled("(free the boundary to rescale)");
+    }
   }
 
-  if (ImGui::TreeNodeEx("conjugate gradients", ImGuiTreeNodeFlags_DefaultOpen)) {
-    float tol = flow.options().cgTolerance;
-    int cap = flow.options().cgMaxIterations;
-    bool changed = ImGui::SliderFloat("tolerance", &tol, 1e-7f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic);
-    changed |= ImGui::SliderInt("iteration cap", &cap, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
-    if (changed && tol > 0 && tol < 1 && cap >= 1) {
-      flow.setCg(tol, cap);
-      m_settings.cgTolerance = tol;
-      m_settings.cgMaxIterations = cap;
-    }
-    bool jacobi = flow.options().jacobi;
-    if (ImGui::Checkbox("Jacobi preconditioner", &jacobi)) {
-      flow.setJacobi(jacobi);
-      m_settings.jacobi = jacobi;
-    }
+  if (section("conjugate gradients")) {
+    const bool tol = m_table.widget("cg-tol");
+    const bool cap = m_table.widget("cg-max-iter");
+    if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
+    if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
     if (!m_iterations.empty()) {
       const solvers::SolverStatus& s = flow.lastSolve();
-      ImGui::Text("last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations, solvers::outcomeName(s.outcome),
-                  s.relativeResidual);
+      char line[160];
+      std::snprintf(line, sizeof line, "last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations,
+                    solvers::outcomeName(s.outcome), s.relativeResidual);
+      wrappedText(line);
       std::vector<float> logRes;
       for (double r : s.residualHistory) logRes.push_back(float(std::log10(std::max(r, 1e-30))));
       if (!logRes.empty())
@@ -352,52 +469,46 @@ void SmoothDemo::gui(ShellControls& controls) {
       ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
                        ImVec2(0, 50));
     }
-    ImGui::TreePop();
   }
 
-  backendPanel();
+  if (section("backend", false)) backendPanel();
 
-  if (ImGui::Button(controls.paused ? "play" : "pause")) controls.paused = !controls.paused;
-  ImGui::SameLine();
-  if (ImGui::Button("step")) {
+  if (ImGui::Button(controls.paused ? "play (space)" : "pause (space)")) controls.paused = !controls.paused;
+  if (flowButton("step (N)")) {
     step();
     ++controls.steps;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("reset")) restart();
-  ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
-  if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
+  if (flowButton("reset (R)")) restart();
+  if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
+  if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
   ImGui::InputText("##export", m_exportField, sizeof m_exportField);
-  ImGui::SameLine();
-  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
+  if (flowButton("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
 
   // ---- View -----------------------------------------------------------------------
-  ImGui::Separator();
-  ImGui::Checkbox("wireframe", &m_view.wireframe);
-  ImGui::SameLine();
-  ImGui::Checkbox("colour by mean curvature", &m_view.colorByCurvature);
-  static float range = 4.0f;  // |H| R mapped to full colour
-  if (ImGui::SliderFloat("curvature range (1/R)", &range, 0.5f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
-    range = std::max(range, 0.01f);
-  m_view.curvatureScale = float(1.0 / (double(range) * m_curvatureReference));
+  if (section("view")) {
+    m_table.widget("wireframe");
+    m_table.widget("curvature-colors");
+    m_table.widget("curvature-range");
+  }
 
   // ---- Numbers ----------------------------------------------------------------------
   ImGui::Separator();
   ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
   if (!m_area.empty()) {
-    ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
+    char line[200];
+    std::snprintf(line, sizeof line, "area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(),
+                  m_volume.back(), m_degenerate.back());
+    wrappedText(line);
     const std::vector<float> ms = tail(m_ms, 300);
     ImGui::PlotLines("ms per step", ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 40));
   }
   const bool profiling = stream::Runtime::current().profiler().enabled();
-  if (ImGui::CollapsingHeader("GPU time per pass", profiling ? ImGuiTreeNodeFlags_DefaultOpen : 0)) profilerPanel();
-  ImGui::PopItemWidth();
-  ImGui::End();
+  if (section("GPU time per pass", profiling)) profilerPanel();
 }
 
 void SmoothDemo::report(nlohmann::json& out) const {
   const geometry::CurvatureFlow& flow = *m_flow;
+  out["settings"] = nlohmann::json(m_table.toJson());
   out["size"] = {flow.positions().layout().width(), flow.positions().layout().height()};
   out["mesh"] = m_initial.name;
   out["vertices"] = m_initial.vertexCount();

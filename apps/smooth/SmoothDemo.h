@@ -4,8 +4,10 @@
 // straight from the flow's position texture, with a Dear ImGui panel for the mesh, noise,
 // λΔt, CG, boundary, rescaling and backend.
 #include "DemoRunner.h"
+#include "KeyBindings.h"
 #include "MeshRenderer.h"
 #include "OrbitCamera.h"
+#include "Settings.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
 #include <texstream/geometry/Mesh.h>
@@ -21,18 +23,32 @@ namespace texstream::app {
 struct SmoothSettings {
   /// A mesh file (.obj, .off, .ply) or "builtin:NAME[:VERTICES]".
   std::string mesh = "builtin:cube";
-  /// Normal noise in mean edge lengths; nullopt: 0.3 for built-in meshes, 0 for files.
-  std::optional<double> noise;
-  std::uint64_t seed = 1;
-  /// λΔt per step in the mesh's own units; nullopt: the squared mean edge length.
-  std::optional<double> lambdaDt;
+  /// Normal noise in mean edge lengths; < 0: 0.3 for built-in meshes, 0 for files.
+  double noise = -1;
+  long long seed = 1;
+  /// λΔt per step in the mesh's own units; < 0: the squared mean edge length.
+  double lambdaDt = -1;
   float cgTolerance = 1e-5f;
   int cgMaxIterations = 500;
   bool fixBoundary = true;
   geometry::Rescale rescale = geometry::Rescale::None;
   bool jacobi = false;
+  int stepsPerFrame = 1;
+  // Display.
+  bool wireframe = false;
+  bool curvatureColors = true;
+  float curvatureRange = 4.0f;  ///< |H| R mapped to full colour (R: the mesh's bounding radius)
   /// The smoothed mesh, filled when the demo ends (for --out), in the input's vertex order.
   std::shared_ptr<geometry::Mesh> result;
+};
+
+/// Fills `table` with the settings of `s` (names = command-line options = preset keys).
+void describeSmoothSettings(SettingTable& table, SmoothSettings& s);
+
+inline constexpr Binding kSmoothBindings[] = {
+    {"left or right drag", "orbit"},
+    {"scroll", "zoom"},
+    {"drop a mesh file", "load it (.obj, .off, .ply)"},
 };
 
 /// A parsed mesh specification.
@@ -44,6 +60,9 @@ struct MeshSpec {
 /// "builtin:NAME[:VERTICES]" or a path; throws UsageError for an unknown built-in or a
 /// bad vertex count, naming `option`.
 MeshSpec parseMeshSpec(const std::string& option, const std::string& text);
+/// parseMeshSpec, and for a file: a known format (by the extension) that exists; throws
+/// UsageError naming `option` (the command line's --mesh, a preset's key).
+MeshSpec checkMeshSpec(const std::string& option, const std::string& text);
 
 class SmoothDemo : public Demo {
  public:
@@ -62,6 +81,16 @@ class SmoothDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  nlohmann::ordered_json saveSettings() override;
+  /// Starts over from the preset (its mesh, noise and flow settings).
+  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
+  /// A mesh file dropped onto the window: loadMeshFile.
+  void openFile(const std::string& path) override;
+  /// Reads the mesh file at `path` (.obj, .off, .ply), adds the noise and starts a new flow
+  /// on it; throws (MeshError with file and line, UsageError for an unknown format) and
+  /// keeps the current mesh when it cannot. The window's file drop and the browser page's
+  /// call this.
+  void loadMeshFile(const std::string& path);
 
   static constexpr double kRunawayFactor = 1e4;
   static constexpr double kCollapseFactor = 1e-6;
@@ -77,8 +106,11 @@ class SmoothDemo : public Demo {
   void exportObj(const std::string& path);
   /// The health measure of the positions just set: the reference of health().
   void measureReference();
+  /// Builds everything from m_settings (the constructor, a preset).
+  void start();
 
   SmoothSettings m_settings;
+  SettingTable m_table;  ///< over m_settings
   MeshSpec m_spec;
   geometry::Mesh m_clean, m_initial;
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
@@ -88,7 +120,6 @@ class SmoothDemo : public Demo {
   OrbitCamera m_camera;
   MeshView m_view;
   bool m_shadingDirty = true;
-  int m_stepsPerFrame = 1;
 
   // GUI state.
   char m_pathField[512] = {};
