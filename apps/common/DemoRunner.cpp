@@ -420,6 +420,8 @@ class WindowedRun {
     const int reportRc = ::texstream::app::finish(m_info, m_options, *m_context, *m_demo, m_controls.steps, m_stepMs,
                                                   m_controls.blowUp);
     if (m_options.checkPanel && !m_panel.layoutProblems().empty()) {
+      for (const std::string& p : m_panel.layoutProblems())
+        std::cerr << "panel layout: " << m_program << ": " << p << "\n";
       std::cerr << m_program << ": error: --check-panel: " << m_panel.layoutProblems().size()
                 << " clipped item(s) in the panel at " << m_window->framebufferWidth() << "x"
                 << m_window->framebufferHeight() << " (listed above)\n";
@@ -814,10 +816,12 @@ void profilerPanel() {
   ImGui::SameLine();
   if (ImGui::SmallButton("reset")) profiler.reset();
   if (ImGui::BeginTable("passes", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-    ImGui::TableSetupColumn("frame ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("mean ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("passes", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    // The numbers take what they need; the pass names (the longest text) the rest.
+    const float number = ImGui::CalcTextSize("0000.0000").x;
+    ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("frame ms", ImGuiTableColumnFlags_WidthFixed, number);
+    ImGui::TableSetupColumn("mean ms", ImGuiTableColumnFlags_WidthFixed, number);
+    ImGui::TableSetupColumn("passes", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("passes").x);
     ImGui::TableHeadersRow();
     // Most expensive first.
     std::vector<std::pair<std::string, stream::Profiler::Stat>> rows(profiler.stats().begin(), profiler.stats().end());

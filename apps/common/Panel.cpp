@@ -118,6 +118,7 @@ bool Panel::begin() {
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings);
   g_current = this;
+  m_frameProblems.clear();
   m_section = "(top)";
   m_reach = ImGui::GetCurrentWindow()->WorkRect.Max.x;
   if (ImGui::SmallButton("? keys and mouse")) m_helpRequested = true;
@@ -140,6 +141,7 @@ void Panel::end() {
   ImGui::PopItemWidth();
   ImGui::End();
   g_current = nullptr;
+  m_problems = m_frameProblems;
   helpPopup();
 }
 
@@ -216,9 +218,8 @@ void Panel::checkComboPreview(std::string_view what, const char* preview) {
 }
 
 void Panel::problem(const std::string& text) {
-  if (!m_seen.insert(text).second) return;
-  m_problems.push_back(text);
-  std::cerr << "panel layout: " << m_title << ": " << text << "\n";
+  if (std::find(m_frameProblems.begin(), m_frameProblems.end(), text) == m_frameProblems.end())
+    m_frameProblems.push_back(text);
 }
 
 // ---- Free functions -------------------------------------------------------------------------

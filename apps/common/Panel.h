@@ -10,7 +10,6 @@
 #include "KeyBindings.h"
 
 #include <map>
-#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -83,7 +82,8 @@ class Panel {
   bool checking() const { return m_check; }
   void checkLastItem(std::string_view what);
   void checkComboPreview(std::string_view what, const char* preview);
-  /// Problems found so far, one line each (also written to stderr when first seen).
+  /// The problems of the last frame drawn, one line each (a layout settles over a frame
+  /// or two: a new table's columns start at no width).
   const std::vector<std::string>& layoutProblems() const { return m_problems; }
 
  private:
@@ -98,8 +98,7 @@ class Panel {
   bool m_helpRequested = false;
   std::string m_section = "(top)";
   float m_reach = 0;  ///< how far right the panel's content reached before this section
-  std::vector<std::string> m_problems;
-  std::set<std::string> m_seen;
+  std::vector<std::string> m_problems, m_frameProblems;
 };
 
 /// Free-function forms for widgets drawn inside the current panel (Settings.h, demos):
