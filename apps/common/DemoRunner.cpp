@@ -288,10 +288,10 @@ class WindowedRun {
     m_lastFrame = Clock::now();
     m_shipped = shippedPresetsFor(info.name);
     copyText(m_presetPath, sizeof m_presetPath, m_program + "-preset.json");
+#ifndef __EMSCRIPTEN__
     m_record = options.record;
     if (m_record.path.empty()) m_record.path = m_program + "-1.mp4";
     copyText(m_recordPath, sizeof m_recordPath, m_record.path);
-#ifndef __EMSCRIPTEN__
     if (!options.record.path.empty()) startRecording();
 #endif
   }
@@ -334,7 +334,7 @@ class WindowedRun {
     // the panel's reset.
     const long long target = m_options.steps;  // -1: until closed
     const bool done = target >= 0 && m_controls.steps >= target;
-    bool stepped = false;
+    [[maybe_unused]] bool stepped = false;  // a recording takes the frames of steps
     if ((!m_controls.paused || m_stepOnce) && !done && !m_controls.blowUp) {
       m_stepMs += timedStep(*m_demo);
       ++m_controls.steps;
@@ -366,6 +366,7 @@ class WindowedRun {
 #ifndef __EMSCRIPTEN__
     if (stepped && m_recorder && !m_record.panel) recordView();
 #endif
+    m_demo->overlay(m_controls);
     if (m_panel.begin()) {
       m_demo->gui(m_controls);
       presetSection();
@@ -687,13 +688,13 @@ class WindowedRun {
   bool m_presetStatusIsError = false, m_dropFailed = false;
   std::vector<std::string> m_presetProblems;
 
+#ifndef __EMSCRIPTEN__
   // Recording.
   RecordOptions m_record;
   char m_recordPath[512] = {};
   std::string m_recordStatus;
   bool m_recordFailed = false, m_recordFromCommandLine = false;
   int m_clips = 0;
-#ifndef __EMSCRIPTEN__
   std::unique_ptr<Recorder> m_recorder;
   std::unique_ptr<OffscreenTarget> m_recordTarget;
 #endif

@@ -68,6 +68,9 @@ class Demo {
   /// Dear ImGui widgets inside the shell's panel window (windowed runs, once per frame);
   /// section() (Panel.h) gives remembered collapsible parts.
   virtual void gui(ShellControls& /*controls*/) {}
+  /// The demo's own keys and what it draws over the view with Dear ImGui (a legend), every
+  /// windowed frame, whether or not the panel shows.
+  virtual void overlay(ShellControls& /*controls*/) {}
   /// Mouse input Dear ImGui did not take (windowed runs, once per frame).
   virtual void mouse(const MouseInput& /*input*/) {}
   /// Adds the demo's fields to the JSON report (may replace the common ones, e.g. "size").

@@ -289,7 +289,7 @@ void FluidDemo::legend(const ShellControls& controls) {
   draw->AddText(ImVec2(x0 + barW - ImGui::CalcTextSize(hi.c_str()).x, y0 + barH + 3), text, hi.c_str());
 }
 
-void FluidDemo::gui(ShellControls& controls) {
+void FluidDemo::overlay(ShellControls& controls) {
   if (!ImGui::GetIO().WantCaptureKeyboard) {
     if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) randomSplats(5);
     if (ImGui::IsKeyPressed(GLFW_KEY_D, false)) {
@@ -299,7 +299,9 @@ void FluidDemo::gui(ShellControls& controls) {
     }
   }
   legend(controls);
+}
 
+void FluidDemo::gui(ShellControls& controls) {
   fluid::FluidParameters& p = m_settings.params;
   bool changed = false, rebuildNeeded = false;
 

@@ -38,6 +38,8 @@ class FluidDemo : public Demo {
   void step() override;
   void render(int width, int height) override;
   void gui(ShellControls& controls) override;
+  /// The keys P and D, and the legend of the displayed quantity.
+  void overlay(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
   /// The sum of squared node speeds, bounded by every node moving kRunawayCellsPerStep

@@ -88,12 +88,16 @@ std::vector<std::string> SmoothDemo::loadSettings(const nlohmann::json& values, 
     problems = table.setJson(values, source);
   }
   const SmoothSettings previous = m_settings;
+  const double previousNoise = m_noise, previousLambdaDt = m_lambdaDt;
   m_settings = next;
   try {
     start();
   } catch (const std::exception& e) {
+    // setMesh changed nothing; the rest goes back too.
     m_settings = previous;
-    throw std::runtime_error(source + ": " + e.what());  // setMesh changed nothing
+    m_noise = previousNoise;
+    m_lambdaDt = previousLambdaDt;
+    throw std::runtime_error(source + ": " + e.what());
   }
   m_status = "loaded " + source;
   m_statusIsError = false;

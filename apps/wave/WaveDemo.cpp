@@ -161,8 +161,11 @@ void WaveDemo::mouse(const MouseInput& in) {
   }
 }
 
-void WaveDemo::gui(ShellControls& controls) {
+void WaveDemo::overlay(ShellControls& /*controls*/) {
   if (!ImGui::GetIO().WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_C, false)) m_wave->reset();
+}
+
+void WaveDemo::gui(ShellControls& controls) {
   wrappedText("2D wave equation, Krueger & Westermann GPU Gems 2 s44.4. Left click: drop a ripple. "
               "Right drag: orbit. Scroll: zoom.");
   ImGui::Separator();

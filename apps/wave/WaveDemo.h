@@ -28,6 +28,8 @@ class WaveDemo : public Demo {
   void step() override;
   void render(int width, int height) override;
   void gui(ShellControls& controls) override;
+  /// The key C (clear the water).
+  void overlay(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
   /// The discrete energy (WaveEquation::energy), bounded by kRunawayFactor x the energy
