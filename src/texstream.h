@@ -8,6 +8,8 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/geometry/CurvatureFlow.h>
+#include <texstream/geometry/Dsi.h>
+#include <texstream/geometry/Lscm.h>
 #include <texstream/geometry/Mesh.h>
 #include <texstream/linalg/BandedMatrix.h>
 #include <texstream/linalg/BcrsMatrix.h>
@@ -15,10 +17,14 @@
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/MatrixMarket.h>
+#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/linalg/PointMatrix.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
+#include <texstream/linalg/SystemBuilder.h>
+#include <texstream/linalg/SystemExport.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/Cgls.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/EnhancedBlockJacobi.h>
 #include <texstream/solvers/Jacobi.h>
@@ -27,6 +33,7 @@
 #include <texstream/solvers/MultigridPreconditioner.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/solvers/SystemSolver.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/Layout.h>
@@ -53,15 +60,21 @@ using linalg::Csr;
 using linalg::DenseMatrix;
 using linalg::LinearOperator;
 using linalg::BcrsMatrix;
+using linalg::PermutedMatrix;
 using linalg::PointMatrix;
 using linalg::SegmentMatrix;
 using linalg::StencilMatrix;
+using linalg::LinearSystem;
+using linalg::SystemBuilder;
+using linalg::SystemMode;
 
 using solvers::CgOptions;
 using solvers::cg;
 using solvers::JacobiPreconditioner;
 using solvers::Multigrid;
 using solvers::SolverStatus;
+using solvers::SystemSolver;
+using solvers::cgls;
 
 /// Frees texstream's GL objects for the current thread's context; call before destroying it.
 inline void shutdown() { stream::Runtime::shutdown(); }

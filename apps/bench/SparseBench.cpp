@@ -86,13 +86,13 @@ linalg::Csr curvatureMatrix(const geometry::Mesh& mesh, double lambdaDt) {
 struct Format {
   std::string op;    ///< "segment.groups", "bcrs4", ...
   std::string note;
-  std::unique_ptr<linalg::SegmentMatrix> segment;
-  std::unique_ptr<linalg::BcrsMatrix> bcrs;
-  std::unique_ptr<linalg::LinearOperator> view;  ///< the internal-order operator
+  std::unique_ptr<linalg::PermutedMatrix> matrix;
+  const linalg::SegmentMatrix* segment = nullptr;  ///< the matrix, when a SegmentMatrix
+  std::unique_ptr<linalg::LinearOperator> view;     ///< the internal-order operator
   const linalg::LinearOperator& internal() const { return *view; }
-  stream::Layout layout() const { return segment ? segment->internalLayout() : bcrs->internalLayout(); }
-  void toInternal(const Vector& u, Vector& i) const { segment ? segment->toInternal(u, i) : bcrs->toInternal(u, i); }
-  void toUser(const Vector& i, Vector& u) const { segment ? segment->toUser(i, u) : bcrs->toUser(i, u); }
+  stream::Layout layout() const { return matrix->internalLayout(); }
+  void toInternal(const Vector& u, Vector& i) const { matrix->toInternal(u, i); }
+  void toUser(const Vector& i, Vector& u) const { matrix->toUser(i, u); }
 };
 
 std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacking packing, const std::string& tag,
@@ -100,16 +100,16 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
   auto f = std::make_unique<Format>();
   linalg::SegmentOptions o;
   o.packing = packing;
-  o.scalarGather = variant == "r32f";
   o.interleave = variant == "interleaved";
   if (variant == "unmerged") o.mergeBelow = 0;
-  f->segment = std::make_unique<linalg::SegmentMatrix>(A, "bench." + tag + ".segment", o);
-  f->view = std::make_unique<linalg::SegmentMatrix::Internal>(*f->segment);
+  auto segment = std::make_unique<linalg::SegmentMatrix>(A, "bench." + tag + ".segment", o);
+  f->segment = segment.get();
+  f->matrix = std::move(segment);
+  f->view = std::make_unique<linalg::PermutedMatrix::Internal>(*f->matrix);
   f->op = std::string("segment.") + linalg::packingName(packing) + (variant.empty() ? "" : "_" + variant);
   char note[160];
-  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s%s", f->segment->groups().size(),
-                f->segment->passesPerApply(), f->segment->paddingRatio(),
-                o.scalarGather ? ", x unpacked to R32F first" : "", o.interleave ? ", interleaved segments" : "",
+  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s", f->segment->groups().size(),
+                f->segment->passesPerApply(), f->segment->paddingRatio(), o.interleave ? ", interleaved segments" : "",
                 o.mergeBelow == 0 ? ", no group merging" : "");
   f->note = note;
   return f;
@@ -117,13 +117,14 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
 
 std::unique_ptr<Format> bcrsFormat(const linalg::Csr& A, int block, bool rcm, const std::string& tag) {
   auto f = std::make_unique<Format>();
-  f->bcrs = std::make_unique<linalg::BcrsMatrix>(A, "bench." + tag + ".bcrs", linalg::BcrsOptions{block, rcm});
-  f->view = std::make_unique<linalg::BcrsMatrix::Internal>(*f->bcrs);
+  auto bcrs = std::make_unique<linalg::BcrsMatrix>(A, "bench." + tag + ".bcrs", linalg::BcrsOptions{block, rcm});
+  f->view = std::make_unique<linalg::PermutedMatrix::Internal>(*bcrs);
   f->op = "bcrs" + std::to_string(block) + (rcm ? "_rcm" : "");
   char note[160];
-  std::snprintf(note, sizeof note, "%zu blocks, fill %.3f, bandwidth %zu%s", f->bcrs->blocks(), f->bcrs->fillRatio(),
-                f->bcrs->internalBandwidth(), rcm ? " after RCM" : "");
+  std::snprintf(note, sizeof note, "%zu blocks, fill %.3f, bandwidth %zu%s", bcrs->blocks(), bcrs->fillRatio(),
+                bcrs->internalBandwidth(), rcm ? " after RCM" : "");
   f->note = note;
+  f->matrix = std::move(bcrs);
   return f;
 }
 
@@ -147,7 +148,6 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "interleaved"));
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag, "interleaved"));
   formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "unmerged"));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "r32f"));
   formats.push_back(bcrsFormat(A, 2, false, tag));
   formats.push_back(bcrsFormat(A, 4, false, tag));
   formats.push_back(bcrsFormat(A, 4, true, tag));

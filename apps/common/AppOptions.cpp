@@ -3,6 +3,7 @@
 #include "OutputPath.h"
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <cctype>
@@ -16,10 +17,8 @@ namespace texstream::app {
 
 namespace {
 
-std::string inQuotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 [[noreturn]] void fail(std::string_view option, std::string_view text, const std::string& why) {
-  throw UsageError(std::string(option) + ": invalid value " + inQuotes(text) + ": " + why);
+  throw UsageError(std::string(option) + ": invalid value " + text::quoted(text) + ": " + why);
 }
 
 std::string lower(std::string_view s) {
@@ -147,7 +146,7 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const std::function
     if (!m_options.screenshot.empty()) {
       const std::string l = lower(m_options.screenshot);
       if (l.size() < 5 || l.substr(l.size() - 4) != ".png")
-        throw UsageError("--screenshot: invalid value " + inQuotes(m_options.screenshot) + ": the path must end in .png");
+        throw UsageError("--screenshot: invalid value " + text::quoted(m_options.screenshot) + ": the path must end in .png");
     }
     requireWritablePath("--screenshot", m_options.screenshot);
     requireWritablePath("--json", m_options.json);

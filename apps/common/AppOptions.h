@@ -10,6 +10,7 @@
 #include <texstream/gl/GlRequest.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/EnumNames.h>
+#include <texstream/text/Format.h>
 
 #include <CLI/CLI.hpp>
 
@@ -54,7 +55,7 @@ std::string parseChoice(std::string_view option, std::string_view text, std::ini
 template <class E>
 E parseNamed(std::string_view option, std::string_view text, std::span<const stream::EnumName<E>> table) {
   if (auto value = stream::findByName(table, text)) return *value;
-  throw UsageError(std::string(option) + ": invalid value \"" + std::string(text) + "\": expected one of " +
+  throw UsageError(std::string(option) + ": invalid value " + text::quoted(text) + ": expected one of " +
                    stream::nameList(table, "|"));
 }
 

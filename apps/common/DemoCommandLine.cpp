@@ -8,6 +8,8 @@
 #include "Recorder.h"
 #endif
 
+#include <texstream/text/Format.h>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -18,8 +20,6 @@
 namespace texstream::app {
 
 namespace {
-
-std::string inQuotes(const std::string& text) { return "\"" + text + "\""; }
 
 bool endsWith(std::string text, const std::string& suffix) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -107,24 +107,24 @@ void DemoCommandLine::validateDemoOptions() {
   }
   if (!r.path.empty()) {
 #ifdef __EMSCRIPTEN__
-    throw UsageError("--record: invalid value " + inQuotes(r.path) +
+    throw UsageError("--record: invalid value " + text::quoted(r.path) +
                      ": recording pipes frames to ffmpeg, which a page cannot start (native builds only)");
 #else
     requireVideoPath("--record", r.path);
     requireWritablePath("--record", r.path);
-    if (findFfmpeg().empty()) throw UsageError("--record: invalid value " + inQuotes(r.path) + ": " + ffmpegMissingMessage());
+    if (findFfmpeg().empty()) throw UsageError("--record: invalid value " + text::quoted(r.path) + ": " + ffmpegMissingMessage());
 #endif
   }
 
   if (!o.savePreset.empty()) {
     if (!endsWith(o.savePreset, ".json"))
-      throw UsageError("--save-preset: invalid value " + inQuotes(o.savePreset) + ": the path must end in .json");
+      throw UsageError("--save-preset: invalid value " + text::quoted(o.savePreset) + ": the path must end in .json");
     if (!m_table) throw UsageError("--save-preset: " + program() + " has no presets");
     requireWritablePath("--save-preset", o.savePreset);
   }
   for (const std::string& path : o.drops) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw UsageError("--drop: invalid value " + inQuotes(path) + ": no such file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw UsageError("--drop: invalid value " + text::quoted(path) + ": no such file");
   }
   if (!o.preset.empty()) {
     if (!m_table) throw UsageError("--preset: " + program() + " has no presets");

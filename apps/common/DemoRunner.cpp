@@ -493,7 +493,7 @@ class WindowedRun {
   }
 
   void presetSection() {
-    if (!section("presets", false)) return;
+    if (!m_demo->hasPresets() || !section("presets", false)) return;
     if (!m_shipped.empty()) {
       ImGui::TextDisabled("shipped:");
       for (const Preset& p : m_shipped) {

@@ -84,6 +84,8 @@ class Demo {
   virtual HealthMeasure health() const = 0;
   /// Back to the initial state (the panel's reset after a blow-up, the R key).
   virtual void restart() = 0;
+  /// Whether the demo has presets (a settings table: saveSettings, loadSettings).
+  virtual bool hasPresets() const { return false; }
   /// The demo's settings (Settings.h) as a preset's values: the live state.
   virtual nlohmann::ordered_json saveSettings() { return nlohmann::ordered_json::object(); }
   /// Loads a preset's values over the defaults and applies them (rebuilding what they

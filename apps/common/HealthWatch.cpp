@@ -2,20 +2,12 @@
 
 #include "DemoRunner.h"
 
+#include <texstream/text/Format.h>
+
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace texstream::app {
-
-namespace {
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
-}  // namespace
 
 HealthWatch::HealthWatch(int checkEvery) : m_checkEvery(checkEvery), m_value("health") {
   if (checkEvery < 1) throw std::invalid_argument("HealthWatch: checkEvery must be >= 1, got " + std::to_string(checkEvery));
@@ -38,11 +30,11 @@ void HealthWatch::judge() {
     m_blowUp = BlowUp{step, "the " + m.quantity + " is " + (std::isnan(value) ? "NaN" : "Inf") +
                                 ": the state holds non-finite values"};
   } else if (value > m.limit) {
-    m_blowUp = BlowUp{step, "the " + m.quantity + " grew to " + number(value) + ", beyond " + m.limitText + " (" +
-                                number(m.limit) + "): the state is running away"};
+    m_blowUp = BlowUp{step, "the " + m.quantity + " grew to " + text::formatNumber(value) + ", beyond " + m.limitText + " (" +
+                                text::formatNumber(m.limit) + "): the state is running away"};
   } else if (value < m.floor) {
-    m_blowUp = BlowUp{step, "the " + m.quantity + " fell to " + number(value) + ", below " + m.floorText + " (" +
-                                number(m.floor) + "): the state has collapsed"};
+    m_blowUp = BlowUp{step, "the " + m.quantity + " fell to " + text::formatNumber(value) + ", below " + m.floorText + " (" +
+                                text::formatNumber(m.floor) + "): the state has collapsed"};
   }
 }
 

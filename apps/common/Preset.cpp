@@ -2,6 +2,8 @@
 
 #include "AppOptions.h"
 
+#include <texstream/text/Format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,7 +13,7 @@ namespace texstream::app {
 namespace {
 
 [[noreturn]] void refuse(std::string_view option, const std::string& what, const std::string& why) {
-  throw UsageError(std::string(option) + ": invalid value \"" + what + "\": " + why);
+  throw UsageError(std::string(option) + ": invalid value " + text::quoted(what) + ": " + why);
 }
 
 }  // namespace

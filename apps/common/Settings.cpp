@@ -3,6 +3,7 @@
 #include "Panel.h"
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>
@@ -17,27 +18,15 @@ namespace texstream::app {
 
 namespace {
 
-std::string shortest(double v) {
-  char buffer[40];
-  const auto r = text::toChars(buffer, buffer + sizeof buffer, v);
-  return std::string(buffer, r.ptr);
-}
-
-std::string shortest(float v) {
-  char buffer[40];
-  const auto r = text::toChars(buffer, buffer + sizeof buffer, v);
-  return std::string(buffer, r.ptr);
-}
-
 /// A JSON number as shortest text (an integer stays an integer: 3, not 3.0).
 std::string numberText(const nlohmann::json& v) {
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
   if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
-  return shortest(v.get<double>());
+  return text::shortestText(v.get<double>());
 }
 
 [[noreturn]] void invalid(std::string_view source, std::string_view text, const std::string& why) {
-  throw UsageError(std::string(source) + ": invalid value \"" + std::string(text) + "\": " + why);
+  throw UsageError(std::string(source) + ": invalid value " + text::quoted(text) + ": " + why);
 }
 
 int hexDigit(char c) {
@@ -213,7 +202,7 @@ void SettingTable::bindReal(Setting& s, T& field, double min, double max, bool m
   };
   s.m_get = [&field] {
     // The shortest decimal of the field's own precision (0.8f is 0.8, not 0.800000011920929).
-    return nlohmann::json(std::strtod(shortest(field).c_str(), nullptr));
+    return nlohmann::json(std::strtod(text::shortestText(field).c_str(), nullptr));
   };
   s.m_widget = [&field, min, max, minInclusive](const Setting& self) {
     const std::string id = self.m_label + "##" + self.m_name;

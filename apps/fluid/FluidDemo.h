@@ -47,6 +47,7 @@ class FluidDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
   nlohmann::ordered_json saveSettings() override;
   /// Rebuilds the solver from the preset (a fresh flow).
   std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;

@@ -3,6 +3,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Reduction.h>
 
+#include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
@@ -200,15 +201,13 @@ void main() {
 )glsl";
 
 gl::Program program(const char* name, std::vector<const char*> vertex, std::vector<const char*> fragment) {
-  const gl::Capabilities& caps = stream::Runtime::current().caps();
-  auto sources = [&](const char* stage, const std::vector<const char*>& parts) {
+  auto pieces = [&](const char* stage, const std::vector<const char*>& parts) {
     std::vector<gl::ShaderPiece> out;
     for (std::size_t k = 0; k < parts.size(); ++k)
       out.push_back({std::string("<") + name + " " + stage + " " + std::to_string(k) + ">", parts[k], 1});
     return out;
   };
-  return gl::Program(name, {{GL_VERTEX_SHADER, caps.glslHeader(330, 300), sources("vertex", vertex)},
-                            {GL_FRAGMENT_SHADER, caps.glslHeader(330, 300), sources("fragment", fragment)}});
+  return stream::rasterProgram(name, pieces("vertex", vertex), pieces("fragment", fragment));
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <texstream/geometry/CurvatureFlow.h>
 
-#include <texstream/stream/Runtime.h>
+#include <texstream/stream/KernelCache.h>
 
 #include <glad/gl.h>
 #include <glm/gtc/type_ptr.hpp>
@@ -80,8 +80,8 @@ void main() {
 }  // namespace
 
 MeshRenderer::MeshRenderer()
-    : m_program("smooth.mesh", {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/smooth/mesh.vert", kVertex, 1}}},
-                                {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/smooth/mesh.frag", kFragment, 1}}}}),
+    : m_program(stream::rasterProgram("smooth.mesh", {{"apps/smooth/mesh.vert", kVertex, 1}},
+                                      {{"apps/smooth/mesh.frag", kFragment, 1}})),
       m_vao("smooth.mesh") {}
 
 void MeshRenderer::draw(const geometry::CurvatureFlow& flow, const MeshView& view) {

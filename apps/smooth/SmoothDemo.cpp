@@ -1,5 +1,7 @@
 #include "SmoothDemo.h"
 
+#include "SolvePanel.h"
+
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/stream/Profiler.h>
@@ -25,20 +27,8 @@ namespace {
 
 const int kVertexChoices[] = {1000, 10000, 37000, 100000, 300000, 1000000};
 
-template <class T>
-std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
-  const std::size_t first = v.size() > count ? v.size() - count : 0;
-  std::vector<float> out;
-  for (std::size_t k = first; k < v.size(); ++k) out.push_back(float(v[k]));
-  return out;
-}
-
 /// A float as the decimal it was typed as (1e-05, not 9.999999747378752e-06).
-double shortest(float f) {
-  char buffer[32];
-  const auto r = text::toChars(buffer, buffer + sizeof buffer, f);
-  return std::strtod(std::string(buffer, r.ptr).c_str(), nullptr);
-}
+double shortest(float f) { return std::strtod(text::shortestText(f).c_str(), nullptr); }
 
 double boundingRadius(const geometry::Mesh& m) {
   double c[3] = {0, 0, 0};
@@ -213,7 +203,11 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
 void SmoothDemo::step() {
   for (int k = 0; k < m_settings.stepsPerFrame; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
-    const solvers::SolverStatus status = m_flow->step(float(m_lambdaDt));
+    if (m_settings.dsi.enabled && !(m_dsi && m_dsi->matches(*m_flow, m_settings.dsi)))
+      m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cgTolerance,
+                                          m_flow->options().cgMaxIterations);
+    const solvers::SolverStatus status =
+        m_settings.dsi.enabled ? m_dsi->step(*m_flow) : m_flow->step(float(m_lambdaDt));
     glFinish();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     recordStep(status, ms);
@@ -332,6 +326,11 @@ void SmoothDemo::gui(ShellControls& controls) {
 
   // ---- Flow -----------------------------------------------------------------------
   if (section("flow")) {
+    m_table.widget("method");
+    if (m_settings.dsi.enabled) {
+      m_table.widget("dsi-weight");
+      ImGui::TextDisabled("each step: min roughness + weight |x - x_now|^2");
+    }
     float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
     if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0) {
       m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
@@ -367,21 +366,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     const bool cap = m_table.widget("cg-max-iter");
     if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
     if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
-    if (!m_iterations.empty()) {
-      const solvers::SolverStatus& s = flow.lastSolve();
-      char line[160];
-      std::snprintf(line, sizeof line, "last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations,
-                    solvers::outcomeName(s.outcome), s.relativeResidual);
-      wrappedText(line);
-      std::vector<float> logRes;
-      for (double r : s.residualHistory) logRes.push_back(float(std::log10(std::max(r, 1e-30))));
-      if (!logRes.empty())
-        ImGui::PlotLines("log10 |r|/|b|\n(per check)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
-                         ImVec2(0, 60));
-      const std::vector<float> its = tail(m_iterations, 300);
-      ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
-                       ImVec2(0, 50));
-    }
+    if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
   }
 
   if (section("backend", false)) backendPanel();
@@ -412,7 +397,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     std::snprintf(line, sizeof line, "area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(),
                   m_volume.back(), m_degenerate.back());
     wrappedText(line);
-    const std::vector<float> ms = tail(m_ms, 300);
+    const std::vector<float> ms = plotTail(m_ms);
     ImGui::PlotLines("ms per step", ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 40));
   }
   const bool profiling = stream::Runtime::current().profiler().enabled();
@@ -445,6 +430,8 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["volume"] = m_volume;
   out["degenerate_triangles"] = m_degenerate;
   out["cg_outcomes"] = m_outcomes;
+  out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
+  if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
 }
 
 }  // namespace texstream::app

@@ -4,6 +4,7 @@
 // straight from the flow's position texture, with a Dear ImGui panel for the mesh, noise,
 // λΔt, CG, boundary, rescaling and backend.
 #include "DemoRunner.h"
+#include "DsiMethod.h"
 #include "KeyBindings.h"
 #include "MeshRenderer.h"
 #include "OrbitCamera.h"
@@ -44,6 +45,7 @@ class SmoothDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
   nlohmann::ordered_json saveSettings() override;
   /// Starts over from the preset (its mesh, noise and flow settings).
   std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
@@ -79,6 +81,7 @@ class SmoothDemo : public Demo {
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
   double m_referenceArea = 0;  ///< the area of the initial positions
   std::unique_ptr<geometry::CurvatureFlow> m_flow;
+  std::unique_ptr<DsiMethod> m_dsi;  ///< built on the first DSI step, rebuilt when stale
   MeshRenderer m_renderer;
   OrbitCamera m_camera;
   MeshView m_view;

@@ -2,6 +2,7 @@
 
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -41,25 +42,30 @@ MeshSpec checkMeshSpec(const std::string& option, const std::string& text) {
     geometry::meshFormatFromPath(spec.name);
   } catch (const geometry::MeshError&) {
     const std::string ext = std::filesystem::path(spec.name).extension().string();
-    throw UsageError(option + ": invalid value \"" + text + "\": unknown mesh format " +
-                     (ext.empty() ? std::string("(no extension)") : "\"" + ext + "\"") +
+    throw UsageError(option + ": invalid value " + text::quoted(text) + ": unknown mesh format " +
+                     (ext.empty() ? std::string("(no extension)") : text::quoted(ext)) +
                      "; accepted: .obj, .off, .ply (any case) or builtin:NAME");
   }
   std::error_code ec;
-  if (!std::filesystem::exists(spec.name, ec)) throw UsageError(option + ": invalid value \"" + text + "\": no such file");
+  if (!std::filesystem::exists(spec.name, ec)) throw UsageError(option + ": invalid value " + text::quoted(text) + ": no such file");
   return spec;
 }
 
 void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
-  static constexpr stream::EnumName<geometry::Rescale> kRescaleNames[] = {
-      {geometry::Rescale::None, "none", "none"},
-      {geometry::Rescale::Area, "area", "keep area"},
-      {geometry::Rescale::Volume, "volume", "keep volume"}};
   static constexpr stream::EnumName<bool> kPreconditionerNames[] = {{false, "none", "none"}, {true, "jacobi", "Jacobi"}};
+  static constexpr stream::EnumName<bool> kMethodNames[] = {{false, "curvature", "curvature flow (Bolz s3)"},
+                                                            {true, "dsi", "DSI (Mallet 1992, CNC)"}};
   t.text("mesh", s.mesh, [](std::string_view source, const std::string& text) { checkMeshSpec(std::string(source), text); },
          "A mesh file (.obj, .off, .ply: ASCII or binary) or builtin:NAME[:VERTICES] with NAME one of cube, icosphere, "
          "torus, patch (default 10000 vertices)")
       .typeName("PATH|builtin:NAME");
+  t.named("method", s.dsi.enabled, std::span<const stream::EnumName<bool>>(kMethodNames),
+          "Smoothing: mean curvature flow (Bolz et al. 2003), or Discrete Smooth Interpolation (Mallet 1992, as the CNC "
+          "solves it), one least-squares solve a step");
+  t.real("dsi-weight", s.dsi.dataWeight, 0.0, 1e6, false,
+         "DSI: weight of the data rows pulling each vertex to where it was, > 0 (smaller smooths more per step)")
+      .label("DSI data weight")
+      .slider(1e-3, 10.0, true, "%.3g");
   t.real("dt", s.lambdaDt, 0.0, 1e30, true,
          "lambda*dt of a step, in the mesh's own units (no normalisation of the geometry); default: the squared mean "
          "edge length of the mesh")
@@ -84,7 +90,7 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
   t.flag("free-boundary", [&s] { return !s.fixBoundary; }, [&s](bool free) { s.fixBoundary = !free; },
          "Let boundary vertices move too (default: fixed, as in Bolz et al.)")
       .label("free boundary");
-  t.named("rescale", s.rescale, std::span<const stream::EnumName<geometry::Rescale>>(kRescaleNames),
+  t.named("rescale", s.rescale, geometry::rescaleNames(),
           "Rescale after each step to keep the initial area or volume (needs a closed mesh or --free-boundary)");
   t.integer("steps-per-frame", s.stepsPerFrame, 1, 1000, "Flow steps per displayed frame (windowed runs)")
       .label("steps per frame")

@@ -2,6 +2,7 @@
 // The smooth demo's settings: the mesh, its noise, the flow's time step, CG and boundary
 // options, and how the mesh is drawn, as one table of named settings (Settings.h) that the
 // command line, presets and the panel share.
+#include "DsiMethod.h"
 #include "Settings.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
@@ -26,6 +27,8 @@ struct SmoothSettings {
   bool fixBoundary = true;
   geometry::Rescale rescale = geometry::Rescale::None;
   bool jacobi = false;
+  /// DSI smoothing instead of curvature flow (DsiMethod.h).
+  DsiSettings dsi;
   int stepsPerFrame = 1;
   // Display.
   bool wireframe = false;

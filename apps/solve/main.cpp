@@ -11,6 +11,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/SystemExport.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/stream/Profiler.h>
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -40,7 +42,8 @@ constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
     "from a Matrix Market file (coordinate real|integer|pattern, general|symmetric).\n\n"
     "  texstream-solve A.mtx [b.mtx] [--x0 X.mtx] [--format segment|bcrs2|bcrs4|auto]\n"
-    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--out x.mtx] [--json PATH]\n\n"
+    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--out x.mtx] [--json PATH]\n"
+    "                  [--export-petsc DIR]\n\n"
     "Right-hand side: b.mtx (an n x 1 array or coordinate file) or, when absent, b = A * 1 (the row sums\n"
     "of A), so that the exact solution is all ones; the run then also reports max_i |x_i - 1|.\n"
     "Initial guess: --x0 X.mtx, else zero.\n"
@@ -54,7 +57,7 @@ constexpr const char* kDescription =
     "file being read or the system being set up; an output that could not be written).";
 
 struct Settings {
-  std::string matrixPath, rhsPath, x0Path, outPath;
+  std::string matrixPath, rhsPath, x0Path, outPath, exportPetsc;
   std::string format = "auto", precond = "jacobi", packing = "groups";
   bool rcm = false;
   float tolerance = 1e-6f;
@@ -78,48 +81,35 @@ std::string chooseFormat(const linalg::Csr& A) {
   return fill4 >= 0.5 ? "bcrs4" : "segment";
 }
 
-/// The matrix behind one interface: user <-> internal order and the internal operator.
+/// The matrix in internal order (linalg/PermutedMatrix.h) and how it was stored.
 struct Operator {
-  std::unique_ptr<linalg::SegmentMatrix> segment;
-  std::unique_ptr<linalg::BcrsMatrix> bcrs;
-  std::unique_ptr<linalg::LinearOperator> internal;
-  stream::Layout layout;
-  void toInternal(const stream::Vector& u, stream::Vector& i) const {
-    segment ? segment->toInternal(u, i) : bcrs->toInternal(u, i);
-  }
-  void toUser(const stream::Vector& i, stream::Vector& u) const { segment ? segment->toUser(i, u) : bcrs->toUser(i, u); }
-  std::string describe() const {
-    char text[160];
-    if (segment) {
-      std::snprintf(text, sizeof text, "segment (%s packing, %zu groups, %d passes, padding %.2f%s)",
-                    linalg::packingName(segment->packing()), segment->groups().size(), segment->passesPerApply(),
-                    segment->paddingRatio(), segment->interleaved() ? ", interleaved" : "");
-    } else {
-      std::snprintf(text, sizeof text, "bcrs%d (%zu blocks, fill %.2f%s)", bcrs->blockSize(), bcrs->blocks(),
-                    bcrs->fillRatio(), bcrs->reordered() ? ", RCM" : "");
-    }
-    return text;
-  }
+  std::unique_ptr<linalg::PermutedMatrix> matrix;
+  std::string description;
 };
 
 Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::string& format) {
   Operator op;
+  char text[160];
   if (format == "segment") {
     linalg::SegmentOptions o;
     o.packing = s.packing == "tiles" ? linalg::SegmentPacking::IdenticalTiles : linalg::SegmentPacking::GroupRectangles;
     // Segment layout: the library's default for the current backend (interleaved on
     // compute, consecutive on fragment; linalg/SegmentMatrix.h).
-    op.segment = std::make_unique<linalg::SegmentMatrix>(A, "A", o);
-    op.internal = std::make_unique<linalg::SegmentMatrix::Internal>(*op.segment);
-    op.layout = op.segment->internalLayout();
+    auto segment = std::make_unique<linalg::SegmentMatrix>(A, "A", o);
+    std::snprintf(text, sizeof text, "segment (%s packing, %zu groups, %d passes, padding %.2f%s)",
+                  linalg::packingName(segment->packing()), segment->groups().size(), segment->passesPerApply(),
+                  segment->paddingRatio(), segment->interleaved() ? ", interleaved" : "");
+    op.matrix = std::move(segment);
   } else {
     linalg::BcrsOptions o;
     o.blockSize = format == "bcrs2" ? 2 : 4;
     o.reverseCuthillMcKee = s.rcm;
-    op.bcrs = std::make_unique<linalg::BcrsMatrix>(A, "A", o);
-    op.internal = std::make_unique<linalg::BcrsMatrix::Internal>(*op.bcrs);
-    op.layout = op.bcrs->internalLayout();
+    auto bcrs = std::make_unique<linalg::BcrsMatrix>(A, "A", o);
+    std::snprintf(text, sizeof text, "bcrs%d (%zu blocks, fill %.2f%s)", bcrs->blockSize(), bcrs->blocks(),
+                  bcrs->fillRatio(), bcrs->reordered() ? ", RCM" : "");
+    op.matrix = std::move(bcrs);
   }
+  op.description = text;
   return op;
 }
 
@@ -168,6 +158,13 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
       }
     }
   }
+  if (!s.exportPetsc.empty()) {
+    activity = "writing the system to " + s.exportPetsc;
+    const std::vector<std::vector<double>> rhs = {b};
+    for (const std::string& path : linalg::exportSystem(A, rhs, s.exportPetsc, linalg::SystemFileFormat::Petsc,
+                                                        "texstream-solve " + s.matrixPath))
+      std::cerr << "texstream-solve: wrote " << path << " (solve it with PETSc: apps/solve/petsc_solve.py)\n";
+  }
   const double readMs = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
 
   gl::HeadlessContext context(gl::HeadlessOptions{-1, shared.gl, false});
@@ -181,17 +178,19 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
 
   const std::string format = s.format == "auto" ? chooseFormat(A) : s.format;
   const auto t1 = clock::now();
-  Operator op = buildOperator(A, s, format);
+  const Operator op = buildOperator(A, s, format);
+  const linalg::PermutedMatrix& matrix = *op.matrix;
+  const linalg::PermutedMatrix::Internal Ai = matrix.internal();
   stream::Vector bUser(n, "b"), xUser(n, "x");
   bUser.upload(b);
   xUser.upload(x0);
-  stream::Vector bi(op.layout, "b(internal)"), xi(op.layout, "x(internal)");
-  op.toInternal(bUser, bi);
-  op.toInternal(xUser, xi);
+  stream::Vector bi = matrix.makeInternalVector("b(internal)"), xi = matrix.makeInternalVector("x(internal)");
+  matrix.toInternal(bUser, bi);
+  matrix.toInternal(xUser, xi);
   std::unique_ptr<solvers::JacobiPreconditioner> M;
-  if (s.precond == "jacobi") M = std::make_unique<solvers::JacobiPreconditioner>(*op.internal, op.layout);
+  if (s.precond == "jacobi") M = std::make_unique<solvers::JacobiPreconditioner>(Ai, matrix.internalLayout());
   const double setupMs = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
-  std::cerr << "texstream-solve: n = " << n << ", nnz = " << A.nonZeros() << ", " << op.describe() << ", "
+  std::cerr << "texstream-solve: n = " << n << ", nnz = " << A.nonZeros() << ", " << op.description << ", "
             << stream::backendName(rt.defaultBackend()) << " backend" << (shared.backend ? "" : " (auto)") << ", "
             << context.description() << ", " << (M ? "Jacobi" : "no") << " preconditioner"
             << (ones ? ", b = A 1" : "") << "\n";
@@ -203,8 +202,8 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
   opts.onCheck = [](int iteration, double residual) {
     std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e\n", iteration, residual);
   };
-  const solvers::SolverStatus status = solvers::cg(*op.internal, bi, xi, opts, M.get());
-  op.toUser(xi, xUser);
+  const solvers::SolverStatus status = solvers::cg(Ai, bi, xi, opts, M.get());
+  matrix.toUser(xi, xUser);
   const std::vector<float> xf = xUser.download();
   const std::vector<double> x(xf.begin(), xf.end());
 
@@ -238,7 +237,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     j["relative_residual"] = status.relativeResidual;
     j["ms"] = status.milliseconds;
     j["format_requested"] = s.format;
-    j["storage"] = op.describe();
+    j["storage"] = op.description;
     j["backend"] = stream::backendName(rt.defaultBackend());
     j["precond"] = s.precond;
     j["tolerance"] = s.tolerance;
@@ -294,6 +293,10 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--out", s.outPath, "Write the solution x (n x 1 array Matrix Market file)")->type_name("x.mtx");
+  cli.add_option("--export-petsc", s.exportPetsc,
+                 "Also write A and b as PETSc binary (DIR/system.petsc) for PETSc's solvers on many ranks "
+                 "(apps/solve/petsc_solve.py)")
+      ->type_name("DIR");
 
   const auto exitCode = cmd.parse(argc, argv, [&] {
     s.format = app::parseChoice("--format", s.format, {"segment", "bcrs2", "bcrs4", "auto"});
@@ -303,6 +306,8 @@ int main(int argc, char** argv) {
     s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
     app::requireWritablePath("--out", s.outPath);
+    if (!s.exportPetsc.empty() && std::filesystem::exists(s.exportPetsc) && !std::filesystem::is_directory(s.exportPetsc))
+      throw app::UsageError("--export-petsc: invalid value \"" + s.exportPetsc + "\": exists and is not a directory");
   });
   if (exitCode) return *exitCode;
 

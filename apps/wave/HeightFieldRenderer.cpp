@@ -3,7 +3,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Vector.h>
 
-#include <texstream/stream/Runtime.h>
+#include <texstream/stream/KernelCache.h>
 
 #include <glad/gl.h>
 #include <glm/gtc/type_ptr.hpp>
@@ -75,8 +75,8 @@ void main() {
 }  // namespace
 
 HeightFieldRenderer::HeightFieldRenderer()
-    : m_program("wave.heightfield", {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/wave/heightfield.vert", kVertex, 1}}},
-                                     {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/wave/heightfield.frag", kFragment, 1}}}}),
+    : m_program(stream::rasterProgram("wave.heightfield", {{"apps/wave/heightfield.vert", kVertex, 1}},
+                                      {{"apps/wave/heightfield.frag", kFragment, 1}})),
       m_vao("wave.heightfield") {}
 
 void HeightFieldRenderer::draw(const stream::Vector& heights, int gridWidth, int gridHeight, float spacing,

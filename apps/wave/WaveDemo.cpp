@@ -1,5 +1,7 @@
 #include "WaveDemo.h"
 
+#include "SolvePanel.h"
+
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 
@@ -20,13 +22,6 @@ namespace texstream::app {
 namespace {
 
 const int kGridSizes[] = {64, 128, 256, 512, 1024, 2048};
-
-/// Last `count` values as floats for ImGui::PlotLines.
-template <class T>
-std::vector<float> tail(const std::vector<T>& v, std::size_t count) {
-  const std::size_t first = v.size() > count ? v.size() - count : 0;
-  return std::vector<float>(v.begin() + std::ptrdiff_t(first), v.end());
-}
 
 }  // namespace
 
@@ -210,20 +205,7 @@ void WaveDemo::gui(ShellControls& controls) {
   if (section("CG (implicit scheme)")) {
     if (m_table.widget("tolerance")) w.setTolerance(p.tolerance);
     if (m_table.widget("max-iterations")) w.setMaxIterations(p.maxIterations);
-    if (p.scheme == wave::Scheme::Implicit && !m_cgIterations.empty()) {
-      const solvers::SolverStatus& s = w.lastSolve();
-      char line[160];
-      std::snprintf(line, sizeof line, "last solve: %d iterations, %s, |r|/|b| = %.2e", s.iterations,
-                    solvers::outcomeName(s.outcome), s.relativeResidual);
-      wrappedText(line);
-      std::vector<float> logRes;
-      for (double r : s.residualHistory) logRes.push_back(float(std::log10(std::max(r, 1e-30))));
-      if (!logRes.empty())
-        ImGui::PlotLines("log10 |r|/|b|\n(per check)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
-                         ImVec2(0, 60));
-      const std::vector<float> its = tail(m_cgIterations, 300);
-      ImGui::PlotLines("CG iterations", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
-    }
+    if (p.scheme == wave::Scheme::Implicit && !m_cgIterations.empty()) lastSolvePanel(w.lastSolve(), m_cgIterations);
   }
 
   if (section("backend", false)) backendPanel();
@@ -253,7 +235,7 @@ void WaveDemo::gui(ShellControls& controls) {
   if (!m_energy.empty()) {
     ImGui::Text("energy %.6e", m_energy.back());
     // From zero, so that float noise on a conserved energy does not look like a trend.
-    const std::vector<float> e = tail(m_energy, 300);
+    const std::vector<float> e = plotTail(m_energy);
     float top = 0.0f;
     for (float v : e) top = std::isfinite(v) ? std::max(top, v) : top;
     ImGui::PlotLines("energy", e.data(), int(e.size()), 0, nullptr, 0.0f, top > 0.0f ? 1.2f * top : 1.0f,

@@ -37,6 +37,7 @@ class WaveDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
   nlohmann::ordered_json saveSettings() override;
   /// Rebuilds the simulation from the preset.
   std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;

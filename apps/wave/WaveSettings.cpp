@@ -2,19 +2,10 @@
 
 namespace texstream::app {
 
-namespace {
-
-constexpr stream::EnumName<wave::Scheme> kSchemeNames[] = {
-    {wave::Scheme::Explicit, "explicit", "explicit (leapfrog)"},
-    {wave::Scheme::Implicit, "implicit", "implicit (Crank-Nicolson + CG)"}};
-
-}  // namespace
-
 void describeWaveSettings(SettingTable& t, WaveSettings& s) {
   wave::WaveParameters& p = s.params;
   t.gridSize("size", s.width, s.height, 2, 16384, "Grid size: N (N x N) or WxH").label("grid");
-  t.named("scheme", p.scheme, std::span<const stream::EnumName<wave::Scheme>>(kSchemeNames),
-          "Scheme (explicit needs c dt / h <= 0.707)");
+  t.named("scheme", p.scheme, wave::schemeNames(), "Time stepping (explicit needs c dt / h <= 0.707)");
   t.real("dt", p.dt, 0.0, 1e6, false, "Time step, > 0 (default: 0.5 h / c, i.e. CFL 0.5)")
       .slider(1e-5, 0.1, true, "%.2e")
       .unsetWhen([&s] { return s.autoDt || s.params.dt <= 0; })

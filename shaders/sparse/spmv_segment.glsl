@@ -6,7 +6,6 @@
 // element). This pass sums K of them (K a #define: one program per row group):
 //   y = [DIAGONAL] diag * x + [PARTIAL] partial + sum_c A[R + (u_offset + c) u_stride] * x[C[...]]
 // Long segments take several passes, the partial sums carried in u_partial.
-// X_SCALAR: x_j is gathered from u_xs, x unpacked to one float per texel (unpack_scalar).
 #include "sparse/spmv_segment_product.glsl"
 
 void kernel(ivec2 texel) { o_out0 = segmentProduct(texel); }

@@ -14,12 +14,7 @@ uniform int u_valuesShift;
 uniform int u_offset;          // first segment entry of this pass
 uniform int u_stride;          // values texels between consecutive entries of a segment
 
-#if X_SCALAR
-uniform sampler2D u_xs;        // x as R32F, 4 * 2^u_xShift texels wide
-float gatherX(int j) { return texelFetch(u_xs, ivec2(j & ((4 << u_xShift) - 1), j >> (u_xShift + 2)), 0).x; }
-#else
 float gatherX(int j) { return fetchElementShift(u_x, j, u_xShift); }
-#endif
 
 vec4 segmentProduct(ivec2 texel) {
   vec4 sum = vec4(0.0);

@@ -2,6 +2,7 @@
 #include <texstream/codegen/Glsl.h>
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <cctype>
 #include <charconv>
@@ -17,10 +18,7 @@ std::string glslFloat(double v) {
   if (!std::isfinite(v) || std::fabs(v) > double(std::numeric_limits<float>::max())) {
     throw std::invalid_argument("glslFloat: " + std::to_string(v) + " does not fit a 32-bit float");
   }
-  const float f = float(v);
-  char buf[64];
-  const auto res = text::toChars(buf, buf + sizeof buf, f);
-  std::string s(buf, res.ptr);
+  std::string s = text::shortestText(float(v));
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   // "1e-05" is valid GLSL; make the mantissa explicit for readability: "1.0e-05".
   if (const auto e = s.find('e'); e != std::string::npos && s.find('.') == std::string::npos) s.insert(e, ".0");
@@ -29,13 +27,7 @@ std::string glslFloat(double v) {
 
 namespace {
 
-// prefix + number, built by appending (GCC 12 warns falsely on "literal" + std::string).
-std::string numbered(const char* prefix, int i, const char* suffix = "") {
-  std::string s(prefix);
-  s += std::to_string(i);
-  s += suffix;
-  return s;
-}
+using text::numbered;
 
 std::string vec4Literal(const std::array<double, 4>& c) {
   if (c[0] == c[1] && c[1] == c[2] && c[2] == c[3]) return "vec4(" + glslFloat(c[0]) + ")";

@@ -2,6 +2,7 @@
 #include <texstream/codegen/GaussSeidel.h>
 #include <texstream/codegen/SimdCost.h>
 #include <texstream/codegen/SimdProgram.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -41,13 +42,7 @@ InstructionCounts SimdProgram::counts() const {
 
 namespace {
 
-// prefix + number, built by appending (GCC 12 warns falsely on "literal" + std::string).
-std::string numbered(const char* prefix, int i, const char* suffix = "") {
-  std::string s(prefix);
-  s += std::to_string(i);
-  s += suffix;
-  return s;
-}
+using text::numbered;
 
 using Block = std::array<double, 16>;  // row-major 4 x 4 values
 

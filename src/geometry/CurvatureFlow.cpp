@@ -37,14 +37,15 @@ std::array<double, 3> meanOf(std::span<const double> xyz) {
 
 }  // namespace
 
-const char* rescaleName(Rescale r) {
-  switch (r) {
-    case Rescale::None: return "none";
-    case Rescale::Area: return "area";
-    case Rescale::Volume: return "volume";
-  }
-  return "?";
-}
+namespace {
+constexpr stream::EnumName<Rescale> kRescaleNames[] = {{Rescale::None, "none", "none"},
+                                                       {Rescale::Area, "area", "keep area"},
+                                                       {Rescale::Volume, "volume", "keep volume"}};
+}  // namespace
+
+std::span<const stream::EnumName<Rescale>> rescaleNames() { return kRescaleNames; }
+
+const char* rescaleName(Rescale r) { return stream::nameOf(rescaleNames(), r); }
 
 CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
     : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_topology(m_mesh) {
@@ -241,21 +242,9 @@ void CurvatureFlow::assemble(float lambdaDt) {
 
   // 2. a_ii and m_i per row, one program per row group.
   for (const linalg::SegmentGroup& g : A.groups()) {
-    stream::Pass("geometry/curvature_diagonal")
-        .define("K", (long long)g.k)
-        .label("curvature_diagonal K=" + std::to_string(g.k))
-        .input("u_positions", m_positions)
-        .input("u_starts", A.segmentStarts())
+    ringPass("curvature_diagonal", g)
         .input("u_values", A.offDiagonalValues())
         .input("u_moved", m_moved)
-        .input("u_columns", A.columns())
-        .input("u_next", m_next)
-        .input("u_prev", m_prev)
-        .input("u_flags", m_flags)
-        .uniform("u_vertexShift", vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
-        .uniform("u_stride", g.stride)
         .uniform("u_fixBoundary", fix)
         .uniform("u_n", int(A.internalLayout().size()))
         .output(A.mutableDiagonal())
@@ -354,24 +343,27 @@ void CurvatureFlow::area(stream::Scalar& out) const { sumMeasures(out, nullptr, 
 
 void CurvatureFlow::updateShading() {
   gl::StateGuard guard;
-  const linalg::SegmentMatrix& A = *m_matrix;
-  for (const linalg::SegmentGroup& g : A.groups()) {
-    stream::Pass("geometry/vertex_shading")
-        .define("K", (long long)g.k)
-        .label("vertex_shading K=" + std::to_string(g.k))
-        .input("u_positions", m_positions)
-        .input("u_starts", A.segmentStarts())
-        .input("u_columns", A.columns())
-        .input("u_next", m_next)
-        .input("u_prev", m_prev)
-        .input("u_flags", m_flags)
-        .uniform("u_vertexShift", m_operator->vertexShift())
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
-        .uniform("u_stride", g.stride)
-        .output(m_shading)
-        .run(VertexOperator::vertexRects(g));
+  for (const linalg::SegmentGroup& g : m_matrix->groups()) {
+    ringPass("vertex_shading", g).output(m_shading).run(VertexOperator::vertexRects(g));
   }
+}
+
+stream::Pass CurvatureFlow::ringPass(const std::string& kernel, const linalg::SegmentGroup& g) const {
+  const linalg::SegmentMatrix& A = *m_matrix;
+  stream::Pass pass("geometry/" + kernel);
+  pass.define("K", (long long)g.k)
+      .label(kernel + " K=" + std::to_string(g.k))
+      .input("u_positions", m_positions)
+      .input("u_starts", A.segmentStarts())
+      .input("u_columns", A.columns())
+      .input("u_next", m_next)
+      .input("u_prev", m_prev)
+      .input("u_flags", m_flags)
+      .uniform("u_vertexShift", m_operator->vertexShift())
+      .uniform("u_internalShift", A.internalWidthShift())
+      .uniform("u_valuesShift", A.valuesWidthShift())
+      .uniform("u_stride", g.stride);
+  return pass;
 }
 
 }  // namespace texstream::geometry

@@ -37,6 +37,8 @@
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/EnumNames.h>
+#include <texstream/stream/Pass.h>
 #include <texstream/stream/Vector.h>
 
 #include <array>
@@ -56,6 +58,9 @@ enum class Rescale {
   Area,    ///< scale about origin() back to the initial surface area after each step
   Volume,  ///< ... to the initial enclosed volume (closed meshes)
 };
+/// The rescalings' names ("none", "area", "volume") and panel labels, for command lines,
+/// panels and reports.
+std::span<const stream::EnumName<Rescale>> rescaleNames();
 const char* rescaleName(Rescale r);
 
 struct CurvatureFlowOptions {
@@ -178,6 +183,10 @@ class CurvatureFlow {
   void triangleMeasures(stream::Vector& areas, stream::Vector& volumes, stream::Vector& degenerate) const;
   /// Sums the triangle measures into GPU scalars (volume and count optional).
   void sumMeasures(stream::Scalar& area, stream::Scalar* volume, stream::Scalar* degenerateCount) const;
+  /// A pass of shaders/geometry/<kernel>.glsl over row group g that walks each vertex's
+  /// ring: K, the positions, R, C, the ring neighbours, the flags and the address shifts
+  /// bound; the caller adds the rest and runs it.
+  stream::Pass ringPass(const std::string& kernel, const linalg::SegmentGroup& g) const;
   void rescale();
 
   std::string m_name;

@@ -75,31 +75,34 @@ std::string Mesh::triangleSource(std::size_t t) const {
   return "mesh \"" + name + "\" triangle " + std::to_string(t);
 }
 
-double Mesh::area() const {
+namespace {
+/// Sum over the triangles of f(a, b, c), the corners' positions (3 doubles each).
+template <class F>
+double sumOverTriangles(const Mesh& m, F f) {
   double sum = 0;
-  for (std::size_t t = 0; t < triangleCount(); ++t) {
-    const double* a = &positions[3 * std::size_t(triangles[3 * t])];
-    const double* b = &positions[3 * std::size_t(triangles[3 * t + 1])];
-    const double* c = &positions[3 * std::size_t(triangles[3 * t + 2])];
-    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-    const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    const double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2], z = u[0] * v[1] - u[1] * v[0];
-    sum += 0.5 * std::sqrt(x * x + y * y + z * z);
+  for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+    sum += f(&m.positions[3 * std::size_t(m.triangles[3 * t])], &m.positions[3 * std::size_t(m.triangles[3 * t + 1])],
+             &m.positions[3 * std::size_t(m.triangles[3 * t + 2])]);
   }
   return sum;
 }
+}  // namespace
+
+double Mesh::area() const {
+  return sumOverTriangles(*this, [](const double* a, const double* b, const double* c) {
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2], z = u[0] * v[1] - u[1] * v[0];
+    return 0.5 * std::sqrt(x * x + y * y + z * z);
+  });
+}
 
 double Mesh::volume() const {
-  double sum = 0;
-  for (std::size_t t = 0; t < triangleCount(); ++t) {
-    const double* a = &positions[3 * std::size_t(triangles[3 * t])];
-    const double* b = &positions[3 * std::size_t(triangles[3 * t + 1])];
-    const double* c = &positions[3 * std::size_t(triangles[3 * t + 2])];
-    sum += (a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+  return sumOverTriangles(*this, [](const double* a, const double* b, const double* c) {
+    return (a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
             a[2] * (b[0] * c[1] - b[1] * c[0])) /
            6.0;
-  }
-  return sum;
+  });
 }
 
 std::vector<double> Mesh::bounds() const {

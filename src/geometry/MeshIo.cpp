@@ -2,6 +2,7 @@
 #include <texstream/geometry/MeshIo.h>
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <array>
@@ -67,12 +68,6 @@ std::vector<std::string_view> tokenize(std::string_view line) {
   return out;
 }
 
-std::string quote(std::string_view token) {
-  std::string s(token.substr(0, 40));
-  if (token.size() > 40) s += "...";
-  return "\"" + s + "\"";
-}
-
 /// A finite double from the whole token, else MeshError at file:line naming `what`.
 double parseCoordinate(std::string_view token, const std::string& file, long long line, const std::string& what) {
   std::string_view t = token;
@@ -80,10 +75,10 @@ double parseCoordinate(std::string_view token, const std::string& file, long lon
   double value = 0;
   const auto [end, ec] = text::fromChars(t.data(), t.data() + t.size(), value);
   if (ec == std::errc::result_out_of_range)
-    throw MeshError(file, line, what + ": " + quote(token) + " is out of the range of a double");
+    throw MeshError(file, line, what + ": " + text::quotedToken(token) + " is out of the range of a double");
   if (ec != std::errc() || end != t.data() + t.size())
-    throw MeshError(file, line, what + ": " + quote(token) + " is not a number");
-  if (!std::isfinite(value)) throw MeshError(file, line, what + " is not finite (" + quote(token) + ")");
+    throw MeshError(file, line, what + ": " + text::quotedToken(token) + " is not a number");
+  if (!std::isfinite(value)) throw MeshError(file, line, what + " is not finite (" + text::quotedToken(token) + ")");
   return value;
 }
 
@@ -93,7 +88,7 @@ long long parseInteger(std::string_view token, const std::string& file, long lon
   long long value = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec != std::errc() || end != t.data() + t.size())
-    throw MeshError(file, line, what + ": " + quote(token) + " is not an integer");
+    throw MeshError(file, line, what + ": " + text::quotedToken(token) + " is not an integer");
   return value;
 }
 
@@ -138,7 +133,7 @@ Mesh parseOff(std::string_view bytes, const std::string& file) {
   if (head.size() >= 3 && head.compare(head.size() - 3, 3, "OFF") == 0) {
     const std::string prefix = head.substr(0, head.size() - 3);
     if (prefix.find_first_not_of("STCN") != std::string::npos)
-      throw MeshError(file, lines.line(), "unsupported OFF variant " + quote(head) + " (3D [ST][C][N]OFF only)");
+      throw MeshError(file, lines.line(), "unsupported OFF variant " + text::quotedToken(head) + " (3D [ST][C][N]OFF only)");
     first = 1;
     if (tokens.size() > 1 && lower(tokens[1]) == "binary")
       throw MeshError(file, lines.line(), "binary OFF is not supported (convert it to ASCII OFF, PLY or OBJ)");
@@ -346,8 +341,8 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
       if (t[1] == "ascii") encoding = PlyEncoding::Ascii;
       else if (t[1] == "binary_little_endian") encoding = PlyEncoding::BinaryLittle;
       else if (t[1] == "binary_big_endian") encoding = PlyEncoding::BinaryBig;
-      else throw MeshError(file, at, "unknown PLY encoding " + quote(t[1]));
-      if (t[2] != "1.0") throw MeshError(file, at, "unsupported PLY version " + quote(t[2]) + " (1.0 only)");
+      else throw MeshError(file, at, "unknown PLY encoding " + text::quotedToken(t[1]));
+      if (t[2] != "1.0") throw MeshError(file, at, "unsupported PLY version " + text::quotedToken(t[2]) + " (1.0 only)");
       haveFormat = true;
     } else if (t[0] == "element") {
       if (t.size() != 3) throw MeshError(file, at, "expected \"element <name> <count>\"");
@@ -374,18 +369,18 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
       if (t.size() == 5 && t[1] == "list") {
         p.list = true;
         if (!plyType(t[2], p.countType) || !plyIsInteger(p.countType))
-          throw MeshError(file, at, "list count type " + quote(t[2]) + " is not an integer type");
-        if (!plyType(t[3], p.type)) throw MeshError(file, at, "unknown property type " + quote(t[3]));
+          throw MeshError(file, at, "list count type " + text::quotedToken(t[2]) + " is not an integer type");
+        if (!plyType(t[3], p.type)) throw MeshError(file, at, "unknown property type " + text::quotedToken(t[3]));
         p.name = std::string(t[4]);
       } else if (t.size() == 3) {
-        if (!plyType(t[1], p.type)) throw MeshError(file, at, "unknown property type " + quote(t[1]));
+        if (!plyType(t[1], p.type)) throw MeshError(file, at, "unknown property type " + text::quotedToken(t[1]));
         p.name = std::string(t[2]);
       } else {
         throw MeshError(file, at, "expected \"property <type> <name>\" or \"property list <count type> <type> <name>\"");
       }
       elements.back().properties.push_back(std::move(p));
     } else {
-      throw MeshError(file, at, "unknown header keyword " + quote(t[0]));
+      throw MeshError(file, at, "unknown header keyword " + text::quotedToken(t[0]));
     }
   }
   if (!haveEnd) throw MeshError(file, header.line(), "file ends inside the header (no end_header)");
@@ -524,16 +519,6 @@ Mesh parsePly(std::string_view bytes, const std::string& file) {
   return mesh;
 }
 
-// ---------------------------------------------------------------------------------------
-// OBJ out.
-
-void appendNumber(std::string& out, double v, bool asFloat) {
-  char buffer[64];
-  const auto r = asFloat ? text::toChars(buffer, buffer + sizeof buffer, float(v))
-                         : text::toChars(buffer, buffer + sizeof buffer, v);
-  out.append(buffer, r.ptr);
-}
-
 }  // namespace
 
 MeshFormat meshFormatFromPath(const std::string& path) {
@@ -546,7 +531,7 @@ MeshFormat meshFormatFromPath(const std::string& path) {
   if (ext == ".off") return MeshFormat::Off;
   if (ext == ".ply") return MeshFormat::Ply;
   throw MeshError(path, 0,
-                  "unknown mesh format " + (ext.empty() ? std::string("(no extension)") : quote(ext)) +
+                  "unknown mesh format " + (ext.empty() ? std::string("(no extension)") : text::quotedToken(ext)) +
                       " (expected .obj, .off or .ply)");
 }
 
@@ -573,30 +558,51 @@ Mesh readMesh(const std::string& path) {
   return parseMesh(bytes, format, path);
 }
 
-std::string formatObj(const Mesh& mesh) {
+std::string formatObj(const Mesh& mesh, std::span<const double> uv) {
+  if (!uv.empty() && uv.size() != 2 * mesh.vertexCount())
+    throw std::invalid_argument("formatObj: mesh \"" + mesh.name + "\" has " + std::to_string(mesh.vertexCount()) +
+                                " vertices but " + std::to_string(uv.size()) + " texture coordinates were given (2 per vertex)");
   bool allFloat = true;
   for (double v : mesh.positions) allFloat = allFloat && double(float(v)) == v;
+  bool uvFloat = true;
+  for (double v : uv) uvFloat = uvFloat && double(float(v)) == v;
   std::string out;
-  out.reserve(mesh.positions.size() * 12 + mesh.triangles.size() * 8 + 100);
+  out.reserve(mesh.positions.size() * 12 + uv.size() * 12 + mesh.triangles.size() * 8 + 100);
   out += "# texstream: " + std::to_string(mesh.vertexCount()) + " vertices, " +
          std::to_string(mesh.triangleCount()) + " triangles\n";
   for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
     out += "v";
     for (int c = 0; c < 3; ++c) {
       out += ' ';
-      appendNumber(out, mesh.positions[3 * v + std::size_t(c)], allFloat);
+      const double x = mesh.positions[3 * v + std::size_t(c)];
+      if (allFloat) text::appendShortestText(out, float(x));
+      else text::appendShortestText(out, x);
+    }
+    out += '\n';
+  }
+  for (std::size_t v = 0; v < uv.size() / 2; ++v) {
+    out += "vt ";
+    for (int c = 0; c < 2; ++c) {
+      if (c > 0) out += ' ';
+      const double u = uv[2 * v + std::size_t(c)];
+      if (uvFloat) text::appendShortestText(out, float(u));
+      else text::appendShortestText(out, u);
     }
     out += '\n';
   }
   for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
-    out += "f " + std::to_string(mesh.triangles[3 * t] + 1) + " " + std::to_string(mesh.triangles[3 * t + 1] + 1) +
-           " " + std::to_string(mesh.triangles[3 * t + 2] + 1) + "\n";
+    out += "f";
+    for (int k = 0; k < 3; ++k) {
+      const std::string index = std::to_string(mesh.triangles[3 * t + std::size_t(k)] + 1);
+      out += " " + index + (uv.empty() ? "" : "/" + index);
+    }
+    out += "\n";
   }
   return out;
 }
 
-void writeObj(const std::string& path, const Mesh& mesh) {
-  const std::string text = formatObj(mesh);
+void writeObj(const std::string& path, const Mesh& mesh, std::span<const double> uv) {
+  const std::string text = formatObj(mesh, uv);
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("writeObj: cannot write " + path + ": " + std::strerror(errno));
   out.write(text.data(), std::streamsize(text.size()));

@@ -19,6 +19,7 @@
 // citing the lines recorded in Mesh::triangleLines.
 #include <texstream/geometry/Mesh.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -37,8 +38,10 @@ Mesh parseMesh(std::string_view bytes, MeshFormat format, const std::string& nam
 /// Writes `mesh` as OBJ: "v x y z" per vertex in mesh order, "f a b c" (1-based) per
 /// triangle. Coordinates are written in the shortest form that reads back to the same
 /// double, or to the same float when every coordinate is a float (GPU results), so a
-/// read-write-read round trip is exact. Throws std::runtime_error naming the path.
-void writeObj(const std::string& path, const Mesh& mesh);
-std::string formatObj(const Mesh& mesh);
+/// read-write-read round trip is exact. With `uv` (2 per vertex: u, v), also "vt u v" per
+/// vertex and faces "f a/a b/b c/c" (std::invalid_argument for another count). Throws
+/// std::runtime_error naming the path.
+void writeObj(const std::string& path, const Mesh& mesh, std::span<const double> uv = {});
+std::string formatObj(const Mesh& mesh, std::span<const double> uv = {});
 
 }  // namespace texstream::geometry

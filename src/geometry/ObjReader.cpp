@@ -22,6 +22,7 @@
 #include <texstream/geometry/MeshIo.h>
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #if !__has_include(<tiny_obj_loader.h>)
 #error "tiny_obj_loader.h not found: install tinyobjloader (Debian: apt install libtinyobjloader-dev)"
@@ -68,12 +69,6 @@ namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-std::string quoted(std::string_view token) {
-  std::string s(token.substr(0, 40));
-  if (token.size() > 40) s += "...";
-  return "\"" + s + "\"";
-}
-
 struct ObjScan {
   std::string libraryText;             ///< what tinyobjloader reads (see the top of the file)
   std::vector<double> positions;       ///< x, y, z of each "v"
@@ -89,7 +84,6 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
   long long lineNo = 0;
   std::vector<std::string_view> tokens;
   scan.libraryText.reserve(text.size() + 16);
-  char number[64];
   while (pos < text.size()) {
     // "\n", "\r\n" and "\r" end a line, as for tinyobjloader and the OFF and PLY readers.
     std::size_t end = pos;
@@ -122,18 +116,18 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
         double value = 0;
         const auto [p, ec] = text::fromChars(t.data(), t.data() + t.size(), value);
         if (ec != std::errc() || p != t.data() + t.size())
-          throw MeshError(file, lineNo, what + " coordinate " + "xyz"[c - 1] + ": " + quoted(tokens[std::size_t(c)]) +
+          throw MeshError(file, lineNo, what + " coordinate " + "xyz"[c - 1] + ": " + text::quotedToken(tokens[std::size_t(c)]) +
                                             " is not a number");
         if (!std::isfinite(value))
           throw MeshError(file, lineNo, what + " coordinate " + "xyz"[c - 1] + " is not finite (" +
-                                            quoted(tokens[std::size_t(c)]) + ")");
+                                            text::quotedToken(tokens[std::size_t(c)]) + ")");
         scan.positions.push_back(value);
       }
       scan.vertexLines.push_back(lineNo);
       scan.libraryText += 'v';
       for (std::size_t c = scan.positions.size() - 3; c < scan.positions.size(); ++c) {
         scan.libraryText += ' ';
-        scan.libraryText.append(number, text::toChars(number, number + sizeof number, scan.positions[c]).ptr);
+        text::appendShortestText(scan.libraryText, scan.positions[c]);
       }
       scan.libraryText += '\n';
     } else if (tokens[0] == "f") {
@@ -149,7 +143,7 @@ ObjScan scanObj(std::string_view text, const std::string& file) {
         long long index = 0;
         const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), index);
         if (ec != std::errc() || p != t.data() + t.size() || t.empty())
-          throw MeshError(file, lineNo, what + ": " + quoted(tokens[c]) + " is not a vertex reference");
+          throw MeshError(file, lineNo, what + ": " + text::quotedToken(tokens[c]) + " is not a vertex reference");
         if (index == 0) throw MeshError(file, lineNo, what + " uses vertex index 0 (OBJ indices start at 1)");
         const auto defined = (long long)scan.vertexLines.size();
         if (index < 0 && defined + index < 0)

@@ -91,24 +91,15 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
   }
 }
 
-void VertexOperator::diagonal(stream::Vector& d) const {
-  requireVertexVector("diagonal", d);
-  gl::StateGuard guard;
-  stream::Pass("geometry/vertex_diagonal")
-      .define("INVERSE", 0)
-      .input("u_diagonal", m_matrix->internalDiagonal())
-      .uniform("u_vertexShift", m_vertexShift)
-      .uniform("u_internalShift", m_matrix->internalWidthShift())
-      .uniform("u_n", int(m_layout.size()))
-      .output(d)
-      .run();
-}
+void VertexOperator::diagonal(stream::Vector& d) const { diagonalPass("diagonal", false, d); }
 
-void VertexOperator::inverseDiagonal(stream::Vector& d) const {
-  requireVertexVector("inverseDiagonal", d);
+void VertexOperator::inverseDiagonal(stream::Vector& d) const { diagonalPass("inverseDiagonal", true, d); }
+
+void VertexOperator::diagonalPass(const char* what, bool inverse, stream::Vector& d) const {
+  requireVertexVector(what, d);
   gl::StateGuard guard;
   stream::Pass("geometry/vertex_diagonal")
-      .define("INVERSE", 1)
+      .define("INVERSE", inverse ? 1 : 0)
       .input("u_diagonal", m_matrix->internalDiagonal())
       .uniform("u_vertexShift", m_vertexShift)
       .uniform("u_internalShift", m_matrix->internalWidthShift())

@@ -64,6 +64,8 @@ class VertexOperator : public linalg::LinearOperator {
 
  private:
   void requireVertexVector(const char* what, const stream::Vector& v) const;
+  /// d = diag (or 1 / diag) of A (x) I4 per vertex texel (geometry/vertex_diagonal.glsl).
+  void diagonalPass(const char* what, bool inverse, stream::Vector& d) const;
   const linalg::SegmentMatrix* m_matrix;
   std::string m_name;
   stream::Layout m_layout;

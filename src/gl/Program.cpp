@@ -46,6 +46,17 @@ const char* stageName(unsigned int type) {
     default: return "shader";
   }
 }
+
+/// The info log of a shader (glGetShaderiv / glGetShaderInfoLog) or a program
+/// (glGetProgramiv / glGetProgramInfoLog), without its terminating zero.
+template <class GetIv, class GetLog>
+std::string infoLog(GLuint id, GetIv getIv, GetLog getLog) {
+  GLint len = 0;
+  getIv(id, GL_INFO_LOG_LENGTH, &len);
+  std::string log(std::size_t(len > 0 ? len : 1), '\0');
+  getLog(id, len, nullptr, log.data());
+  return log.c_str();
+}
 }  // namespace
 
 Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_name(std::move(name)) {
@@ -76,10 +87,7 @@ Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_n
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
     if (!ok) {
-      GLint len = 0;
-      glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
-      std::string log(std::size_t(len > 0 ? len : 1), '\0');
-      glGetShaderInfoLog(s, len, nullptr, log.data());
+      const std::string log = infoLog(s, glGetShaderiv, glGetShaderInfoLog);
       cleanup();
       glDeleteProgram(m_id);
       m_id = 0;
@@ -93,13 +101,10 @@ Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_n
   GLint ok = 0;
   glGetProgramiv(m_id, GL_LINK_STATUS, &ok);
   if (!ok) {
-    GLint len = 0;
-    glGetProgramiv(m_id, GL_INFO_LOG_LENGTH, &len);
-    std::string log(std::size_t(len > 0 ? len : 1), '\0');
-    glGetProgramInfoLog(m_id, len, nullptr, log.data());
+    const std::string log = infoLog(m_id, glGetProgramiv, glGetProgramInfoLog);
     glDeleteProgram(m_id);
     m_id = 0;
-    throw Error("Program(\"" + m_name + "\"): link failed: " + std::string(log.c_str()));
+    throw Error("Program(\"" + m_name + "\"): link failed: " + log);
   }
   label(GL_PROGRAM, m_id, m_name);
 }

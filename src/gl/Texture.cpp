@@ -15,33 +15,27 @@
 namespace texstream::gl {
 
 namespace {
+/// The one table of what each TextureFormat is to GL and GLSL.
 struct FormatInfo {
   GLenum internal, format, type;
   int channels, bytes;
+  const char* imageQualifier;
 };
 FormatInfo info(TextureFormat f) {
   switch (f) {
-    case TextureFormat::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16};
-    case TextureFormat::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, 8};
-    case TextureFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, 4};
-    case TextureFormat::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, 4};
+    case TextureFormat::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f"};
+    case TextureFormat::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, 8, "rg32f"};
+    case TextureFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, 4, "r32f"};
+    case TextureFormat::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, 4, "rgba8"};
   }
-  return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16};
+  return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f"};
 }
 }  // namespace
 
 int bytesPerTexel(TextureFormat f) { return info(f).bytes; }
 unsigned int internalFormat(TextureFormat f) { return info(f).internal; }
 int channelCount(TextureFormat f) { return info(f).channels; }
-const char* imageFormatQualifier(TextureFormat f) {
-  switch (f) {
-    case TextureFormat::RGBA32F: return "rgba32f";
-    case TextureFormat::RG32F: return "rg32f";
-    case TextureFormat::R32F: return "r32f";
-    case TextureFormat::RGBA8: return "rgba8";
-  }
-  return "rgba32f";
-}
+const char* imageFormatQualifier(TextureFormat f) { return info(f).imageQualifier; }
 
 Texture::Texture(int width, int height, TextureFormat format, std::string name, int layers)
     : m_width(width), m_height(height), m_layers(layers), m_format(format), m_name(std::move(name)) {

@@ -7,7 +7,6 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/OperatorShapes.h>
-#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 
@@ -21,8 +20,8 @@ namespace texstream::linalg {
 
 BandedMatrix::BandedMatrix(std::size_t n, std::vector<int> offsets, const std::vector<std::vector<float>>& diagonals,
                            std::string name)
-    : m_n(n), m_name(std::move(name)), m_offsets(std::move(offsets)) {
-  const std::string title = operatorTitle("BandedMatrix", m_name);
+    : StoredMatrix("BandedMatrix", std::move(name), n), m_offsets(std::move(offsets)) {
+  const std::string title = this->title();
   if (n == 0) throw std::invalid_argument(title + ": n must be at least 1");
   if (n > std::size_t(INT32_MAX) / 2) throw std::invalid_argument(title + ": n = " + std::to_string(n) + " is too large");
   if (m_offsets.empty()) throw std::invalid_argument(title + ": needs at least one diagonal");
@@ -58,12 +57,13 @@ BandedMatrix::BandedMatrix(std::size_t n, std::vector<int> offsets, const std::v
     throw gl::Error(title + ": " + std::to_string(layers) + " diagonals, but this GPU's array textures hold at most " +
                     std::to_string(rt.caps().maxArrayLayers) + " layers");
   }
-  m_layout = stream::Layout::forSize(n);
-  m_diagonals = gl::Texture(m_layout.width(), m_layout.height(), gl::TextureFormat::RGBA32F, m_name + ".diagonals", layers);
+  initRowLayout();
+  const stream::Layout& layout = rowLayout();
+  m_diagonals = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, this->name() + ".diagonals", layers);
   std::vector<float> main(n, 0.0f);
   for (int k = 0; k < layers; ++k) {
     const long long off = m_offsets[std::size_t(k)];
-    std::vector<float> layer = paddedTexels(m_layout, diagonals[std::size_t(k)]);
+    std::vector<float> layer = paddedTexels(layout, diagonals[std::size_t(k)]);
     // Entries whose column i + off leaves [0, n) are not part of A: zero them, so that a
     // stencil's coefficient across the boundary cannot reach a neighbouring row.
     for (long long i = 0; i < (long long)n; ++i) {
@@ -72,8 +72,7 @@ BandedMatrix::BandedMatrix(std::size_t n, std::vector<int> offsets, const std::v
     if (off == 0) std::copy_n(layer.begin(), n, main.begin());
     m_diagonals.upload(layer.data(), k);
   }
-  m_diagonal = stream::Vector(m_layout, m_name + ".diagonal");
-  m_diagonal.upload(main);
+  setDiagonal(main);
 }
 
 BandedMatrix BandedMatrix::fromCsr(const Csr& csr, std::string name, int maxDiagonals) {
@@ -116,36 +115,26 @@ BandedMatrix BandedMatrix::fromCsr(const Csr& csr, std::string name, int maxDiag
   return BandedMatrix(n, std::move(offsets), diagonals, std::move(name));
 }
 
-void BandedMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
-  applyAs(operatorTitle("BandedMatrix", m_name), x, y);
-}
+void BandedMatrix::apply(const stream::Vector& x, stream::Vector& y) const { applyAs(title(), x, y); }
 
 void BandedMatrix::applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
-  requireApplyShapes(title, m_layout, m_n, x, y);
+  requireApplyShapes(title, rowLayout(), cols(), x, y);
   stream::Pass("linalg/spmv_banded")
       .label(title + ".apply")
       .define("DIAGONALS", (long long)m_offsets.size())
       .input("u_diagonals", m_diagonals)
       .input("u_x", x)
       .uniformArray("u_offsets", m_offsets)
-      .uniform("u_width", m_layout.width())
+      .uniform("u_width", rowLayout().width())
       .output(y)
       .run();
 }
 
-void BandedMatrix::diagonal(stream::Vector& d) const { diagonalAs(operatorTitle("BandedMatrix", m_name), d); }
-
-void BandedMatrix::diagonalAs(const std::string& title, stream::Vector& d) const {
-  gl::StateGuard guard;
-  requireDiagonalShape(title, m_layout, m_n, d);
-  copy(m_diagonal, d);
-}
-
 double BandedMatrix::bytesPerApply() const {
-  return double(m_layout.texels()) * 16.0 * double(m_offsets.size() + 2);
+  return double(rowLayout().texels()) * 16.0 * double(m_offsets.size() + 2);
 }
 
-double BandedMatrix::flopsPerApply() const { return 2.0 * double(m_n) * double(m_offsets.size()); }
+double BandedMatrix::flopsPerApply() const { return 2.0 * double(rows()) * double(m_offsets.size()); }
 
 }  // namespace texstream::linalg

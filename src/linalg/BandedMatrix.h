@@ -6,9 +6,10 @@
 // The diagonals are the layers of one GL_TEXTURE_2D_ARRAY; apply() is one pass whose
 // kernel (spmv_banded.glsl, the number of diagonals a #define) multiplies each layer
 // with x shifted by the offset: x read with fetchElements(u_x, 4 t + offset) (K&W
-// §44.3.3: "we perform the shift with a texture coordinate transformation").
+// §44.3.3: "we perform the shift with a texture coordinate transformation"). diagonal()
+// gives the offset-0 diagonal (zeros if there is none).
 #include <texstream/gl/Texture.h>
-#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/StoredMatrix.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
@@ -19,7 +20,7 @@ namespace texstream::linalg {
 
 struct Csr;
 
-class BandedMatrix : public LinearOperator {
+class BandedMatrix : public StoredMatrix {
  public:
   /// The most diagonals one matrix may hold (uniform array and texture layers).
   static constexpr int kMaxDiagonals = 256;
@@ -32,18 +33,8 @@ class BandedMatrix : public LinearOperator {
   /// j - i; throws std::invalid_argument saying how many it has otherwise.
   static BandedMatrix fromCsr(const Csr& csr, std::string name, int maxDiagonals = 64);
 
-  BandedMatrix(BandedMatrix&&) noexcept = default;
-  BandedMatrix& operator=(BandedMatrix&&) noexcept = default;
-  BandedMatrix(const BandedMatrix&) = delete;
-  BandedMatrix& operator=(const BandedMatrix&) = delete;
-
   /// y = A x: x has n elements (any layout), y n elements in Layout::forSize(n).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// d = diag(A) (the offset-0 diagonal, zeros if there is none).
-  void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_n; }
-  std::size_t cols() const override { return m_n; }
-  const std::string& name() const override { return m_name; }
   /// Bytes: every diagonal texel once, x and y once (padded texels).
   double bytesPerApply() const override;
   /// 2 n K for K stored diagonals (explicit zeros inside a diagonal included: the kernel
@@ -58,14 +49,9 @@ class BandedMatrix : public LinearOperator {
   friend class StencilMatrix;
   /// The product under another object's title (StencilMatrix composes a BandedMatrix).
   void applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const;
-  void diagonalAs(const std::string& title, stream::Vector& d) const;
 
-  std::size_t m_n = 0;
-  std::string m_name;
   std::vector<int> m_offsets;
-  stream::Layout m_layout;
   gl::Texture m_diagonals;
-  stream::Vector m_diagonal;
 };
 
 }  // namespace texstream::linalg

@@ -6,7 +6,6 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/OperatorShapes.h>
-#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -31,8 +30,8 @@ int log2Ceil(std::size_t v) {
 }  // namespace
 
 BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
-    : m_n(A.rows), m_name(std::move(name)), m_options(options) {
-  const std::string title = operatorTitle("BcrsMatrix", m_name);
+    : PermutedMatrix("BcrsMatrix", std::move(name), A.rows), m_options(options) {
+  const std::string title = this->title();
   A.validate(title);
   if (A.rows != A.cols) {
     throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
@@ -59,7 +58,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   } else {
     for (std::size_t k = 0; k < n; ++k) userToInternal[std::size_t(order[k])] = std::int32_t(k);
   }
-  m_permutation = RowPermutation(userToInternal, layout, m_name);
+  setPermutation(RowPermutation(userToInternal, layout, this->name()));
 
   // Blocks per block row, by increasing block column; values accumulated (duplicates summed).
   const std::size_t blockRows = (n + std::size_t(B) - 1) / std::size_t(B);
@@ -106,7 +105,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   }
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
   const int layers = B == 4 ? 4 : 1;
-  m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, m_name + ".blocks", layers);
+  m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
   std::vector<float> layer(4 * texels, 0.0f);
   for (int l = 0; l < layers; ++l) {
     std::fill(layer.begin(), layer.end(), 0.0f);
@@ -119,7 +118,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   }
   std::vector<float> cols(texels, 0.0f);
   for (std::size_t b = 0; b < m_blocks; ++b) cols[b] = float(blockColumn[b]);
-  m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, m_name + ".blockColumns");
+  m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, this->name() + ".blockColumns");
   m_columns.upload(cols.data());
 
   std::vector<float> rowsInfo(layout.paddedSize(), 0.0f);
@@ -130,10 +129,10 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     rowsInfo[4 * t + 1] = float(blockStart[I0 + 1] - blockStart[I0]);
     if (perTexel == 2 && I0 + 1 < blockRows) rowsInfo[4 * t + 2] = float(blockStart[I0 + 2] - blockStart[I0 + 1]);
   }
-  m_rowBlocks = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, m_name + ".rowBlocks");
+  m_rowBlocks = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, this->name() + ".rowBlocks");
   m_rowBlocks.upload(rowsInfo.data());
-  m_diagonal = stream::Vector(layout, m_name + ".diagonal");
-  m_diagonal.mutableTexture().upload(diagonal.data());
+  setDiagonal(stream::Vector(layout, this->name() + ".diagonal"));
+  storedDiagonal().mutableTexture().upload(diagonal.data());
 }
 
 void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const {
@@ -147,29 +146,22 @@ void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const 
 }
 
 void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
-  const std::string title = operatorTitle("BcrsMatrix", m_name);
-  requireApplyShapes(title, internalLayout(), m_n, x, y);
+  requireApplyShapes(title(), internalLayout(), cols(), x, y);
   gl::StateGuard guard;
   stream::Pass pass("sparse/spmv_bcrs");
   bindProduct(pass, x);
   pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2").output(y).run();
 }
 
-void BcrsMatrix::requireDotLayout(const std::string& where, const stream::Vector& x) const {
-  if (x.layout() != internalLayout()) {
-    throw gl::Error(operatorTitle("BcrsMatrix", m_name) + "." + where + ": x (vector \"" + x.name() + "\") has " +
-                    x.layout().describe() + "; y . x needs x in y's layout " + internalLayout().describe() +
-                    " (Layout::forSize)");
-  }
-}
-
 void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                      const stream::Epilogue& epilogue) const {
-  requireApplyShapes(operatorTitle("BcrsMatrix", m_name), internalLayout(), m_n, x, y);
-  requireDotLayout("applyInternalAndDot", x);
+  requireApplyShapes(title(), internalLayout(), cols(), x, y);
+  if (x.layout() != internalLayout()) {
+    throw gl::Error(title() + ".applyInternalAndDot: x (vector \"" + x.name() + "\") has " + x.layout().describe() +
+                    "; y . x needs x in y's layout " + internalLayout().describe() + " (Layout::forSize)");
+  }
   if (stream::Runtime::current().backend() != stream::Backend::Compute) {
-    applyInternal(x, y);
-    stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);  // throws: epilogues are compute-only
+    PermutedMatrix::applyInternalAndDot(x, y, epilogue);  // its reduction throws: epilogues are compute-only
     return;
   }
   gl::StateGuard guard;
@@ -180,7 +172,7 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
   if (m_dotScratch.id() == 0) {
     // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
     const std::vector<unsigned char> zeros(16 + 4 * std::size_t(gx) * std::size_t(gy), 0);
-    m_dotScratch = gl::Buffer(m_name + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+    m_dotScratch = gl::Buffer(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
   }
   stream::Pass pass(stream::composeReductionKernel("sparse/spmv_bcrs_dot", epilogue.include, 1));
   bindProduct(pass, x);
@@ -193,55 +185,6 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
   // In place: only the last workgroup reads and writes the epilogue's scalars (a status
   // both read and written, say), after every texel of y is written.
   pass.storage(0, m_dotScratch.id()).workgroups(gx, gy).inPlace().run();
-}
-
-void BcrsMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
-  const std::string title = operatorTitle("BcrsMatrix", m_name);
-  requireApplyShapes(title, stream::Layout::forSize(m_n), m_n, x, y);
-  gl::StateGuard guard;
-  if (!reordered()) {
-    applyInternal(x, y);
-    return;
-  }
-  stream::Vector xi = stream::Vector::temporary(internalLayout(), m_name + ".x(internal)");
-  stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
-  m_permutation.toInternal(x, xi);
-  applyInternal(xi, yi);
-  m_permutation.toUser(yi, y);
-}
-
-void BcrsMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
-  requireApplyShapes(operatorTitle("BcrsMatrix", m_name), stream::Layout::forSize(m_n), m_n, x, y);
-  requireDotLayout("applyAndDot", x);
-  if (!reordered()) {
-    applyInternalAndDot(x, y, epilogue);
-    return;
-  }
-  if (stream::Runtime::current().backend() != stream::Backend::Compute) {
-    LinearOperator::applyAndDot(x, y, epilogue);  // the product in user order, then a reduction that throws
-    return;
-  }
-  gl::StateGuard guard;
-  stream::Vector xi = stream::Vector::temporary(internalLayout(), m_name + ".x(internal)");
-  stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
-  m_permutation.toInternal(x, xi);
-  applyInternalAndDot(xi, yi, epilogue);
-  m_permutation.toUser(yi, y);
-}
-
-void BcrsMatrix::diagonalInternal(stream::Vector& d) const {
-  requireDiagonalShape(operatorTitle("BcrsMatrix", m_name), internalLayout(), m_n, d);
-  copy(m_diagonal, d);
-}
-
-void BcrsMatrix::diagonal(stream::Vector& d) const {
-  requireDiagonalShape(operatorTitle("BcrsMatrix", m_name), stream::Layout::forSize(m_n), m_n, d);
-  gl::StateGuard guard;
-  m_permutation.toUser(m_diagonal, d);
-}
-
-stream::Vector BcrsMatrix::makeInternalVector(std::string name) const {
-  return stream::Vector(internalLayout(), std::move(name));
 }
 
 double BcrsMatrix::bytesPerApply() const {

@@ -18,8 +18,8 @@
 //
 // Optional reverse Cuthill–McKee reordering (Reordering.h) renumbers rows and columns
 // before blocking (fewer, fuller blocks, better locality of x). It makes the internal
-// order differ from the user's, handled as in SegmentMatrix: apply()/diagonal() take and
-// return user-order vectors (a gather before and after the product), internal() works on
+// order differ from the user's (PermutedMatrix.h): apply()/diagonal() take and return
+// user-order vectors (a gather before and after the product), internal() works on
 // internally ordered vectors (internalLayout() = Layout::forSize(n)) with no permutation.
 // Without reordering the internal order IS the user order and apply() is one pass.
 //
@@ -30,8 +30,7 @@
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
-#include <texstream/linalg/LinearOperator.h>
-#include <texstream/linalg/Reordering.h>
+#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
@@ -46,71 +45,27 @@ struct BcrsOptions {
   bool reverseCuthillMcKee = false;  ///< reorder rows and columns by RCM before blocking
 };
 
-class BcrsMatrix : public LinearOperator {
+class BcrsMatrix : public PermutedMatrix {
  public:
   /// A square CSR matrix (validated; std::invalid_argument otherwise, and for a block
   /// size other than 2 or 4). gl::Error when a texture exceeds the GPU's limits or the
   /// block count reaches 2^24 (indices are exact floats).
   BcrsMatrix(const Csr& A, std::string name, BcrsOptions options = {});
 
-  BcrsMatrix(BcrsMatrix&&) noexcept = default;
-  BcrsMatrix& operator=(BcrsMatrix&&) noexcept = default;
-  BcrsMatrix(const BcrsMatrix&) = delete;
-  BcrsMatrix& operator=(const BcrsMatrix&) = delete;
-
-  /// y = A x in user order: x n elements (any layout), y n elements in Layout::forSize(n).
-  void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// y = A x and epilogue(y . x), user order, x in Layout::forSize(n) like y: without
-  /// reordering applyInternalAndDot itself; with it the fused product between the two
-  /// gathers (a permutation leaves y . x unchanged).
-  void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override;
-  /// d = diag(A), user order, Layout::forSize(n).
-  void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_n; }
-  std::size_t cols() const override { return m_n; }
-  const std::string& name() const override { return m_name; }
   /// Block values, block columns, row texels, x once per block (a texel for B = 4, half
   /// a texel for B = 2) and y.
   double bytesPerApply() const override;
   /// 2 x the stored non-zeros of A (useful work only, as Buatois et al. count).
   double flopsPerApply() const override;
 
-  /// The matrix on internally ordered vectors (same as user order without RCM).
-  class Internal : public LinearOperator {
-   public:
-    explicit Internal(const BcrsMatrix& m) : m_matrix(&m) {}
-    void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
-    /// y = A x and epilogue(y . x) in the product's own dispatch where it can
-    /// (BcrsMatrix::applyInternalAndDot).
-    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
-      m_matrix->applyInternalAndDot(x, y, epilogue);
-    }
-    void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
-    std::size_t rows() const override { return m_matrix->rows(); }
-    std::size_t cols() const override { return m_matrix->cols(); }
-    const std::string& name() const override { return m_matrix->name(); }
-    double bytesPerApply() const override { return m_matrix->bytesPerApply(); }
-    double flopsPerApply() const override { return m_matrix->flopsPerApply(); }
-
-   private:
-    const BcrsMatrix* m_matrix;
-  };
-  Internal internal() const { return Internal(*this); }
   /// y = A x with x (n elements, any layout) and y (internalLayout()) in internal order.
-  void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  void applyInternal(const stream::Vector& x, stream::Vector& y) const override;
   /// applyInternal, then epilogue(y . x); x and y both in internalLayout() (gl::Error
   /// otherwise, naming the vector). On the compute backend one dispatch
   /// (sparse/spmv_bcrs_dot.glsl); on the fragment backend the base class's product and
   /// reduction, whose reduceInto throws there (epilogues are compute-only).
-  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const;
-  void diagonalInternal(stream::Vector& d) const;
-
-  bool reordered() const { return !m_permutation.isIdentity(); }
-  const RowPermutation& permutation() const { return m_permutation; }
-  const stream::Layout& internalLayout() const { return m_permutation.internalLayout(); }
-  stream::Vector makeInternalVector(std::string name) const;
-  void toInternal(const stream::Vector& user, stream::Vector& internal) const { m_permutation.toInternal(user, internal); }
-  void toUser(const stream::Vector& internal, stream::Vector& user) const { m_permutation.toUser(internal, user); }
+  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
+                           const stream::Epilogue& epilogue) const override;
 
   int blockSize() const { return m_options.blockSize; }
   std::size_t blocks() const { return m_blocks; }
@@ -124,16 +79,13 @@ class BcrsMatrix : public LinearOperator {
   const gl::Texture& rowBlocks() const { return m_rowBlocks; }
 
  private:
+  /// The kernel reads x by element index (X_WIDTH), so x may come in any layout.
+  bool readsAnyXLayout() const override { return true; }
   /// The product's defines, textures and uniforms (sparse/spmv_bcrs_product.glsl).
   void bindProduct(stream::Pass& pass, const stream::Vector& x) const;
-  /// gl::Error naming the matrix, `where` and x unless x is in internalLayout().
-  void requireDotLayout(const std::string& where, const stream::Vector& x) const;
 
-  std::size_t m_n = 0, m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
-  std::string m_name;
+  std::size_t m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
   BcrsOptions m_options;
-  RowPermutation m_permutation;
-  stream::Vector m_diagonal;
   gl::Texture m_values, m_columns, m_rowBlocks;
   mutable gl::Buffer m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
 };

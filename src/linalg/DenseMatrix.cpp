@@ -5,8 +5,6 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
-#include <texstream/linalg/OperatorShapes.h>
-#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
@@ -18,8 +16,8 @@
 namespace texstream::linalg {
 
 DenseMatrix::DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<float>& rowMajor, std::string name)
-    : m_rows(rows), m_cols(cols), m_columnSlots((cols + 3) / 4 * 4), m_name(std::move(name)) {
-  const std::string title = operatorTitle("DenseMatrix", m_name);
+    : StoredMatrix("DenseMatrix", std::move(name), rows, cols), m_columnSlots((cols + 3) / 4 * 4) {
+  const std::string title = this->title();
   if (rows == 0 || cols == 0) {
     throw std::invalid_argument(title + ": empty shape " + std::to_string(rows) + "x" + std::to_string(cols));
   }
@@ -30,8 +28,8 @@ DenseMatrix::DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<f
                                 std::to_string(entries) + ")");
   }
   gl::StateGuard guard;
-  m_rowLayout = stream::Layout::forSize(rows);
-  const long long tileW = m_rowLayout.width(), tileH = m_rowLayout.height();
+  initRowLayout();
+  const long long tileW = rowLayout().width(), tileH = rowLayout().height();
   const long long slots = (long long)m_columnSlots;
   const long long maxSize = stream::Runtime::current().caps().maxTextureSize;
   // Tiles arranged near-square in texels, within the texture size limit.
@@ -54,13 +52,12 @@ DenseMatrix::DenseMatrix(std::size_t rows, std::size_t cols, const std::vector<f
       texels[std::size_t((py * texW + px) * 4) + i % 4] = rowMajor[i * cols + j];
     }
   }
-  m_columns = gl::Texture(texW, texH, gl::TextureFormat::RGBA32F, m_name + ".columns");
+  m_columns = gl::Texture(texW, texH, gl::TextureFormat::RGBA32F, this->name() + ".columns");
   m_columns.upload(texels.data());
   if (rows == cols) {
     std::vector<float> d(rows);
     for (std::size_t i = 0; i < rows; ++i) d[i] = rowMajor[i * cols + i];
-    m_diagonal = stream::Vector(m_rowLayout, m_name + ".diagonal");
-    m_diagonal.upload(d);
+    setDiagonal(d);
   }
 }
 
@@ -79,9 +76,9 @@ int DenseMatrix::batches() const { return int((m_columnSlots + kColumnsPerBatch 
 
 void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
-  requireApplyShapes(operatorTitle("DenseMatrix", m_name), m_rowLayout, m_cols, x, y);
+  requireApply(x, y);
   const int batchCount = batches();
-  const int w = m_rowLayout.width(), h = m_rowLayout.height();
+  const int w = rowLayout().width(), h = rowLayout().height();
   auto bindPartial = [&](stream::Pass& pass, int batchesX) {
     pass.define("COLUMNS_PER_BATCH", kColumnsPerBatch)
         .input("u_columns", m_columns)
@@ -104,11 +101,11 @@ void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   const int batchesX = std::max(1, std::min(batchCount, rt.caps().maxTextureSize / w));
   const int batchesY = (batchCount + batchesX - 1) / batchesX;
   if (batchesY * h > rt.caps().maxTextureSize) {
-    throw gl::Error("DenseMatrix(\"" + m_name + "\").apply: " + std::to_string(batchCount) +
+    throw gl::Error(title() + ".apply: " + std::to_string(batchCount) +
                     " batches of partial sums do not fit the maximum texture size");
   }
   gl::Texture partials =
-      rt.pool().acquire(w * batchesX, h * batchesY, gl::TextureFormat::RGBA32F, m_name + ".partials");
+      rt.pool().acquire(w * batchesX, h * batchesY, gl::TextureFormat::RGBA32F, name() + ".partials");
   {
     stream::Pass pass("linalg/dense_partial");
     pass.label("DenseMatrix::apply partials");
@@ -126,23 +123,17 @@ void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   rt.pool().release(std::move(partials));
 }
 
-void DenseMatrix::diagonal(stream::Vector& d) const {
-  gl::StateGuard guard;
-  requireDiagonalShape(operatorTitle("DenseMatrix", m_name), m_rowLayout, m_cols, d);
-  copy(m_diagonal, d);
-}
-
 double DenseMatrix::bytesWrittenPerApply() const {
-  const double tile = double(m_rowLayout.texels()) * 16.0;
+  const double tile = double(rowLayout().texels()) * 16.0;
   return batches() > 1 ? tile * (batches() + 1) : tile;
 }
 
 double DenseMatrix::bytesPerApply() const {
-  const double tile = double(m_rowLayout.texels()) * 16.0;
+  const double tile = double(rowLayout().texels()) * 16.0;
   const double partialsRead = batches() > 1 ? tile * batches() : 0.0;
-  return tile * double(m_columnSlots) + double(m_cols) * 4.0 + partialsRead + bytesWrittenPerApply();
+  return tile * double(m_columnSlots) + double(cols()) * 4.0 + partialsRead + bytesWrittenPerApply();
 }
 
-double DenseMatrix::flopsPerApply() const { return 2.0 * double(m_rows) * double(m_cols); }
+double DenseMatrix::flopsPerApply() const { return 2.0 * double(rows()) * double(cols()); }
 
 }  // namespace texstream::linalg

@@ -8,7 +8,7 @@
 // apply() (K&W §44.3.3) runs ceil(cols / COLUMNS_PER_PASS) passes, each adding a batch of
 // columns to y: y += sum_j A_j x_j, with x_j read from x's texture.
 #include <texstream/gl/Texture.h>
-#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/StoredMatrix.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
@@ -19,7 +19,7 @@ namespace texstream::linalg {
 
 struct Csr;
 
-class DenseMatrix : public LinearOperator {
+class DenseMatrix : public StoredMatrix {
  public:
   /// Columns one invocation of the first pass sums (COLUMNS_PER_BATCH, dense_partial.glsl).
   static constexpr int kColumnsPerBatch = 64;
@@ -31,18 +31,8 @@ class DenseMatrix : public LinearOperator {
   /// A from a CSR matrix (validated), zeros filled in.
   static DenseMatrix fromCsr(const Csr& csr, std::string name);
 
-  DenseMatrix(DenseMatrix&&) noexcept = default;
-  DenseMatrix& operator=(DenseMatrix&&) noexcept = default;
-  DenseMatrix(const DenseMatrix&) = delete;
-  DenseMatrix& operator=(const DenseMatrix&) = delete;
-
   /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// d = diag(A) (square A only; gl::Error otherwise).
-  void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_rows; }
-  std::size_t cols() const override { return m_cols; }
-  const std::string& name() const override { return m_name; }
   /// Bytes: the column tiles once, x once per batch, the partial sums written and read
   /// once, y written.
   double bytesPerApply() const override;
@@ -60,12 +50,9 @@ class DenseMatrix : public LinearOperator {
   const gl::Texture& columns() const { return m_columns; }
 
  private:
-  std::size_t m_rows = 0, m_cols = 0, m_columnSlots = 0;  // slots: cols rounded up to 4
-  std::string m_name;
-  stream::Layout m_rowLayout;
+  std::size_t m_columnSlots = 0;  // cols rounded up to 4
   int m_tilesX = 1;
   gl::Texture m_columns;
-  stream::Vector m_diagonal;  // empty unless square
 };
 
 }  // namespace texstream::linalg

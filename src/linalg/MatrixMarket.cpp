@@ -4,6 +4,7 @@
 #include <texstream/linalg/MatrixMarket.h>
 
 #include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <cctype>
@@ -126,24 +127,24 @@ MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector, std::size_
   if (!lines.nextRaw(line)) lines.fail("empty file (expected a \"%%MatrixMarket matrix ...\" banner)");
   const auto t = tokens(line);
   if (t.empty() || lower(t[0]) != "%%matrixmarket") {
-    lines.fail("the first line must be the banner \"%%MatrixMarket matrix coordinate real general\" (or similar), got \"" +
-               std::string(line.substr(0, 80)) + "\"");
+    lines.fail("the first line must be the banner \"%%MatrixMarket matrix coordinate real general\" (or similar), got " +
+               text::quoted(line.substr(0, 80)));
   }
   if (t.size() != 5) lines.fail("the banner needs 4 words after %%MatrixMarket (object format field symmetry)");
   MatrixMarketHeader h;
-  if (lower(t[1]) != "matrix") lines.fail("object \"" + std::string(t[1]) + "\" is not supported (only \"matrix\")");
+  if (lower(t[1]) != "matrix") lines.fail("object " + text::quoted(t[1]) + " is not supported (only \"matrix\")");
   h.format = lower(t[2]);
   h.field = lower(t[3]);
   h.symmetry = lower(t[4]);
   if (h.format != "coordinate" && h.format != "array") {
-    lines.fail("format \"" + std::string(t[2]) + "\" is not \"coordinate\" or \"array\"");
+    lines.fail("format " + text::quoted(t[2]) + " is not \"coordinate\" or \"array\"");
   }
   if (!array && h.format != "coordinate") {
     lines.fail("dense \"array\" matrices are not read as sparse matrices (only \"coordinate\")");
   }
   if (h.field == "complex") lines.fail("complex matrices are not supported (real, integer or pattern only)");
   if (h.field != "real" && h.field != "integer" && h.field != "pattern" && h.field != "double") {
-    lines.fail("field \"" + std::string(t[3]) + "\" is not real, integer or pattern");
+    lines.fail("field " + text::quoted(t[3]) + " is not real, integer or pattern");
   }
   if (h.field == "double") h.field = "real";
   if (h.field == "pattern" && (vector || h.format == "array")) {
@@ -151,7 +152,7 @@ MatrixMarketHeader parseHeader(Lines& lines, bool array, bool vector, std::size_
   }
   if (h.symmetry == "hermitian") lines.fail("hermitian matrices are complex and not supported");
   if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric") {
-    lines.fail("symmetry \"" + std::string(t[4]) + "\" is not general, symmetric or skew-symmetric");
+    lines.fail("symmetry " + text::quoted(t[4]) + " is not general, symmetric or skew-symmetric");
   }
   if (vector && h.symmetry != "general") lines.fail("a vector file must be \"general\"");
 
@@ -252,12 +253,6 @@ void appendComment(std::string& s, const std::string& comment) {
   if (comment.empty()) return;
   std::istringstream lines(comment);
   for (std::string line; std::getline(lines, line);) s += "% " + line + "\n";
-}
-
-void appendNumber(std::string& s, double v) {
-  char buffer[32];
-  const auto [end, ec] = text::toChars(buffer, buffer + sizeof buffer, v);  // shortest exact round trip
-  s.append(buffer, ec == std::errc() ? end : buffer);
 }
 
 /// Duplicates of (row, col) that Csr::fromTriplets summed to a non-finite value: reads the
@@ -380,7 +375,7 @@ std::string formatMatrixMarket(const Csr& A, const std::string& comment, bool sy
       s += ' ';
       s += std::to_string(j + 1);
       s += ' ';
-      appendNumber(s, A.values[std::size_t(e)]);
+      text::appendShortestText(s, A.values[std::size_t(e)]);
       s += '\n';
     }
   }
@@ -397,7 +392,7 @@ std::string formatMatrixMarketVector(std::span<const double> v, const std::strin
   s += std::to_string(v.size()) + " 1\n";
   s.reserve(s.size() + v.size() * 24);
   for (double x : v) {
-    appendNumber(s, x);
+    text::appendShortestText(s, x);
     s += '\n';
   }
   return s;

@@ -6,8 +6,6 @@
 #include <texstream/gl/Framebuffer.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
-#include <texstream/linalg/OperatorShapes.h>
-#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
@@ -25,8 +23,8 @@ static_assert(sizeof(PointMatrix::Entry) == 12, "Entry is the vertex format: ive
 }
 
 PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<Entry>& entries, std::string name)
-    : m_rows(rows), m_cols(cols), m_nonZeros(entries.size()), m_name(std::move(name)) {
-  const std::string title = operatorTitle("PointMatrix", m_name);
+    : StoredMatrix("PointMatrix", std::move(name), rows, cols), m_nonZeros(entries.size()) {
+  const std::string title = this->title();
   if (rows == 0 || cols == 0) {
     throw std::invalid_argument(title + ": empty shape " + std::to_string(rows) + "x" + std::to_string(cols));
   }
@@ -50,15 +48,12 @@ PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<E
   }
 
   gl::StateGuard guard;
-  m_rowLayout = stream::Layout::forSize(rows);
-  const gl::Capabilities& caps = stream::Runtime::current().caps();
-  m_program = gl::Program(
-      "point_scatter", {{GL_VERTEX_SHADER, caps.glslHeader(330, 300), stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl")},
-                        {GL_FRAGMENT_SHADER, caps.glslHeader(330, 300),
-                         stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl")}});
-  m_vertices = gl::Buffer(m_name + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
+  initRowLayout();
+  m_program = stream::rasterProgram("point_scatter", stream::loadShaderPieces("shaders/linalg/point_scatter.vert.glsl"),
+                                    stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl"));
+  m_vertices = gl::Buffer(this->name() + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
                           GL_STATIC_DRAW);
-  m_vao = gl::VertexArray(m_name + ".points");
+  m_vao = gl::VertexArray(this->name() + ".points");
   glBindVertexArray(m_vao.id());
   glBindBuffer(GL_ARRAY_BUFFER, m_vertices.id());
   glEnableVertexAttribArray(0);
@@ -66,10 +61,7 @@ PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<E
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, GLsizei(sizeof(Entry)),
                         reinterpret_cast<const void*>(offsetof(Entry, value)));
-  if (rows == cols) {
-    m_diagonal = stream::Vector(m_rowLayout, m_name + ".diagonal");
-    m_diagonal.upload(diag);
-  }
+  if (rows == cols) setDiagonal(diag);
 }
 
 PointMatrix PointMatrix::fromCsr(const Csr& csr, std::string name) {
@@ -86,8 +78,8 @@ PointMatrix PointMatrix::fromCsr(const Csr& csr, std::string name) {
 
 void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
-  const std::string title = operatorTitle("PointMatrix", m_name);
-  requireApplyShapes(title, m_rowLayout, m_cols, x, y);
+  const std::string title = this->title();
+  requireApply(x, y);
   stream::Runtime& rt = stream::Runtime::current();
   if (!rt.caps().floatBlending) {
     throw gl::Error(title + ".apply: this context cannot blend into RGBA32F targets (" + rt.caps().apiName() + ", " +
@@ -121,14 +113,8 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   rt.profiler().end();
 }
 
-void PointMatrix::diagonal(stream::Vector& d) const {
-  gl::StateGuard guard;
-  requireDiagonalShape(operatorTitle("PointMatrix", m_name), m_rowLayout, m_cols, d);
-  copy(m_diagonal, d);
-}
-
 double PointMatrix::bytesPerApply() const {
-  return double(m_nonZeros) * (12.0 + 4.0 + 32.0) + double(m_rowLayout.texels()) * 16.0;
+  return double(m_nonZeros) * (12.0 + 4.0 + 32.0) + double(rowLayout().texels()) * 16.0;
 }
 
 double PointMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }

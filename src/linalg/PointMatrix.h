@@ -12,7 +12,7 @@
 // Needs float blending (Capabilities::floatBlending); apply() throws gl::Error without it.
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Program.h>
-#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/StoredMatrix.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
@@ -24,7 +24,7 @@ namespace texstream::linalg {
 
 struct Csr;
 
-class PointMatrix : public LinearOperator {
+class PointMatrix : public StoredMatrix {
  public:
   /// One non-zero: the vertex of K&W fig. 44-4. Duplicates (same row and column) add up.
   struct Entry {
@@ -38,18 +38,8 @@ class PointMatrix : public LinearOperator {
   /// A from a CSR matrix (validated).
   static PointMatrix fromCsr(const Csr& csr, std::string name);
 
-  PointMatrix(PointMatrix&&) noexcept = default;
-  PointMatrix& operator=(PointMatrix&&) noexcept = default;
-  PointMatrix(const PointMatrix&) = delete;
-  PointMatrix& operator=(const PointMatrix&) = delete;
-
   /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// d = diag(A) (square A only; gl::Error otherwise).
-  void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_rows; }
-  std::size_t cols() const override { return m_cols; }
-  const std::string& name() const override { return m_name; }
   /// Bytes: 12 per vertex, 4 per fetched x_j, the clear of y, and a read-modify-write of
   /// one RGBA32F texel per blended fragment.
   double bytesPerApply() const override;
@@ -58,13 +48,10 @@ class PointMatrix : public LinearOperator {
   std::size_t nonZeros() const { return m_nonZeros; }
 
  private:
-  std::size_t m_rows = 0, m_cols = 0, m_nonZeros = 0;
-  std::string m_name;
-  stream::Layout m_rowLayout;
+  std::size_t m_nonZeros = 0;
   gl::Program m_program;
   gl::Buffer m_vertices;
   gl::VertexArray m_vao;
-  stream::Vector m_diagonal;  // empty unless square
 };
 
 }  // namespace texstream::linalg

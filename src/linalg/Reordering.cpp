@@ -6,7 +6,6 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
-#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
@@ -216,8 +215,26 @@ RowPermutation::RowPermutation(std::vector<std::int32_t> userToInternal, const s
   m_userToInternalTexture = indexTexture(m_userLayout, m_userToInternal, m_name + ".userToInternal");
 }
 
-void RowPermutation::toInternal(const stream::Vector& user, stream::Vector& internal) const {
-  const std::string where = "RowPermutation(\"" + m_name + "\").toInternal";
+namespace {
+/// out[i] = source[index[i]] for the first `count` elements of out, `width` texels wide
+/// (sparse/permute.glsl); index < 0 reads zero.
+void gather(const char* label, const gl::Texture& index, const stream::Vector& source, int width, std::size_t count,
+            stream::Vector& out) {
+  stream::Pass("sparse/permute")
+      .label(label)
+      .input("u_index", index)
+      .input("u_source", source)
+      .uniform("u_width", width)
+      .uniform("u_n", int(count))
+      .output(out)
+      .run();
+}
+
+constexpr const char* kInPlace = "a permutation cannot be applied in place";
+}  // namespace
+
+void RowPermutation::requireVectors(const std::string& where, const stream::Vector& user,
+                                    const stream::Vector& internal) const {
   if (user.empty() || internal.empty()) throw gl::Error(where + ": empty vector");
   if (user.size() != userSize()) {
     throw gl::Error(where + ": user vector \"" + user.name() + "\" has n=" + std::to_string(user.size()) +
@@ -227,47 +244,31 @@ void RowPermutation::toInternal(const stream::Vector& user, stream::Vector& inte
     throw gl::Error(where + ": internal vector \"" + internal.name() + "\" has " + internal.layout().describe() +
                     ", expected the internal layout " + m_internalLayout.describe() + " (makeInternalVector)");
   }
-  stream::requireDistinct(where, {"internal", internal}, {"user", user}, "a permutation cannot be applied in place");
+}
+
+void RowPermutation::toInternal(const stream::Vector& user, stream::Vector& internal) const {
+  const std::string where = "RowPermutation(\"" + m_name + "\").toInternal";
+  requireVectors(where, user, internal);
+  stream::requireDistinct(where, {"internal", internal}, {"user", user}, kInPlace);
   gl::StateGuard guard;
   if (m_identity && user.layout() == m_internalLayout) {
     copy(user, internal);
     return;
   }
-  stream::Pass("sparse/permute")
-      .label("permute to internal")
-      .input("u_index", m_internalToUserTexture)
-      .input("u_source", user)
-      .uniform("u_width", m_internalLayout.width())
-      .uniform("u_n", int(m_internalLayout.size()))
-      .output(internal)
-      .run();
+  gather("permute to internal", m_internalToUserTexture, user, m_internalLayout.width(), m_internalLayout.size(),
+         internal);
 }
 
 void RowPermutation::toUser(const stream::Vector& internal, stream::Vector& user) const {
   const std::string where = "RowPermutation(\"" + m_name + "\").toUser";
-  if (user.empty() || internal.empty()) throw gl::Error(where + ": empty vector");
-  if (user.size() != userSize()) {
-    throw gl::Error(where + ": user vector \"" + user.name() + "\" has n=" + std::to_string(user.size()) +
-                    ", expected " + std::to_string(userSize()));
-  }
-  if (internal.layout() != m_internalLayout) {
-    throw gl::Error(where + ": internal vector \"" + internal.name() + "\" has " + internal.layout().describe() +
-                    ", expected the internal layout " + m_internalLayout.describe());
-  }
-  stream::requireDistinct(where, {"user", user}, {"internal", internal}, "a permutation cannot be applied in place");
+  requireVectors(where, user, internal);
+  stream::requireDistinct(where, {"user", user}, {"internal", internal}, kInPlace);
   gl::StateGuard guard;
   if (m_identity && user.layout() == m_internalLayout) {
     copy(internal, user);
     return;
   }
-  stream::Pass("sparse/permute")
-      .label("permute to user")
-      .input("u_index", m_userToInternalTexture)
-      .input("u_source", internal)
-      .uniform("u_width", user.layout().width())
-      .uniform("u_n", int(user.size()))
-      .output(user)
-      .run();
+  gather("permute to user", m_userToInternalTexture, internal, user.layout().width(), user.size(), user);
 }
 
 std::vector<double> RowPermutation::toInternal(std::span<const double> user) const {

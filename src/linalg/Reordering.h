@@ -75,6 +75,9 @@ class RowPermutation {
   const gl::Texture& userToInternalTexture() const { return m_userToInternalTexture; }
 
  private:
+  /// gl::Error at `where` unless user has n elements and internal the internal layout.
+  void requireVectors(const std::string& where, const stream::Vector& user, const stream::Vector& internal) const;
+
   std::string m_name;
   std::vector<std::int32_t> m_userToInternal, m_internalToUser;
   stream::Layout m_internalLayout, m_userLayout;

@@ -6,9 +6,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
-#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Aliasing.h>
-#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
 
@@ -108,8 +106,8 @@ SegmentMatrix SegmentMatrix::fromPattern(const Csr& pattern, std::string name, S
 
 SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions options,
                              const std::vector<std::int32_t>* forcedOrder, const stream::Layout* forcedLayout)
-    : m_n(A.rows), m_name(std::move(name)), m_options(options), m_pattern(A) {
-  const std::string title = operatorTitle("SegmentMatrix", m_name);
+    : PermutedMatrix("SegmentMatrix", std::move(name), A.rows), m_options(options), m_pattern(A) {
+  const std::string title = this->title();
   options.interleave = m_options.interleave = resolveInterleave(options);
   A.validate(title);
   if (A.rows != A.cols) {
@@ -191,8 +189,8 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
       }
     }
   }
-  m_permutation = RowPermutation(userToInternal, layout, m_name);
-  const auto& internalToUser = m_permutation.internalToUser();
+  setPermutation(RowPermutation(userToInternal, layout, this->name()));
+  const auto& internalToUser = this->internalToUser();
   const int H = layout.height();
   const std::size_t texelCount = layout.texels();
   m_layoutShift = log2Ceil(std::size_t(W));
@@ -314,24 +312,24 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
     }
   }
 
-  m_diagonal = stream::Vector(layout, m_name + ".diagonal");
-  m_values = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, m_name + ".values");
-  m_columns = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, m_name + ".columns");
+  setDiagonal(stream::Vector(layout, this->name() + ".diagonal"));
+  m_values = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, this->name() + ".values");
+  m_columns = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, this->name() + ".columns");
   m_columns.upload(columns.data());
-  m_starts = gl::Texture(W, H, gl::TextureFormat::R32F, m_name + ".segmentStarts");
+  m_starts = gl::Texture(W, H, gl::TextureFormat::R32F, this->name() + ".segmentStarts");
   m_starts.upload(starts.data());
   uploadValues(A.values);
 }
 
 void SegmentMatrix::uploadValues(const std::vector<double>& csrValues) {
-  const std::string title = operatorTitle("SegmentMatrix", m_name);
+  const std::string title = this->title();
   if (csrValues.size() != m_pattern.nonZeros()) {
     throw std::invalid_argument(title + ".setValues: " + std::to_string(csrValues.size()) + " values for " +
                                 std::to_string(m_pattern.nonZeros()) + " pattern entries");
   }
   const stream::Layout& layout = internalLayout();
   std::vector<float> diagonal(layout.paddedSize(), 0.0f);
-  const auto& internalToUser = m_permutation.internalToUser();
+  const auto& internalToUser = this->internalToUser();
   for (std::size_t p = 0; p < layout.size(); ++p) {
     if (internalToUser[p] < 0) diagonal[p] = 1.0f;  // dead slot: an identity row holding 0
   }
@@ -351,7 +349,7 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues) {
     }
   }
   gl::StateGuard guard;
-  m_diagonal.mutableTexture().upload(diagonal.data());
+  mutableDiagonal().upload(diagonal.data());
   m_values.upload(values.data());
 }
 
@@ -359,7 +357,7 @@ void SegmentMatrix::setValues(const std::vector<double>& csrValues) { uploadValu
 
 std::int32_t SegmentMatrix::entryRow(std::int64_t e) const {
   if (e < 0 || std::size_t(e) >= m_pattern.nonZeros()) {
-    throw std::invalid_argument(operatorTitle("SegmentMatrix", m_name) + ".entryRow: entry " + std::to_string(e) +
+    throw std::invalid_argument(title() + ".entryRow: entry " + std::to_string(e) +
                                 " out of range");
   }
   const auto it = std::upper_bound(m_pattern.rowPtr.begin(), m_pattern.rowPtr.end(), e);
@@ -370,7 +368,7 @@ Csr SegmentMatrix::toCsr() const {
   gl::StateGuard guard;
   const stream::Layout& layout = internalLayout();
   std::vector<float> diagonal(layout.paddedSize()), values(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()));
-  m_diagonal.texture().download(diagonal.data());
+  internalDiagonal().texture().download(diagonal.data());
   m_values.download(values.data());
   Csr out = m_pattern;
   std::vector<char> diagonalTaken(layout.paddedSize(), 0);
@@ -407,16 +405,12 @@ SegmentMatrix SegmentMatrix::transposed(std::string name) const {
       T.values[at] = A.values[std::size_t(e)];
     }
   }
-  return SegmentMatrix(T, std::move(name), m_options, &m_permutation.userToInternal(), &internalLayout());
-}
-
-stream::Vector SegmentMatrix::makeInternalVector(std::string name) const {
-  return stream::Vector(internalLayout(), std::move(name));
+  return SegmentMatrix(T, std::move(name), m_options, &userToInternal(), &internalLayout());
 }
 
 void SegmentMatrix::requireInternalProduct(const stream::Vector& x, const stream::Vector& y,
                                            const std::string& what) const {
-  const std::string where = operatorTitle("SegmentMatrix", m_name) + "." + what;
+  const std::string where = title() + "." + what;
   const stream::Layout& layout = internalLayout();
   for (const auto* v : {&x, &y}) {
     if (v->empty()) throw gl::Error(where + ": empty vector (default-constructed or moved from)");
@@ -435,25 +429,15 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
   const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
-  // x unpacked to one float per texel, so that the gathers are 4-byte fetches.
-  const bool scalar = m_options.scalarGather && 4 * layout.width() <= rt.caps().maxTextureSize;
-  if (scalar) {
-    if (m_xScalar.id() == 0) {
-      m_xScalar = gl::Texture(4 * layout.width(), layout.height(), gl::TextureFormat::R32F, m_name + ".xScalar");
-    }
-    stream::Pass("sparse/unpack_scalar").label("spmv_segment unpack x").input("u_x", x).output(m_xScalar).run();
-  }
   auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride) {
     stream::Pass p("sparse/spmv_segment");
     p.define("K", k).define("DIAGONAL", diagonal ? 1 : 0).define("PARTIAL", partial ? 1 : 0);
     p.label("spmv_segment K=" + std::to_string(k));
-    p.input("u_x", x).input("u_diagonal", m_diagonal).input("u_starts", m_starts).input("u_values", m_values);
+    p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
     p.input("u_columns", m_columns);
     if (partial) p.input("u_partial", *partial);
     p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
     p.uniform("u_stride", stride);
-    p.define("X_SCALAR", scalar ? 1 : 0);
-    if (scalar) p.input("u_xs", m_xScalar);
     return p;
   };
   gl::Texture partials[2];
@@ -466,7 +450,7 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     // Long rows: partial sums ping-pong through two pooled textures (only this group's
     // rectangles are written and read), the last chunk lands in y.
     for (auto& t : partials) {
-      if (t.id() == 0) t = rt.pool().acquire(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, m_name + ".partial");
+      if (t.id() == 0) t = rt.pool().acquire(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, name() + ".partial");
     }
     for (int c = 0; c < chunks; ++c) {
       const int offset = c * kMaxSegmentPerPass, k = std::min(kMaxSegmentPerPass, g.k - offset);
@@ -489,7 +473,7 @@ void SegmentMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) co
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                         const stream::Epilogue& epilogue) const {
   stream::Runtime& rt = stream::Runtime::current();
-  bool fusable = rt.backend() == stream::Backend::Compute && !m_options.scalarGather;
+  bool fusable = rt.backend() == stream::Backend::Compute;
   std::size_t total = 0;
   for (const SegmentGroup& g : m_groups) {
     fusable = fusable && g.k <= kMaxSegmentPerPass;
@@ -498,8 +482,7 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
     }
   }
   if (!fusable || total == 0) {
-    applyInternal(x, y);
-    stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);
+    PermutedMatrix::applyInternalAndDot(x, y, epilogue);  // the product, then a reduction
     return;
   }
   requireInternalProduct(x, y, "applyInternalAndDot");
@@ -507,7 +490,7 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
   if (!m_dotScratch) {
     // A zero counter, then one partial per workgroup of all the product's dispatches.
     const std::vector<unsigned char> zeros(16 + 4 * total, 0);
-    m_dotScratch = std::make_unique<gl::Buffer>(m_name + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+    m_dotScratch = std::make_unique<gl::Buffer>(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
   }
   const std::string kernel = stream::composeReductionKernel("sparse/spmv_segment_dot", epilogue.include, 1);
   int base = 0;
@@ -516,9 +499,9 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
       if (r.w <= 0 || r.h <= 0) continue;
       const int gx = (r.w + 15) / 16, gy = (r.h + 15) / 16;
       stream::Pass p(kernel);
-      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0).define("X_SCALAR", 0);
+      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0);
       p.label("spmv_segment K=" + std::to_string(g.k) + " + dot");
-      p.input("u_x", x).input("u_diagonal", m_diagonal).input("u_starts", m_starts).input("u_values", m_values);
+      p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
       p.input("u_columns", m_columns);
       p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", 0);
       p.uniform("u_stride", g.stride).uniform("u_rect", r.x, r.y, r.w, r.h);
@@ -537,37 +520,13 @@ void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y)
   applyGroups(x, y, false, "applyOffDiagonal");
 }
 
-void SegmentMatrix::diagonalInternal(stream::Vector& d) const {
-  requireDiagonalShape(operatorTitle("SegmentMatrix", m_name) + " (internal order)", internalLayout(),
-                       internalLayout().size(), d);
-  copy(m_diagonal, d);
-}
-
-void SegmentMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
-  const std::string title = operatorTitle("SegmentMatrix", m_name);
-  gl::StateGuard guard;
-  requireApplyShapes(title, stream::Layout::forSize(m_n), m_n, x, y);
-  stream::Vector xi = stream::Vector::temporary(internalLayout(), m_name + ".x(internal)");
-  stream::Vector yi = stream::Vector::temporary(internalLayout(), m_name + ".y(internal)");
-  m_permutation.toInternal(x, xi);
-  applyInternal(xi, yi);
-  m_permutation.toUser(yi, y);
-}
-
-void SegmentMatrix::diagonal(stream::Vector& d) const {
-  const std::string title = operatorTitle("SegmentMatrix", m_name);
-  gl::StateGuard guard;
-  requireDiagonalShape(title, stream::Layout::forSize(m_n), m_n, d);
-  m_permutation.toUser(m_diagonal, d);
-}
-
 double SegmentMatrix::bytesPerApply() const {
   const double texels = double(internalLayout().texels());
   // diagonal, x's own texel, R (4 bytes), y; values and C texels; one float of x per slot.
   return texels * (16 + 16 + 4 + 16) + double(m_valueTexels) * (16 + 16 + 4 * 4);
 }
 
-double SegmentMatrix::flopsPerApply() const { return 2.0 * double(m_n + m_offDiagonalNonZeros); }
+double SegmentMatrix::flopsPerApply() const { return 2.0 * double(rows() + m_offDiagonalNonZeros); }
 
 double SegmentMatrix::paddingRatio() const {
   return m_offDiagonalNonZeros == 0 ? 1.0 : double(m_storedSlots) / double(m_offDiagonalNonZeros);

@@ -30,20 +30,10 @@
 //  - IdenticalTiles (Bolz §3.2.2): identical tileWidth x tileHeight rectangles filled
 //    greedily in decreasing cost, each rendered with the cheapest program valid for all
 //    its rows; texels of a partly filled last tile are dead slots.
-// The permutation is the library's business (permutation()):
-//  - apply()/diagonal() (the LinearOperator interface) take and return USER-order vectors
-//    of n elements: each apply gathers x into internal order, multiplies, gathers y back
-//    (three passes plus the product). Convenient, not for inner loops.
-//  - internal() is the same matrix as a LinearOperator on INTERNAL-order vectors
-//    (internalLayout(), rows() = internalLayout().size() >= n, dead slots are identity
-//    rows holding zero): one product, no permutation. Solvers run on it:
-//        SegmentMatrix A(csr, "A");
-//        Vector b = A.makeInternalVector("b"), x = A.makeInternalVector("x");
-//        A.toInternal(bUser, b);                           // once, outside the loop
-//        auto Ai = A.internal();
-//        JacobiPreconditioner M(Ai, A.internalLayout());
-//        cg(Ai, b, x, opts, &M);
-//        A.toUser(x, xUser);
+// The permutation is the library's business (PermutedMatrix.h): apply()/diagonal() take
+// and return USER-order vectors of n elements, gathered around the product; internal() is
+// the same matrix on INTERNAL-order vectors (internalLayout(), dead slots are identity
+// rows holding zero), which solvers run on.
 //
 // Values written on the GPU (Bolz §3.1.2, curvature flow): build with fromPattern(), then
 // render into mutableOffDiagonalValues() (texel (x, y), channel c <-> CSR entry
@@ -53,8 +43,7 @@
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
-#include <texstream/linalg/LinearOperator.h>
-#include <texstream/linalg/Reordering.h>
+#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Vector.h>
@@ -79,10 +68,6 @@ struct SegmentOptions {
   /// Tile size in texels for IdenticalTiles; tileWidth a power of two. 16 x 16 is the
   /// compute backend's workgroup: one workgroup then reads 1024 consecutive rows.
   int tileWidth = 16, tileHeight = 16;
-  /// Before each product, unpack x into an R32F texture (one extra pass) so that the x_j
-  /// gathers are 4-byte fetches instead of 16-byte texels. Off by default: on the GPUs
-  /// measured the pass costs more than the narrower fetches save (docs/performance.md).
-  bool scalarGather = false;
   /// Bolz §3.2.2 lets a program for k serve rows with fewer entries: a group whose
   /// padding up to the next larger group would cost at most this many value texels
   /// joins it, saving a pass (the icosphere's 12 valence-5 vertices, the texels past the
@@ -125,7 +110,7 @@ struct SegmentGroup {
   int stride = 1;
 };
 
-class SegmentMatrix : public LinearOperator {
+class SegmentMatrix : public PermutedMatrix {
  public:
   /// Segment entries summed by one pass; longer segments take several passes.
   static constexpr int kMaxSegmentPerPass = 64;
@@ -138,11 +123,6 @@ class SegmentMatrix : public LinearOperator {
   /// entries are computed on the GPU.
   static SegmentMatrix fromPattern(const Csr& pattern, std::string name, SegmentOptions options = {});
 
-  SegmentMatrix(SegmentMatrix&&) noexcept = default;
-  SegmentMatrix& operator=(SegmentMatrix&&) noexcept = default;
-  SegmentMatrix(const SegmentMatrix&) = delete;
-  SegmentMatrix& operator=(const SegmentMatrix&) = delete;
-
   /// A^T as its own SegmentMatrix (Bolz §3.1.1: transposed products need an explicit
   /// A^T), with the SAME internal order as A (so internal vectors are interchangeable);
   /// built from the current values (downloaded if they were written on the GPU).
@@ -154,73 +134,28 @@ class SegmentMatrix : public LinearOperator {
   /// The current matrix (downloads the GPU values): same pattern, entry order as built.
   Csr toCsr() const;
 
-  // ---- LinearOperator, in USER order ------------------------------------------------
-  /// y = A x: x has n elements (any layout), y n elements in Layout::forSize(n).
-  void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// d = diag(A) in user order, Layout::forSize(n).
-  void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_n; }
-  std::size_t cols() const override { return m_n; }
-  const std::string& name() const override { return m_name; }
   /// Bytes of one internal product: diagonal, R, values and C texels read, x read once
   /// per entry (4 bytes) plus its own texel, y written (padded entries included).
   double bytesPerApply() const override;
   /// Stored non-zeros (diagonal n plus off-diagonal entries, padding excluded).
   double flopsPerApply() const override;
 
-  // ---- INTERNAL order ---------------------------------------------------------------
-  /// The matrix on internally ordered vectors (see the file comment). Holds a pointer to
-  /// this matrix: keep the matrix alive (and unmoved) while using it.
-  class Internal : public LinearOperator {
-   public:
-    explicit Internal(const SegmentMatrix& m) : m_matrix(&m) {}
-    /// y = A x with x and y in internalLayout().
-    void apply(const stream::Vector& x, stream::Vector& y) const override { m_matrix->applyInternal(x, y); }
-    /// y = A x and epilogue(y . x) in the product's own dispatches where it can
-    /// (SegmentMatrix::applyInternalAndDot).
-    void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
-      m_matrix->applyInternalAndDot(x, y, epilogue);
-    }
-    /// d = the internal diagonal (dead slots 1, padding 0).
-    void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
-    std::size_t rows() const override { return m_matrix->internalLayout().size(); }
-    std::size_t cols() const override { return m_matrix->internalLayout().size(); }
-    const std::string& name() const override { return m_matrix->name(); }
-    double bytesPerApply() const override { return m_matrix->bytesPerApply(); }
-    double flopsPerApply() const override { return m_matrix->flopsPerApply(); }
-
-   private:
-    const SegmentMatrix* m_matrix;
-  };
-  Internal internal() const { return Internal(*this); }
-
+  // ---- INTERNAL order (PermutedMatrix.h) ------------------------------------------
   /// y = A x on internal vectors (both internalLayout()).
-  void applyInternal(const stream::Vector& x, stream::Vector& y) const;
+  void applyInternal(const stream::Vector& x, stream::Vector& y) const override;
   /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
-  /// fits one pass (and scalarGather is off), the dot product is folded into the
-  /// product's dispatches (sparse/spmv_segment_dot.glsl): one pass fewer per CG
-  /// iteration. Otherwise the product and a reduction.
-  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const;
+  /// fits one pass, the dot product is folded into the product's dispatches
+  /// (sparse/spmv_segment_dot.glsl): one pass fewer per CG iteration. Otherwise the
+  /// product and a reduction.
+  void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
+                           const stream::Epilogue& epilogue) const override;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
   /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
   void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
-  void diagonalInternal(stream::Vector& d) const;
-
-  const RowPermutation& permutation() const { return m_permutation; }
-  const stream::Layout& internalLayout() const { return m_permutation.internalLayout(); }
-  /// A zero vector in internalLayout().
-  stream::Vector makeInternalVector(std::string name) const;
-  void toInternal(const stream::Vector& user, stream::Vector& internal) const { m_permutation.toInternal(user, internal); }
-  void toUser(const stream::Vector& internal, stream::Vector& user) const { m_permutation.toUser(internal, user); }
-  /// n entries: internal element index of user row i (permutation().userToInternal()).
-  const std::vector<std::int32_t>& userToInternal() const { return m_permutation.userToInternal(); }
-  /// internalLayout().size() entries: the user row at each internal element, -1 if dead.
-  const std::vector<std::int32_t>& internalToUser() const { return m_permutation.internalToUser(); }
 
   // ---- Textures and the CSR <-> texel mapping (Bolz §3.1.2) -------------------------
-  const stream::Vector& internalDiagonal() const { return m_diagonal; }
   /// The diagonal texture (internalLayout()), for passes that compute a_ii on the GPU.
-  gl::Texture& mutableDiagonal() { return m_diagonal.mutableTexture(); }
+  gl::Texture& mutableDiagonal() { return storedDiagonal().mutableTexture(); }
   const gl::Texture& offDiagonalValues() const { return m_values; }
   /// The off-diagonal values texture, for passes that compute a_ij on the GPU: write all
   /// of it (padding channels 0) or only the rectangles of valueRects().
@@ -265,15 +200,10 @@ class SegmentMatrix : public LinearOperator {
   void applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal, const std::string& what) const;
   void uploadValues(const std::vector<double>& csrValues);
 
-  std::size_t m_n = 0;
-  std::string m_name;
   SegmentOptions m_options;
   Csr m_pattern;
-  RowPermutation m_permutation;
   std::vector<SegmentGroup> m_groups;
-  stream::Vector m_diagonal;
   gl::Texture m_values, m_columns, m_starts;
-  mutable gl::Texture m_xScalar;  // x unpacked to R32F (scalarGather), 4 W x H
   mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
   std::vector<SegmentSlot> m_entrySlots;

@@ -3,7 +3,6 @@
 // diagonals of a BandedMatrix (Krüger & Westermann §44.2.2).
 #include <texstream/linalg/StencilMatrix.h>
 
-#include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/OperatorShapes.h>
 
@@ -21,18 +20,26 @@ std::string gridText(std::size_t nx, std::size_t ny, std::size_t nz, bool threeD
   return text;
 }
 
+/// nx ny nz, or std::invalid_argument under `title` for an empty grid or one whose point
+/// count overflows.
+std::size_t gridPoints(const std::string& title, std::size_t nx, std::size_t ny, std::size_t nz, bool threeD) {
+  if (nx == 0 || ny == 0 || nz == 0) {
+    throw std::invalid_argument(title + ": empty grid " + gridText(nx, ny, nz, threeD));
+  }
+  return stream::checkedGridSize(title, nx, ny, nz);
+}
+
 }  // namespace
 
 StencilMatrix::StencilMatrix(Kind kind, std::size_t nx, std::size_t ny, std::size_t nz,
                              const std::vector<Entry>& entries, std::string name)
-    : m_kind(kind), m_nx(nx), m_ny(ny), m_nz(nz), m_name(name),
+    : StoredMatrix("StencilMatrix", name,
+                   gridPoints(operatorTitle("StencilMatrix", name), nx, ny, nz, kind == Kind::SevenPoint)),
+      m_kind(kind), m_nx(nx), m_ny(ny), m_nz(nz),
       m_banded([&] {
-        const std::string title = operatorTitle("StencilMatrix", name);
+        const std::string title = this->title();
         const bool threeD = kind == Kind::SevenPoint;
-        if (nx == 0 || ny == 0 || nz == 0) {
-          throw std::invalid_argument(title + ": empty grid " + gridText(nx, ny, nz, threeD));
-        }
-        const std::size_t n = stream::checkedGridSize(title, nx, ny, nz);
+        const std::size_t n = rows();
         // One diagonal per distinct offset dx + nx (dy + ny dz); on thin grids two stencil
         // entries can share an offset (west and south when nx = 1), but at most one of
         // them is inside the grid at each point, so summing them is exact.
@@ -71,7 +78,9 @@ StencilMatrix::StencilMatrix(Kind kind, std::size_t nx, std::size_t ny, std::siz
           diagonals.push_back(std::move(values));
         }
         return BandedMatrix(n, std::move(offsets), diagonals, name);
-      }()) {}
+      }()) {
+  initRowLayout();
+}
 
 StencilMatrix StencilMatrix::fivePoint(std::size_t nx, std::size_t ny, const FivePointCoefficients& c,
                                        std::string name) {
@@ -183,14 +192,8 @@ StencilMatrix StencilMatrix::fromCsr(const Csr& csr, std::size_t nx, std::size_t
   return fivePoint(nx, ny, {at(0, 0, 0), at(-1, 0, 0), at(1, 0, 0), at(0, -1, 0), at(0, 1, 0)}, std::move(name));
 }
 
-void StencilMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
-  gl::StateGuard guard;
-  m_banded.applyAs(operatorTitle("StencilMatrix", m_name), x, y);
-}
+void StencilMatrix::apply(const stream::Vector& x, stream::Vector& y) const { m_banded.applyAs(title(), x, y); }
 
-void StencilMatrix::diagonal(stream::Vector& d) const {
-  gl::StateGuard guard;
-  m_banded.diagonalAs(operatorTitle("StencilMatrix", m_name), d);
-}
+void StencilMatrix::diagonal(stream::Vector& d) const { m_banded.copyDiagonal(title(), d); }
 
 }  // namespace texstream::linalg

@@ -10,7 +10,7 @@
 // building, so a west coefficient at x = 0 never reaches the previous grid row.
 // Stored as a BandedMatrix (Krüger & Westermann §44.2.2): one diagonal per stencil entry.
 #include <texstream/linalg/BandedMatrix.h>
-#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/StoredMatrix.h>
 
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ struct SevenPointCoefficients {
   std::vector<float> center, west, east, south, north, down, up;
 };
 
-class StencilMatrix : public LinearOperator {
+class StencilMatrix : public StoredMatrix {
  public:
   enum class Kind { FivePoint, NinePoint, SevenPoint };
 
@@ -48,18 +48,10 @@ class StencilMatrix : public LinearOperator {
   /// Throws std::invalid_argument naming the first entry that fits no stencil.
   static StencilMatrix fromCsr(const Csr& csr, std::size_t nx, std::size_t ny, std::size_t nz, std::string name);
 
-  StencilMatrix(StencilMatrix&&) noexcept = default;
-  StencilMatrix& operator=(StencilMatrix&&) noexcept = default;
-  StencilMatrix(const StencilMatrix&) = delete;
-  StencilMatrix& operator=(const StencilMatrix&) = delete;
-
   /// y = A x: x has nx ny nz elements (any layout), y as many in Layout::forSize.
   void apply(const stream::Vector& x, stream::Vector& y) const override;
   /// d = the center coefficients.
   void diagonal(stream::Vector& d) const override;
-  std::size_t rows() const override { return m_banded.rows(); }
-  std::size_t cols() const override { return m_banded.cols(); }
-  const std::string& name() const override { return m_name; }
   double bytesPerApply() const override { return m_banded.bytesPerApply(); }
   double flopsPerApply() const override { return m_banded.flopsPerApply(); }
 
@@ -81,7 +73,6 @@ class StencilMatrix : public LinearOperator {
 
   Kind m_kind = Kind::FivePoint;
   std::size_t m_nx = 0, m_ny = 0, m_nz = 0;
-  std::string m_name;
   BandedMatrix m_banded;
 };
 

@@ -6,6 +6,7 @@
 #include <texstream/codegen/Glsl.h>
 #include <texstream/codegen/SimdCost.h>
 #include <texstream/stream/KernelCache.h>
+#include <texstream/text/Format.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -44,12 +45,7 @@ std::uint64_t fnv1a(const std::string& text) {
   return h;
 }
 
-std::string numbered(const char* prefix, int i, const char* suffix = "") {
-  std::string s(prefix);
-  s += std::to_string(i);
-  s += suffix;
-  return s;
-}
+using text::numbered;
 
 std::string vec4(const std::array<double, 4>& v) {
   return "vec4(" + codegen::glslFloat(v[0]) + ", " + codegen::glslFloat(v[1]) + ", " + codegen::glslFloat(v[2]) +

@@ -6,7 +6,6 @@
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -16,15 +15,6 @@ namespace {
 constexpr const char* kSolutionOverwritesInput =
     "the solver updates x while it still reads b, so b would change under it; solve into a separate vector";
 }  // namespace
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-std::string formatNumber(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 void requireIterationOptions(const std::string& solver, double tolerance, int maxIterations, int checkEvery) {
   if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) {

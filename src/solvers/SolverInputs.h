@@ -1,7 +1,9 @@
 #pragma once
 // Checks shared by the iterative solvers (cg, jacobi, multigrid, ...): one wording for
-// the errors a user meets when a system or an option is wrong, and the number format of
-// solver messages.
+// the errors a user meets when a system or an option is wrong; names and numbers in
+// messages as text/Format.h writes them.
+#include <texstream/text/Format.h>
+
 #include <string>
 
 namespace texstream::stream {
@@ -13,10 +15,8 @@ class LinearOperator;
 
 namespace texstream::solvers {
 
-/// "\"name\""
-std::string quoted(const std::string& s);
-/// Three significant digits: 1.23e-05, 0.5.
-std::string formatNumber(double v);
+using text::formatNumber;
+using text::quoted;
 /// Throws std::invalid_argument("solver: tolerance must be ...") for a negative or non-finite
 /// tolerance, maxIterations < 0 or checkEvery < 1.
 void requireIterationOptions(const std::string& solver, double tolerance, int maxIterations, int checkEvery);

@@ -3,10 +3,13 @@
 // reports, so an enum's spellings exist once:
 //   constexpr EnumName<Scene> kSceneNames[] = {{Scene::Smoke, "smoke", "smoke"}, ...};
 // `name` is what a user types and a report writes; `label` what a panel shows.
+#include <texstream/text/Format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -58,6 +61,14 @@ std::string nameList(std::span<const EnumName<E>> table, std::string_view separa
   std::string out;
   for (const EnumName<E>& e : table) out += (out.empty() ? "" : std::string(separator)) + e.name;
   return out;
+}
+
+/// The value named `typed` (case-insensitive); else std::invalid_argument
+/// "where: \"lake\" is not a scene (smoke, channel, cavity, obstacles)".
+template <class E>
+E parseName(std::span<const EnumName<E>> table, std::string_view typed, const std::string& where, const char* what) {
+  if (auto value = findByName(table, typed)) return *value;
+  throw std::invalid_argument(where + ": " + text::quoted(typed) + " is not a " + what + " (" + nameList(table) + ")");
 }
 
 }  // namespace texstream::stream

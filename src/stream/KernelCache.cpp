@@ -185,4 +185,10 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   return pos->second;
 }
 
+gl::Program rasterProgram(std::string name, std::vector<gl::ShaderPiece> vertex, std::vector<gl::ShaderPiece> fragment) {
+  const gl::Capabilities& caps = Runtime::current().caps();
+  return gl::Program(std::move(name), {{GL_VERTEX_SHADER, caps.glslHeader(330, 300), std::move(vertex)},
+                                       {GL_FRAGMENT_SHADER, caps.glslHeader(330, 300), std::move(fragment)}});
+}
+
 }  // namespace texstream::stream

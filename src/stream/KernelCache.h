@@ -48,6 +48,10 @@ void registerKernelSource(const std::string& name, std::string source);
 /// The source of shaders/<path> (registered, from TEXSTREAM_SHADER_DIR, or embedded), split into pieces
 /// at #include lines. Throws gl::Error naming the file (and the including line) if missing.
 std::vector<gl::ShaderPiece> loadShaderPieces(const std::string& path);
+/// A vertex + fragment program with the current context's GLSL headers (3.30 core or 3.00
+/// ES, Capabilities::glslHeader): for raster passes outside the kernel model (PointMatrix's
+/// scatter, the demos' renderers). Throws gl::Error as gl::Program does.
+gl::Program rasterProgram(std::string name, std::vector<gl::ShaderPiece> vertex, std::vector<gl::ShaderPiece> fragment);
 /// Compute-shader workgroup edge (16: 16 x 16 invocations).
 constexpr int kWorkgroupSize = 16;
 

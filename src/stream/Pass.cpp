@@ -34,41 +34,31 @@ Pass& Pass::input(const std::string& sampler, const gl::Texture& texture) {
 Pass& Pass::input(const std::string& sampler, const Vector& v) { return input(sampler, v.texture()); }
 Pass& Pass::input(const std::string& sampler, const Scalar& s) { return input(sampler, s.texture()); }
 
-Pass& Pass::uniform(const std::string& name, int v) { return uniform(name, v, 0, 0, 0), m_uniforms.back().count = 1, *this; }
-Pass& Pass::uniform(const std::string& name, int a, int b) { return uniform(name, a, b, 0, 0), m_uniforms.back().count = 2, *this; }
-Pass& Pass::uniform(const std::string& name, int a, int b, int c, int d) {
-  Uniform u;
-  u.name = name;
-  u.kind = Uniform::Int;
-  u.count = 4;
-  u.i[0] = a, u.i[1] = b, u.i[2] = c, u.i[3] = d;
-  m_uniforms.push_back(std::move(u));
-  return *this;
+Pass& Pass::uniform(const std::string& name, int v) {
+  return addUniform({.name = name, .kind = Uniform::Int, .count = 1, .i = {v}});
 }
-Pass& Pass::uniform(const std::string& name, float v) { return uniform(name, v, 0.f, 0.f, 0.f), m_uniforms.back().count = 1, *this; }
-Pass& Pass::uniform(const std::string& name, float a, float b) { return uniform(name, a, b, 0.f, 0.f), m_uniforms.back().count = 2, *this; }
+Pass& Pass::uniform(const std::string& name, int a, int b) {
+  return addUniform({.name = name, .kind = Uniform::Int, .count = 2, .i = {a, b}});
+}
+Pass& Pass::uniform(const std::string& name, int a, int b, int c, int d) {
+  return addUniform({.name = name, .kind = Uniform::Int, .count = 4, .i = {a, b, c, d}});
+}
+Pass& Pass::uniform(const std::string& name, float v) {
+  return addUniform({.name = name, .kind = Uniform::Float, .count = 1, .f = {v}});
+}
+Pass& Pass::uniform(const std::string& name, float a, float b) {
+  return addUniform({.name = name, .kind = Uniform::Float, .count = 2, .f = {a, b}});
+}
 Pass& Pass::uniform(const std::string& name, float a, float b, float c, float d) {
-  Uniform u;
-  u.name = name;
-  u.kind = Uniform::Float;
-  u.count = 4;
-  u.f[0] = a, u.f[1] = b, u.f[2] = c, u.f[3] = d;
-  m_uniforms.push_back(std::move(u));
-  return *this;
+  return addUniform({.name = name, .kind = Uniform::Float, .count = 4, .f = {a, b, c, d}});
 }
 Pass& Pass::uniformArray(const std::string& name, const std::vector<int>& values) {
-  Uniform u;
-  u.name = name;
-  u.kind = Uniform::IntArray;
-  u.ia = values;
-  m_uniforms.push_back(std::move(u));
-  return *this;
+  return addUniform({.name = name, .kind = Uniform::IntArray, .ia = values});
 }
 Pass& Pass::uniformArray(const std::string& name, const std::vector<float>& values) {
-  Uniform u;
-  u.name = name;
-  u.kind = Uniform::FloatArray;
-  u.fa = values;
+  return addUniform({.name = name, .kind = Uniform::FloatArray, .fa = values});
+}
+Pass& Pass::addUniform(Uniform u) {
   m_uniforms.push_back(std::move(u));
   return *this;
 }

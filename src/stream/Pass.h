@@ -93,13 +93,15 @@ class Pass {
     int count = 1;
     int i[4] = {0, 0, 0, 0};
     float f[4] = {0, 0, 0, 0};
-    std::vector<int> ia;
-    std::vector<float> fa;
+    std::vector<int> ia{};
+    std::vector<float> fa{};
   };
   struct Input {
     std::string sampler;
     const gl::Texture* texture;
   };
+  Pass& addUniform(Uniform u);
+
   std::string m_kernel, m_label;
   std::vector<std::pair<std::string, std::string>> m_defines;
   std::vector<Input> m_inputs;

@@ -1,12 +1,13 @@
 #include <texstream/text/FloatChars.h>
 
+#include <string>
+
 #ifndef __cpp_lib_to_chars
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #endif
 
 namespace texstream::text {
@@ -59,5 +60,28 @@ std::from_chars_result fromChars(const char* first, const char* last, double& va
 }
 
 #endif
+
+namespace {
+template <typename T>
+void appendShortest(std::string& out, T value) {
+  char buffer[64];  // the longest double, "-2.2250738585072014e-308", is 24 characters
+  out.append(buffer, toChars(buffer, buffer + sizeof buffer, value).ptr);
+}
+}  // namespace
+
+void appendShortestText(std::string& out, double value) { appendShortest(out, value); }
+void appendShortestText(std::string& out, float value) { appendShortest(out, value); }
+
+std::string shortestText(double value) {
+  std::string out;
+  appendShortest(out, value);
+  return out;
+}
+
+std::string shortestText(float value) {
+  std::string out;
+  appendShortest(out, value);
+  return out;
+}
 
 }  // namespace texstream::text

@@ -18,15 +18,17 @@
 
 namespace texstream::wave {
 
-const char* schemeName(Scheme s) { return s == Scheme::Explicit ? "explicit" : "implicit"; }
+namespace {
+constexpr stream::EnumName<Scheme> kSchemeNames[] = {
+    {Scheme::Explicit, "explicit", "explicit (leapfrog)"},
+    {Scheme::Implicit, "implicit", "implicit (Crank-Nicolson + CG)"}};
+}  // namespace
 
-Scheme parseScheme(std::string_view text) {
-  std::string l(text);
-  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (l == "explicit") return Scheme::Explicit;
-  if (l == "implicit") return Scheme::Implicit;
-  throw std::invalid_argument("parseScheme: \"" + std::string(text) + "\" is not a scheme (explicit or implicit)");
-}
+std::span<const stream::EnumName<Scheme>> schemeNames() { return kSchemeNames; }
+
+const char* schemeName(Scheme s) { return stream::nameOf(schemeNames(), s); }
+
+Scheme parseScheme(std::string_view text) { return stream::parseName(schemeNames(), text, "parseScheme", "scheme"); }
 
 namespace {
 
@@ -208,35 +210,24 @@ void WaveEquation::setParameters(const WaveParameters& params) {
   m_params = params;  // operators are rebuilt on the next step when their coefficients changed
 }
 
-void WaveEquation::setSpeed(float c) {
-  WaveParameters p = m_params;
-  p.speed = c;
-  setParameters(p);
+namespace {
+/// `p` with one parameter replaced (each setter validates the whole set).
+template <class T>
+WaveParameters replaced(WaveParameters p, T WaveParameters::*field, T value) {
+  p.*field = value;
+  return p;
 }
-void WaveEquation::setDt(float dt) {
-  WaveParameters p = m_params;
-  p.dt = dt;
-  setParameters(p);
-}
-void WaveEquation::setDamping(float d) {
-  WaveParameters p = m_params;
-  p.damping = d;
-  setParameters(p);
-}
-void WaveEquation::setScheme(Scheme s) {
-  WaveParameters p = m_params;
-  p.scheme = s;
-  setParameters(p);
-}
+}  // namespace
+
+void WaveEquation::setSpeed(float c) { setParameters(replaced(m_params, &WaveParameters::speed, c)); }
+void WaveEquation::setDt(float dt) { setParameters(replaced(m_params, &WaveParameters::dt, dt)); }
+void WaveEquation::setDamping(float d) { setParameters(replaced(m_params, &WaveParameters::damping, d)); }
+void WaveEquation::setScheme(Scheme s) { setParameters(replaced(m_params, &WaveParameters::scheme, s)); }
 void WaveEquation::setTolerance(float tolerance) {
-  WaveParameters p = m_params;
-  p.tolerance = tolerance;
-  setParameters(p);
+  setParameters(replaced(m_params, &WaveParameters::tolerance, tolerance));
 }
 void WaveEquation::setMaxIterations(int iterations) {
-  WaveParameters p = m_params;
-  p.maxIterations = iterations;
-  setParameters(p);
+  setParameters(replaced(m_params, &WaveParameters::maxIterations, iterations));
 }
 
 }  // namespace texstream::wave

@@ -21,6 +21,7 @@
 // them and rebuilt only when speed, dt (or, for M, damping) changed. energy() is the discrete
 // energy each scheme conserves exactly when d = 0 (shaders/wave/energy_density.glsl).
 #include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
@@ -38,9 +39,12 @@ namespace texstream::wave {
 
 enum class Scheme { Explicit, Implicit };
 
+/// The schemes' names ("explicit", "implicit") and panel labels, for command lines,
+/// panels and reports.
+std::span<const stream::EnumName<Scheme>> schemeNames();
 /// "explicit" / "implicit".
 const char* schemeName(Scheme s);
-/// Case-insensitive; throws std::invalid_argument naming the text otherwise.
+/// Case-insensitive; throws std::invalid_argument naming the text and the choices otherwise.
 Scheme parseScheme(std::string_view text);
 
 struct WaveParameters {

@@ -134,6 +134,13 @@ if(XVFB_EXECUTABLE)
         -P ${_run})
     list(APPEND _shell_tests app_${_case}_panel_1280x800_xvfb)
   endforeach()
+  if(TARGET texstream-param)
+    add_test(NAME app_param_panel_1280x800_xvfb
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-param> -DXVFB_RUN=${XVFB_EXECUTABLE}
+        "-DAPP_ARGS=--mesh|builtin:patch:300|--steps|2|--profile|--check-panel|--window|1280x800" "-DREJECT_STDERR=panel layout"
+        -P ${_run})
+    list(APPEND _shell_tests app_param_panel_1280x800_xvfb)
+  endif()
   # The check can fail: a window too narrow for the panel clips its labels.
   add_test(NAME app_fluid_panel_narrow_fails_xvfb
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid> -DXVFB_RUN=${XVFB_EXECUTABLE}

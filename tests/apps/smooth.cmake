@@ -86,6 +86,32 @@ foreach(backend fragment compute)
   list(APPEND _smooth_tests app_smooth_blowup_${backend})
 endforeach()
 
+# DSI smoothing (Mallet 1992, the CNC's smoothing) as the method: a noisy patch with its
+# boundary held and a closed noisy cube; the roughness after each step in the JSON.
+foreach(mesh patch cube)
+  set(_j ${_smooth_out}/smooth_dsi_${mesh}.json)
+  set(_p ${_smooth_out}/smooth_dsi_${mesh}.png)
+  add_test(NAME app_smooth_dsi_${mesh}
+    COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:texstream-smooth>
+      "-DAPP_ARGS=--headless|--method|dsi|--dsi-weight|0.2|--mesh|builtin:${mesh}:1500|--steps|4|--json|${_j}|--screenshot|${_p}"
+      "-DOUTPUTS=${_j}|${_p}"
+      -DCHECKER=$<TARGET_FILE:check_app_output>
+      "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|4|--array|cg_iterations=4|--array|dsi_roughness=5|--equals|method=dsi|--png|${_p}"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_dsi_${mesh})
+endforeach()
+foreach(case "--method|laplace@--method: invalid value \"laplace\"" "--method|dsi|--dsi-weight|0@--dsi-weight: invalid value \"0\"")
+  string(REPLACE "@" ";" case "${case}")
+  list(GET case 0 _args)
+  list(GET case 1 _expect)
+  string(MAKE_C_IDENTIFIER "${_args}" _id)
+  add_test(NAME app_smooth_bad_dsi_${_id}
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-smooth> "-DAPP_ARGS=--headless|--steps|1|${_args}"
+      -DEXPECT_EXIT=2 "-DEXPECT_STDERR=${_expect}" -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+  list(APPEND _smooth_tests app_smooth_bad_dsi_${_id})
+endforeach()
+
 texstream_add_window_test(app_smooth_window_xvfb texstream-smooth ${_smooth_out}/smooth_window
   "--steps|3|--mesh|builtin:patch:2000" "--app|smooth|--steps|3|--array|cg_iterations=3|--array|area=3")
 list(APPEND _smooth_tests app_smooth_window_xvfb)

@@ -1,0 +1,77 @@
+#include <texstream/linalg/CsrProducts.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace texstream::linalg {
+
+Csr transpose(const Csr& A) {
+  A.validate("transpose");
+  Csr T;
+  T.rows = A.cols;
+  T.cols = A.rows;
+  T.rowPtr.assign(A.cols + 1, 0);
+  for (std::int32_t c : A.colIdx) ++T.rowPtr[std::size_t(c) + 1];
+  for (std::size_t j = 0; j < A.cols; ++j) T.rowPtr[j + 1] += T.rowPtr[j];
+  T.colIdx.resize(A.nonZeros());
+  T.values.resize(A.nonZeros());
+  std::vector<std::int64_t> next(T.rowPtr.begin(), T.rowPtr.end() - 1);
+  // Rows of A in increasing order: the columns of each row of A^T come out ascending.
+  for (std::size_t r = 0; r < A.rows; ++r) {
+    for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) {
+      const std::size_t slot = std::size_t(next[std::size_t(A.colIdx[std::size_t(k)])]++);
+      T.colIdx[slot] = std::int32_t(r);
+      T.values[slot] = A.values[std::size_t(k)];
+    }
+  }
+  return T;
+}
+
+std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y) {
+  if (y.size() != A.rows) {
+    throw std::invalid_argument("transposeMultiply: y has " + std::to_string(y.size()) + " values, A has " +
+                                std::to_string(A.rows) + " rows");
+  }
+  std::vector<double> x(A.cols, 0.0);
+  for (std::size_t r = 0; r < A.rows; ++r) {
+    const double yr = y[r];
+    if (yr == 0.0) continue;
+    for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) x[std::size_t(A.colIdx[std::size_t(k)])] += A.values[std::size_t(k)] * yr;
+  }
+  return x;
+}
+
+Csr normalMatrix(const Csr& A) {
+  const Csr T = transpose(A);  // row i of A^T: the rows of A that hold column i
+  Csr N;
+  N.rows = N.cols = A.cols;
+  N.rowPtr.assign(A.cols + 1, 0);
+  std::vector<double> accumulator(A.cols, 0.0);
+  std::vector<std::int32_t> marker(A.cols, -1), columns;
+  for (std::size_t i = 0; i < A.cols; ++i) {
+    columns.clear();
+    for (std::int64_t k = T.rowPtr[i]; k < T.rowPtr[i + 1]; ++k) {
+      const std::size_t r = std::size_t(T.colIdx[std::size_t(k)]);
+      const double a = T.values[std::size_t(k)];
+      for (std::int64_t l = A.rowPtr[r]; l < A.rowPtr[r + 1]; ++l) {
+        const std::int32_t j = A.colIdx[std::size_t(l)];
+        if (marker[std::size_t(j)] != std::int32_t(i)) {
+          marker[std::size_t(j)] = std::int32_t(i);
+          accumulator[std::size_t(j)] = 0.0;
+          columns.push_back(j);
+        }
+        accumulator[std::size_t(j)] += a * A.values[std::size_t(l)];
+      }
+    }
+    std::sort(columns.begin(), columns.end());
+    for (std::int32_t j : columns) {
+      N.colIdx.push_back(j);
+      N.values.push_back(accumulator[std::size_t(j)]);
+    }
+    N.rowPtr[i + 1] = std::int64_t(N.colIdx.size());
+  }
+  return N;
+}
+
+}  // namespace texstream::linalg

@@ -1,0 +1,21 @@
+#pragma once
+// Sparse products on the CPU that least squares needs (LinearSystem, SystemSolver): the
+// transpose, A^T y, and the normal matrix A^T A, which the Concurrent Number Cruncher forms
+// on the CPU before the GPU solves with it (Buatois et al. 2008, §1).
+#include <texstream/linalg/Csr.h>
+
+#include <span>
+#include <vector>
+
+namespace texstream::linalg {
+
+/// A^T (cols x rows), columns ascending in each row. A must be valid (std::invalid_argument).
+Csr transpose(const Csr& A);
+/// A^T y in double precision; y has A.rows values (std::invalid_argument otherwise).
+std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y);
+/// A^T A (cols x cols, symmetric), columns ascending in each row, entries that cancel to
+/// exactly 0 kept (the pattern is the structural one). Gustavson's row-by-row product of
+/// A^T and A with a dense accumulator: O(flops + cols) time.
+Csr normalMatrix(const Csr& A);
+
+}  // namespace texstream::linalg

@@ -1,0 +1,180 @@
+// Tests src/solvers/SystemSolver.*: systems built with SystemBuilder (locked variables,
+// weights, blocks of 1, 2 and 4, several right-hand sides) solved on the GPU by both
+// least-squares routes (normal equations in BCRS and segment form, CGLS) and as square
+// systems, against Eigen's double-precision solution of the recorded rows, on both
+// backends; right-hand side updates and misuse.
+#include <catch2/catch.hpp>
+
+#include "linalg/SystemTestSupport.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/solvers/SystemSolver.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace texstream;
+using Catch::Matchers::Contains;
+using solvers::LeastSquaresRoute;
+using solvers::SystemMatrixFormat;
+
+namespace {
+
+double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref) {
+  double d = 0, scale = 1e-30;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    d = std::max(d, std::abs(got[i] - ref[i]));
+    scale = std::max(scale, std::abs(ref[i]));
+  }
+  return d / scale;
+}
+
+void solveAndCompare(const test::RandomSystem& rs, solvers::SystemSolverOptions options) {
+  const linalg::LinearSystem system = rs.builder("random").build();
+  solvers::SystemSolver solver(system, options);
+  for (int k = 0; k < rs.systems; ++k) {
+    const solvers::SolverStatus s = solver.solve(k);
+    INFO("system " << k << ": " << s.message);
+    REQUIRE(s.converged());
+    REQUIRE(solver.values(k).size() == rs.scalars());
+    REQUIRE(maxRelativeError(solver.downloadValues(k), rs.reference(k)) < 1e-4);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SystemSolver: least squares by the normal equations and by CGLS equal Eigen's solution", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  struct Case {
+    std::size_t variables;
+    int blockSize, systems;
+  };
+  for (Case c : {Case{1, 1, 1}, Case{37, 1, 2}, Case{1, 2, 1}, Case{23, 2, 1}, Case{3, 4, 1}, Case{11, 4, 2}}) {
+    const test::RandomSystem rs = test::randomLeastSquares(c.variables, c.blockSize, c.systems, c.variables * 3 + 1);
+    for (auto [route, format] : {std::pair{LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Auto},
+                                 std::pair{LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Segment},
+                                 std::pair{LeastSquaresRoute::Cgls, SystemMatrixFormat::Auto}}) {
+      for (bool jacobi : {true, false}) {
+        INFO(c.variables << " variables of " << c.blockSize << ", " << c.systems << " systems, "
+                         << solvers::leastSquaresRouteName(route) << ", " << solvers::systemMatrixFormatName(format)
+                         << (jacobi ? ", Jacobi" : ""));
+        solvers::SystemSolverOptions o;
+        o.route = route;
+        o.format = format;
+        o.jacobi = jacobi;
+        solveAndCompare(rs, o);
+      }
+    }
+  }
+}
+
+TEST_CASE("SystemSolver: square SPD systems with locked variables", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (int blockSize : {1, 2, 4}) {
+    for (std::size_t variables : {std::size_t(1), std::size_t(13)}) {
+      INFO(variables << " variables of " << blockSize);
+      solveAndCompare(test::randomSquare(variables, blockSize, variables + 5), {});
+    }
+  }
+}
+
+TEST_CASE("SystemSolver: new locked values and right-hand sides, warm starts", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (LeastSquaresRoute route : {LeastSquaresRoute::NormalEquations, LeastSquaresRoute::Cgls}) {
+    INFO(solvers::leastSquaresRouteName(route));
+    test::RandomSystem rs = test::randomLeastSquares(17, 2, 1, 99);
+    linalg::LinearSystem system = rs.builder("update").build();
+    solvers::SystemSolverOptions o;
+    o.route = route;
+    solvers::SystemSolver solver(system, o);
+    REQUIRE(solver.solve().converged());
+    const int coldIterations = solver.lastStatus().iterations;
+    // Locked scalars show their values before any solve.
+    std::size_t lockedVariable = 0;
+    while (!rs.locked[lockedVariable]) ++lockedVariable;
+    const std::vector<double> lockedValues = {2.5, -1.25};
+    system.setLockedValues(lockedVariable, lockedValues);
+    rs.values[lockedVariable * 2] = 2.5;
+    rs.values[lockedVariable * 2 + 1] = -1.25;
+    const std::vector<double> rhs = {0.75};
+    system.setRowRhs(std::size_t(2), rhs);
+    rs.rows[2].rhs = rhs;
+    solver.updateRightHandSides(system);
+    const std::vector<double> before = solver.downloadValues();
+    REQUIRE(before[lockedVariable * 2] == 2.5);
+    REQUIRE(before[lockedVariable * 2 + 1] == -1.25);
+    REQUIRE(solver.solve().converged());
+    REQUIRE(maxRelativeError(solver.downloadValues(), rs.reference(0)) < 1e-4);
+    // Solving again from the solution takes (almost) no iterations.
+    REQUIRE(solver.solve().iterations < std::max(coldIterations, 2));
+    REQUIRE(solver.setup().matrixNonZeros > 0);
+  }
+}
+
+TEST_CASE("SystemSolver: refuses what CG cannot solve and names the system", "[gl][solvers]") {
+  test::context();
+  linalg::SystemBuilder b(2, linalg::SystemMode::Square, "skew");
+  b.beginRow();
+  b.coefficient(0, 2.0);
+  b.coefficient(1, 1.0);
+  b.endRow(1.0);
+  b.beginRow();
+  b.coefficient(0, -1.0);
+  b.coefficient(1, 2.0);
+  b.endRow(1.0);
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(b.build()), Contains("SystemSolver(\"skew\"): the square system is not symmetric"));
+
+  linalg::SystemBuilder z(2, linalg::SystemMode::LeastSquares, "zero");
+  z.beginRow();
+  z.coefficient(0, 1.0);
+  z.coefficient(1, 0.0);
+  z.endRow(1.0);
+  solvers::SystemSolverOptions o;
+  o.route = LeastSquaresRoute::Cgls;
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o), Contains("unknown 1 (scalar 1) has only zero coefficients"));
+  o.route = LeastSquaresRoute::NormalEquations;
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o), Contains("diagonal entry of row 1 is 0"));
+
+  const test::RandomSystem rs = test::randomLeastSquares(5, 1, 1, 3);
+  solvers::SystemSolver solver(rs.builder("ok").build());
+  REQUIRE_THROWS_WITH(solver.solve(1), Contains("SystemSolver(\"ok\")::solve: system 1 does not exist"));
+  o.tolerance = -1;
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(rs.builder("ok").build(), o), Contains("tolerance"));
+}
+
+TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG cannot", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const test::RandomSystem rs = test::randomLeastSquares(41, 2, 1, 123);
+  {
+    solvers::SystemSolverOptions o;
+    o.tolerance = 1e-10f;
+    solvers::SystemSolver refined(rs.builder("refined").build(), o);
+    const solvers::SolverStatus s = refined.solve();
+    INFO(s.message);
+    REQUIRE(s.converged());
+    REQUIRE(s.relativeResidual <= 1e-10);
+    REQUIRE_THAT(s.message, Contains("in double") && Contains("round"));
+    // The double-precision solution on the CPU; its float rounding on the GPU.
+    REQUIRE(maxRelativeError(refined.downloadValues(), rs.reference(0)) < 1e-8);
+    const std::vector<float> gpu = refined.values().download();
+    REQUIRE(test::maxRelativeError(gpu, rs.reference(0)) < 1e-6);
+
+    // Without it the float solve ends orders of magnitude short.
+    o.refinementSteps = 0;
+    o.tolerance = 1e-5f;
+    solvers::SystemSolver plain(rs.builder("plain").build(), o);
+    REQUIRE(plain.solve().converged());
+    REQUIRE(maxRelativeError(plain.downloadValues(), rs.reference(0)) > 1e-8);
+  }
+  // CGLS is checked in double, not corrected: the status says so.
+  solvers::SystemSolverOptions o;
+  o.route = LeastSquaresRoute::Cgls;
+  o.tolerance = 1e-10f;
+  solvers::SystemSolver cgls(rs.builder("cgls").build(), o);
+  const solvers::SolverStatus s = cgls.solve();
+  REQUIRE_FALSE(s.converged());
+  REQUIRE_THAT(s.message, Contains("in double") && Contains("CGLS reaches float's accuracy only"));
+  REQUIRE(s.relativeResidual > 1e-10);
+  REQUIRE(maxRelativeError(cgls.downloadValues(), rs.reference(0)) < 1e-4);
+}
