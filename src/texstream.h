@@ -27,6 +27,7 @@
 #include <texstream/solvers/Cgls.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/EnhancedBlockJacobi.h>
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/Jacobi.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/Multigrid.h>
@@ -36,6 +37,7 @@
 #include <texstream/solvers/SystemSolver.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Backend.h>
+#include <texstream/stream/GridField.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Profiler.h>
@@ -50,6 +52,7 @@ using gl::Error;
 using gl::HeadlessContext;
 using stream::Backend;
 using stream::BackendScope;
+using stream::GridField;
 using stream::Layout;
 using stream::Scalar;
 using stream::ScalarReadback;
@@ -70,6 +73,9 @@ using linalg::SystemMode;
 
 using solvers::CgOptions;
 using solvers::cg;
+using solvers::ConjugateGradient;
+using solvers::IterativeOptions;
+using solvers::IterativeSolver;
 using solvers::JacobiPreconditioner;
 using solvers::Multigrid;
 using solvers::SolverStatus;

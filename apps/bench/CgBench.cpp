@@ -48,7 +48,7 @@ void runCg(BenchContext& ctx) {
 
   // checkEvery = k: one residual read-back per solve, as the peers (which never check);
   // checkEvery = 8: the solver's default, what a user gets.
-  for (const int checkEvery : {k, solvers::CgOptions{}.checkEvery}) {
+  for (const int checkEvery : {k, solvers::kCgDefaults.checkEvery}) {
     const std::string op = checkEvery == k ? "cg_iteration" : "cg_iteration.check" + std::to_string(checkEvery);
     for (stream::Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);

@@ -142,9 +142,8 @@ void gaussSeidelSweep(const linalg::Csr& A, const std::vector<float>& diagonal, 
 
 /// Options of a counting run (iterations < 0: to the smallest tolerance, a check every
 /// iteration, `check` called) or of a timed run of exactly `iterations` (checks at the ends).
-template <class Options>
-Options options(int iterations, std::function<void(int, double)> check = {}) {
-  Options o;
+solvers::IterativeOptions options(int iterations, std::function<void(int, double)> check = {}) {
+  solvers::IterativeOptions o;
   if (iterations < 0) {
     o.tolerance = float(kTolerances.back());
     o.maxIterations = kIterationCap;
@@ -312,11 +311,11 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       s.peerPrefix = gsPeer;
       s.count = [&](const std::function<void(int, double)>& check) {
         xv.setZero();
-        solvers::enhancedBlockJacobi(ebj, fv, xv, options<solvers::EbjSolveOptions>(-1, check));
+        solvers::enhancedBlockJacobi(ebj, fv, xv, options(-1, check));
       };
       s.run = [&](int iterations) {
         xv.setZero();
-        solvers::enhancedBlockJacobi(ebj, fv, xv, options<solvers::EbjSolveOptions>(iterations));
+        solvers::enhancedBlockJacobi(ebj, fv, xv, options(iterations));
         return xv.download();
       };
       addSolveRows(ctx, pb, A, f, s);
@@ -329,11 +328,11 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       s.note = "plain Jacobi (omega = 1), true diagonal";
       s.count = [&](const std::function<void(int, double)>& check) {
         xv.setZero();
-        solvers::jacobi(S, fv, xv, options<solvers::JacobiOptions>(-1, check));
+        solvers::jacobi(S, fv, xv, options(-1, check));
       };
       s.run = [&](int iterations) {
         xv.setZero();
-        solvers::jacobi(S, fv, xv, options<solvers::JacobiOptions>(iterations));
+        solvers::jacobi(S, fv, xv, options(iterations));
         return xv.download();
       };
       addSolveRows(ctx, pb, A, f, s);
@@ -363,18 +362,18 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       s.note = "layered multigrid V(2,2) cycles (iterations = cycles), true residual";
       s.count = [&](const std::function<void(int, double)>& check) {
         xv.setZero();
-        solvers::MultigridSolveOptions o;
+        solvers::IterativeOptions o;
         o.tolerance = float(kTolerances.back());
-        o.maxCycles = 1000;
+        o.maxIterations = 1000;
         o.checkEvery = 1;
         o.onCheck = check;
         mg.solve(fv, xv, o);
       };
       s.run = [&](int cycles) {
         xv.setZero();
-        solvers::MultigridSolveOptions o;
+        solvers::IterativeOptions o;
         o.tolerance = 0.0f;
-        o.maxCycles = cycles;
+        o.maxIterations = cycles;
         o.checkEvery = std::max(cycles, 1);
         mg.solve(fv, xv, o);
         return xv.download();

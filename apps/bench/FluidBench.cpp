@@ -346,7 +346,7 @@ void runMultigrid(BenchContext& ctx) {
       }
       const double factor = std::pow(h[8] / h[3], 1.0 / 5.0);
       if (!std::isfinite(factor)) row.maxRelErr = NAN;
-      row.note = std::string("V(2,2), ") + solvers::borderUpdateName(border) + ", " + std::to_string(mg.levels()) + " levels, factor " + fixed3(factor) + ", " +
+      row.note = std::string("V(2,2), border ") + solvers::borderUpdateName(border) + ", " + std::to_string(mg.levels()) + " levels, factor " + fixed3(factor) + ", " +
                  fixed3(1e6 * row.ms / double(nodes)) + " ns/unknown";
       if (factor > 0.15) row.note += " (above the 0.15 target)";
       ctx.add(std::move(row));
@@ -378,15 +378,15 @@ void runMultigrid(BenchContext& ctx) {
     stream::Vector b(nodes, "bench.solve.b"), x(nodes, "bench.solve.x");
     b.upload(bs);
     solvers::SolverStatus mgStatus, cgStatus;
-    solvers::MultigridSolveOptions mgOptions;
+    solvers::IterativeOptions mgOptions;
     mgOptions.tolerance = 1e-6f;
-    mgOptions.maxCycles = 50;
-    mgOptions.check = solvers::ResidualCheck::Recurrence;
+    mgOptions.maxIterations = 50;
     std::vector<Row> mgRows;
     std::vector<solvers::SolverStatus> mgStatuses;
     for (const solvers::BorderUpdate border : borders) {
       MultigridOptions o = options;
       o.border = border;
+      o.residualCheck = solvers::ResidualCheck::Recurrence;
       Multigrid mg(A, o);
       auto mgSolve = [&] {
         x.setZero();
@@ -399,7 +399,7 @@ void runMultigrid(BenchContext& ctx) {
       const std::vector<float> got = x.download();
       mgRow.maxRelErr = allFinite(got) ? trueResidual(A, got, bs) : NAN;
       mgRow.tolerance = 1e-4;
-      mgRow.note = std::string("V(2,2), ") + solvers::borderUpdateName(border) + ", to 1e-6 (recurrence residual): " +
+      mgRow.note = std::string("V(2,2), border ") + solvers::borderUpdateName(border) + ", to 1e-6 (recurrence residual): " +
                    std::to_string(mgStatus.iterations) + " cycles, " + solvers::outcomeName(mgStatus.outcome) +
                    "; max_rel_err = true residual";
       mgRows.push_back(std::move(mgRow));
@@ -508,7 +508,7 @@ void runFluid(BenchContext& ctx) {
                         0.0, 0.0);
       row.maxRelErr = stats.divergenceBefore > 0 ? stats.divergenceAfter / stats.divergenceBefore : NAN;
       row.tolerance = 0.05;
-      row.note = std::string("2 V(4,2), ") + solvers::borderUpdateName(border) + ", " + std::to_string(solver.pressureMultigrid().levels()) + " levels, " +
+      row.note = std::string("2 V(4,2), border ") + solvers::borderUpdateName(border) + ", " + std::to_string(solver.pressureMultigrid().levels()) + " levels, " +
                  std::to_string(count / 3) + " passes/step; max_rel_err = divergence after/before; ";
       for (std::size_t k = 0; k < std::min<std::size_t>(4, passes.size()); ++k)
         row.note += (k ? ", " : "") + passes[k].second;

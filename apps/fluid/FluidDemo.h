@@ -79,7 +79,7 @@ class FluidDemo : public Demo {
   std::vector<int> m_iterations;
   std::vector<std::map<std::string, double>> m_passMs;
   std::vector<float> m_plotResidual;
-  stream::Vector m_velocityImage;  ///< measureHealth's node velocities
+  stream::GridField m_velocityImage;  ///< measureHealth's node velocities
 };
 
 }  // namespace texstream::app

@@ -18,8 +18,8 @@
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Program.h>
+#include <texstream/stream/GridField.h>
 #include <texstream/stream/Scalar.h>
-#include <texstream/stream/Vector.h>
 
 #include <optional>
 
@@ -40,7 +40,7 @@ class FluidRenderer {
  private:
   gl::Program m_field, m_points, m_arrows;
   gl::VertexArray m_vao;
-  stream::Vector m_image, m_aux, m_velocity;
+  stream::GridField m_image, m_aux, m_velocity;
   stream::Scalar m_scale, m_auxScale, m_velocityScale;
   stream::ScalarReadback m_readback;
   bool m_hasRange = false;

@@ -12,13 +12,6 @@ constexpr stream::EnumName<DyeColors> kDyeColorNames[] = {
     {DyeColors::Single, "single", "one colour"},
     {DyeColors::Vorticity, "vorticity", "ramp by vorticity"},
     {DyeColors::Speed, "speed", "ramp by speed"}};
-constexpr stream::EnumName<solvers::CycleType> kCycleNames[] = {{solvers::CycleType::V, "V", "V"},
-                                                                {solvers::CycleType::W, "W", "W"}};
-constexpr stream::EnumName<solvers::CoarseSolve> kCoarseNames[] = {
-    {solvers::CoarseSolve::Direct, "direct", "direct"}, {solvers::CoarseSolve::Jacobi, "jacobi", "Jacobi (Bolz)"}};
-constexpr stream::EnumName<solvers::BorderUpdate> kBorderNames[] = {
-    {solvers::BorderUpdate::CopyPasses, "copy", "copy passes (Bolz)"},
-    {solvers::BorderUpdate::InKernel, "kernel", "in the kernels"}};
 
 }  // namespace
 
@@ -70,16 +63,16 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
   // The pressure solve.
   t.named("solver", p.solver, fluid::pressureSolverNames(), "Pressure solver");
   t.integer("cycles", p.cycles, 1, 1000, "Multigrid cycles per step, >= 1").label("cycles per step").slider(1, 10);
-  t.named("cycle", mg.cycle, std::span<const stream::EnumName<solvers::CycleType>>(kCycleNames), "Multigrid cycle");
+  t.named("cycle", mg.cycle, solvers::cycleTypeNames(), "Multigrid cycle");
   t.integer("pre", mg.preSmoothing, 0, 1000, "Pre-smoothing sweeps eta1, >= 0").label("eta1 (pre-smoothing)").slider(0, 8);
   t.integer("post", mg.postSmoothing, 0, 1000, "Post-smoothing sweeps eta2, >= 0").label("eta2 (post-smoothing)").slider(0, 8);
   t.real("omega", mg.omega, 0.0, 1.999, false, "Jacobi weight of the smoother, in (0, 2)").slider(0.1, 1.2).typeName("W");
-  t.named("coarse", mg.coarseSolve, std::span<const stream::EnumName<solvers::CoarseSolve>>(kCoarseNames),
+  t.named("coarse", mg.coarseSolve, solvers::coarseSolveNames(),
           "Coarsest-level solve").label("coarse solve");
   t.integer("coarse-iterations", mg.coarseIterations, 1, 100000, "Jacobi sweeps of --coarse jacobi, >= 1")
       .label("coarse sweeps")
       .slider(1, 200);
-  t.named("border", mg.border, std::span<const stream::EnumName<solvers::BorderUpdate>>(kBorderNames),
+  t.named("border", mg.border, solvers::borderUpdateNames(),
           "Layered borders kept in sync by copy passes (Bolz) or in the kernels (faster on the compute backend, "
           "docs/performance.md)")
       .label("border sync");

@@ -195,7 +195,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
             << context.description() << ", " << (M ? "Jacobi" : "no") << " preconditioner"
             << (ones ? ", b = A 1" : "") << "\n";
 
-  solvers::CgOptions opts;
+  solvers::IterativeOptions opts;
   opts.tolerance = s.tolerance;
   opts.maxIterations = s.maxIterations;
   opts.checkEvery = s.checkEvery;

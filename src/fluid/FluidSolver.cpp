@@ -7,7 +7,8 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/Jacobi.h>
+#include <texstream/solvers/LayeredSolver.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 
@@ -22,10 +23,31 @@ namespace texstream::fluid {
 
 namespace {
 
+using stream::GridField;
 using stream::Pass;
 using stream::Vector;
 
-stream::Layout nodeLayout(int w, int h) { return stream::Layout::withWidth(4 * std::size_t(w) * std::size_t(h), w); }
+/// The splats (at most 8) as the kernels' uniform arrays, 4 floats a splat
+/// (fluid/forces.glsl, fluid/advect.glsl): position (x, y, radius), force (x, y), colour (rgb).
+struct SplatArrays {
+  std::vector<float> position, force, colour;
+};
+
+SplatArrays splatArrays(const std::vector<Splat>& splats) {
+  SplatArrays a{std::vector<float>(32, 0.0f), std::vector<float>(32, 0.0f), std::vector<float>(32, 0.0f)};
+  for (std::size_t k = 0; k < splats.size(); ++k) {
+    const Splat& s = splats[k];
+    a.position[4 * k] = s.x;
+    a.position[4 * k + 1] = s.y;
+    a.position[4 * k + 2] = std::max(s.radius, 0.5f);
+    a.force[4 * k] = s.forceX;
+    a.force[4 * k + 1] = s.forceY;
+    a.colour[4 * k] = s.r;
+    a.colour[4 * k + 1] = s.g;
+    a.colour[4 * k + 2] = s.b;
+  }
+  return a;
+}
 
 std::string lower(std::string_view text) {
   std::string t(text);
@@ -99,18 +121,16 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   gl::StateGuard guard;
   m_scalar = stream::Scalar("fluid.scalar");
   m_grid = solvers::Multigrid::fineGrid(m_nx, m_ny, params.multigrid);
-  m_boundary = Vector(nodeLayout(m_nx, m_ny), "fluid.boundary");
+  m_boundary = GridField(m_nx, m_ny, "fluid.boundary");
   m_u = Vector(m_grid.layout(), "fluid.u");
   m_v = Vector(m_grid.layout(), "fluid.v");
-  m_velocity = Vector(nodeLayout(m_nx, m_ny), "fluid.velocity");
-  m_curl = Vector(nodeLayout(m_nx, m_ny), "fluid.curl");
-  m_dyeW = params.dyeScale * (m_nx - 1) + 1;
-  m_dyeH = params.dyeScale * (m_ny - 1) + 1;
-  m_dye = Vector(nodeLayout(m_dyeW, m_dyeH), "fluid.dye");
+  m_velocity = GridField(m_nx, m_ny, "fluid.velocity");
+  m_curl = GridField(m_nx, m_ny, "fluid.curl");
+  m_dye = GridField(params.dyeScale * (m_nx - 1) + 1, params.dyeScale * (m_ny - 1) + 1, "fluid.dye");
   m_particleCount = params.particles;
   if (m_particleCount > 0) {
     const int side = int(std::ceil(std::sqrt(double(m_particleCount))));
-    m_particles = Vector(nodeLayout(side, side), "fluid.particles");
+    m_particles = GridField(side, side, "fluid.particles");
   }
   reset(true);
   // The operators and multigrid hierarchies exist from here on, so that the pressure
@@ -123,14 +143,17 @@ FluidSolver::FluidSolver(FluidSolver&&) noexcept = default;
 FluidSolver& FluidSolver::operator=(FluidSolver&&) noexcept = default;
 
 void FluidSolver::buildGeometry() {
-  std::vector<float> b(4 * m_scene.type.size(), 0.0f);
-  for (std::size_t k = 0; k < m_scene.type.size(); ++k) {
-    b[4 * k] = float(int(m_scene.type[k]));
-    b[4 * k + 1] = m_scene.u[k];
-    b[4 * k + 2] = m_scene.v[k];
-  }
-  m_boundary.upload(b);
+  std::vector<float> type(m_scene.type.size());
+  for (std::size_t k = 0; k < type.size(); ++k) type[k] = float(int(m_scene.type[k]));
+  m_boundary.uploadChannels({type, m_scene.u, m_scene.v});
   m_operatorsDirty = true;
+}
+
+void FluidSolver::relayerVelocity() {
+  Pass pass("fluid/relayer_velocity");
+  m_grid.bind(pass);
+  pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
+  pass.label("fluid relayer").run();
 }
 
 void FluidSolver::reset(bool geometry) {
@@ -143,44 +166,37 @@ void FluidSolver::reset(bool geometry) {
   m_stats = {};
   // Velocity at rest except at the boundaries (relayered from a zero node field).
   m_velocity.setZero();
-  {
-    Pass pass("fluid/relayer_velocity");
-    m_grid.bind(pass);
-    pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
-    pass.label("fluid relayer").run();
-  }
+  relayerVelocity();
   // Dye: the cavity starts with four coloured quadrants to show the mixing; the others
   // start clear and get dye from their sources.
-  std::vector<float> dye(4 * std::size_t(m_dyeW) * m_dyeH, 0.0f);
+  const int dyeW = m_dye.nx(), dyeH = m_dye.ny();
+  std::vector<float> red(m_dye.nodes(), 0.0f), green(m_dye.nodes(), 0.0f), blue(m_dye.nodes(), 0.0f);
   if (m_params.scene == Scene::Cavity) {
-    for (int j = 0; j < m_dyeH; ++j)
-      for (int i = 0; i < m_dyeW; ++i) {
-        const std::size_t k = 4 * (std::size_t(j) * m_dyeW + i);
-        const bool right = 2 * i >= m_dyeW, top = 2 * j >= m_dyeH;
-        dye[k] = right ? 0.9f : 0.1f;
-        dye[k + 1] = top ? 0.8f : 0.2f;
-        dye[k + 2] = right != top ? 0.9f : 0.2f;
+    for (int j = 0; j < dyeH; ++j)
+      for (int i = 0; i < dyeW; ++i) {
+        const std::size_t k = std::size_t(j) * dyeW + i;
+        const bool right = 2 * i >= dyeW, top = 2 * j >= dyeH;
+        red[k] = right ? 0.9f : 0.1f;
+        green[k] = top ? 0.8f : 0.2f;
+        blue[k] = right != top ? 0.9f : 0.2f;
       }
   }
-  m_dye.upload(dye);
+  m_dye.uploadChannels({red, green, blue});
   if (m_particleCount > 0) {
-    const int side = m_particles.layout().width();
-    std::vector<float> p(4 * std::size_t(side) * side, 0.0f);
+    // Slot k: position (x, y), a negative age (staggered spawns), a phase.
+    std::vector<float> x(m_particles.nodes(), 0.0f), y(x.size(), 0.0f), age(x.size(), 0.0f), phase(x.size(), 0.0f);
     std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> ux(1.0f, float(m_nx - 2)), uy(1.0f, float(m_ny - 2)), age(0.0f, 300.0f);
-    for (int k = 0; k < m_particleCount; ++k) {
-      float x = 0, y = 0;
+    std::uniform_real_distribution<float> ux(1.0f, float(m_nx - 2)), uy(1.0f, float(m_ny - 2)), ages(0.0f, 300.0f);
+    for (std::size_t k = 0; k < std::size_t(m_particleCount); ++k) {
       for (int tries = 0; tries < 32; ++tries) {
-        x = ux(rng);
-        y = uy(rng);
-        if (m_scene.at(int(x + 0.5f), int(y + 0.5f)) == NodeType::Fluid) break;
+        x[k] = ux(rng);
+        y[k] = uy(rng);
+        if (m_scene.at(int(x[k] + 0.5f), int(y[k] + 0.5f)) == NodeType::Fluid) break;
       }
-      p[4 * std::size_t(k)] = x;
-      p[4 * std::size_t(k) + 1] = y;
-      p[4 * std::size_t(k) + 2] = -age(rng);
-      p[4 * std::size_t(k) + 3] = float(k) * 0.618034f;
+      age[k] = -ages(rng);
+      phase[k] = float(k) * 0.618034f;
     }
-    m_particles.upload(p);
+    m_particles.uploadChannels({x, y, age, phase});
   }
   if (m_pressure) m_pressure->solution().setZero();
 }
@@ -208,7 +224,10 @@ void FluidSolver::setParameters(const FluidParameters& params) {
   next.dt = dt;
   next.viscosity = nu;
   m_params = next;
-  if (m_pressure) m_pressure->setOptions(m_params.multigrid);
+  if (m_pressure) {
+    m_pressure->setOptions(m_params.multigrid);
+    buildPressureSolver();
+  }
   if (m_viscous) m_viscous->setOptions(m_params.multigrid);
 }
 
@@ -218,17 +237,9 @@ void FluidSolver::setVelocity(const std::vector<float>& u, const std::vector<flo
     throw std::invalid_argument("FluidSolver::setVelocity: " + std::to_string(u.size()) + " and " +
                                 std::to_string(v.size()) + " values for " + std::to_string(n) + " nodes");
   gl::StateGuard guard;
-  std::vector<float> packed(4 * n, 0.0f);
-  for (std::size_t k = 0; k < n; ++k) {
-    packed[4 * k] = u[k];
-    packed[4 * k + 1] = v[k];
-  }
-  m_velocity.upload(packed);
+  m_velocity.uploadChannels({u, v});
   m_velocityCurrent = false;
-  Pass pass("fluid/relayer_velocity");
-  m_grid.bind(pass);
-  pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
-  pass.label("fluid relayer").run();
+  relayerVelocity();
 }
 
 void FluidSolver::addSplat(const Splat& s) {
@@ -264,6 +275,7 @@ void FluidSolver::rebuildOperators() {
   const bool singular = !outlet;  // closed box: pure Neumann, pressure up to a constant
   if (m_pressure) m_pressure->setOperator(build(false, 0.0f), singular);
   else m_pressure = std::make_unique<solvers::Multigrid>(build(false, 0.0f), singular, m_params.multigrid);
+  buildPressureSolver();
   if (m_nu > 0) {
     const float sigma = float(m_h * m_h / (m_nu * m_dt));
     if (m_viscous) m_viscous->setOperator(build(true, sigma), false);
@@ -305,7 +317,7 @@ void FluidSolver::advectVelocity() {
   }
   const float cells = float(m_dt / m_h);
   const float damping = float(1.0 / (1.0 + m_params.velocityDissipation * m_dt));
-  Vector advected = Vector::temporary(m_velocity.layout(), "fluid.advected");
+  GridField advected = GridField::temporary(m_nx, m_ny, "fluid.advected");
   auto advect = [&](const Vector& q, const Vector& velocity, Vector& out, bool reverse, float damp) {
     Pass pass("fluid/advect");
     if (reverse) pass.define("REVERSE");
@@ -314,8 +326,8 @@ void FluidSolver::advectVelocity() {
   };
   advect(m_velocity, m_velocity, advected, false, damping);
   if (m_params.advection == Advection::MacCormack) {
-    Vector back = Vector::temporary(m_velocity.layout(), "fluid.back");
-    Vector corrected = Vector::temporary(m_velocity.layout(), "fluid.corrected");
+    GridField back = GridField::temporary(m_nx, m_ny, "fluid.back");
+    GridField corrected = GridField::temporary(m_nx, m_ny, "fluid.corrected");
     advect(advected, m_velocity, back, true, 1.0f);
     Pass("fluid/maccormack")
         .input("u_q", m_velocity)
@@ -341,28 +353,18 @@ void FluidSolver::advectVelocity() {
           .label("fluid curl")
           .run();
     }
-    std::vector<float> positions(32, 0.0f), force(32, 0.0f);
-    for (std::size_t k = 0; k < m_splats.size(); ++k) {
-      positions[4 * k] = m_splats[k].x;
-      positions[4 * k + 1] = m_splats[k].y;
-      positions[4 * k + 2] = std::max(m_splats[k].radius, 0.5f);
-      force[4 * k] = m_splats[k].forceX;
-      force[4 * k + 1] = m_splats[k].forceY;
-    }
+    const SplatArrays splats = splatArrays(m_splats);
     Pass pass("fluid/forces");
     pass.input("u_velocity", advected).input("u_boundary", m_boundary).input("u_curl", m_curl).input("u_dye", m_dye);
     pass.uniform("u_dt", float(m_dt)).uniform("u_h", float(m_h)).uniform("u_buoyancy", float(m_params.buoyancy));
     pass.uniform("u_vorticity", float(m_params.vorticity)).uniform("u_dyeScale", float(m_params.dyeScale));
     pass.uniform("u_splatCount", int(m_splats.size()));
-    pass.uniformArray("u_splatPosition", positions).uniformArray("u_splatForce", force);
+    pass.uniformArray("u_splatPosition", splats.position).uniformArray("u_splatForce", splats.force);
     pass.output(m_velocity).label("fluid forces").run();
   } else {
     std::swap(m_velocity, advected);
   }
-  Pass pass("fluid/relayer_velocity");
-  m_grid.bind(pass);
-  pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
-  pass.label("fluid relayer").run();
+  relayerVelocity();
   m_velocityCurrent = false;
 }
 
@@ -383,68 +385,43 @@ void FluidSolver::applyViscosity() {
   }
 }
 
-void FluidSolver::solvePressure() {
+void FluidSolver::buildPressureSolver() {
   solvers::Multigrid& mg = *m_pressure;
-  const bool stats = m_params.statistics;
-  const double bnorm = stats ? mg.rhsNorm() : 0.0;
-  auto relative = [&](double r) { return bnorm > 0 ? r / bnorm : 0.0; };
+  m_pressureSolver.reset();
+  m_pressureJacobi.reset();
+  // CG and Jacobi run on the multigrid's own operator in the plain layout (a LayeredStencil
+  // is a LinearOperator), warm-started from the last pressure like the cycles.
   switch (m_params.solver) {
-    case PressureSolver::Multigrid: {
-      if (m_params.tolerance > 0) {
-        solvers::MultigridSolveOptions o;
-        o.tolerance = m_params.tolerance;
-        o.maxCycles = m_params.maxIterations;
-        const solvers::SolverStatus s = mg.solveLayered(o);
-        m_stats.iterations = s.iterations;
-        m_stats.residuals.assign(s.residualHistory.begin() + (s.residualHistory.empty() ? 0 : 1),
-                                 s.residualHistory.end());
-      } else {
-        for (int c = 0; c < m_params.cycles; ++c) {
-          mg.cycle();
-          if (stats) m_stats.residuals.push_back(relative(mg.residualNorm()));
-        }
-        m_stats.iterations = m_params.cycles;
-      }
+    case PressureSolver::Multigrid: m_pressureSolver = mg.layeredSolver(); break;
+    case PressureSolver::ConjugateGradient:
+      m_pressureJacobi = std::make_unique<solvers::JacobiPreconditioner>(mg.op(), stream::Layout::forSize(m_grid.nodes()));
+      m_pressureSolver = std::make_unique<solvers::LayeredSolver>(
+          m_grid, std::make_unique<solvers::ConjugateGradient>(mg.op(), m_pressureJacobi.get()));
       break;
-    }
-    case PressureSolver::Jacobi: {
-      const int sweeps = m_params.tolerance > 0 ? m_params.maxIterations : m_params.iterations;
-      // Residual checks every 10 sweeps (statistics or a tolerance).
-      const int chunk = (m_params.tolerance > 0 || stats) ? 10 : sweeps;
-      int done = 0;
-      while (done < sweeps) {
-        const int n = std::min(chunk, sweeps - done);
-        mg.relax(n);
-        done += n;
-        if (stats || m_params.tolerance > 0) {
-          const double rel = relative(mg.residualNorm());
-          m_stats.residuals.push_back(rel);
-          if (m_params.tolerance > 0 && rel <= m_params.tolerance) break;
-        }
-      }
-      m_stats.iterations = done;
+    case PressureSolver::Jacobi:
+      m_pressureSolver = std::make_unique<solvers::LayeredSolver>(
+          m_grid, std::make_unique<solvers::WeightedJacobi>(mg.op(), m_params.multigrid.omega));
       break;
-    }
-    case PressureSolver::ConjugateGradient: {
-      // CG on the same operator in the plain layout (LayeredStencil is a LinearOperator),
-      // Jacobi-preconditioned, warm-started from the last pressure.
-      const std::size_t n = m_grid.nodes();
-      Vector b(n, "fluid.cg.b"), x(n, "fluid.cg.x");
-      m_grid.unlayer(mg.rhs(), b);
-      m_grid.unlayer(mg.solution(), x);
-      solvers::JacobiPreconditioner M(mg.op(), b.layout());
-      solvers::CgOptions o;
-      o.tolerance = m_params.tolerance > 0 ? m_params.tolerance : 0.0f;
-      o.maxIterations = m_params.tolerance > 0 ? m_params.maxIterations : m_params.iterations;
-      o.checkEvery = stats ? 1 : o.maxIterations;
-      const solvers::SolverStatus s = solvers::cg(mg.op(), b, x, o, &M);
-      m_stats.iterations = s.iterations;
-      if (stats && !s.residualHistory.empty())
-        m_stats.residuals.assign(s.residualHistory.begin() + 1, s.residualHistory.end());
-      m_grid.layer(x, mg.solution());
-      break;
-    }
   }
+}
+
+void FluidSolver::solvePressure() {
+  // A tolerance: solve to it. Else fixed work, checked (the statistics' residuals) after
+  // every cycle or CG iteration and every 10 Jacobi sweeps, or not at all: then nothing is
+  // read back.
+  const bool toTolerance = m_params.tolerance > 0;
+  const int count = toTolerance ? m_params.maxIterations
+                                : m_params.solver == PressureSolver::Multigrid ? m_params.cycles : m_params.iterations;
+  const int checkEvery = m_params.solver == PressureSolver::Jacobi ? 10 : 1;
+  solvers::IterativeOptions o;
+  o.tolerance = m_params.tolerance;
+  o.maxIterations = count;
+  o.fixedIterations = !toTolerance;
+  o.checkEvery = toTolerance || m_params.statistics ? checkEvery : count + 1;
+  const solvers::SolverStatus s = m_pressureSolver->solve(m_pressure->rhs(), m_pressure->solution(), o);
+  m_stats.iterations = s.iterations;
+  for (std::size_t k = 0; k < s.checkedAt.size(); ++k)
+    if (s.checkedAt[k] > 0) m_stats.residuals.push_back(s.residualHistory[k]);
 }
 
 void FluidSolver::project() {
@@ -499,15 +476,7 @@ void FluidSolver::project() {
 void FluidSolver::advectDye() {
   const float cells = float(m_dt / m_h), scale = float(m_params.dyeScale);
   const float damping = float(1.0 / (1.0 + m_params.dyeDissipation * m_dt));
-  std::vector<float> positions(32, 0.0f), colors(32, 0.0f);
-  for (std::size_t k = 0; k < m_splats.size(); ++k) {
-    positions[4 * k] = m_splats[k].x;
-    positions[4 * k + 1] = m_splats[k].y;
-    positions[4 * k + 2] = std::max(m_splats[k].radius, 0.5f);
-    colors[4 * k] = m_splats[k].r;
-    colors[4 * k + 1] = m_splats[k].g;
-    colors[4 * k + 2] = m_splats[k].b;
-  }
+  const SplatArrays splats = splatArrays(m_splats);
   // Sources: the smoke rises from a disc at the bottom; the channel and the obstacles get
   // dye in the inflow (a disc at the inlet's middle).
   float source[4] = {0, 0, 0, 0}, sourceColor[4] = {0, 0, 0, 0};
@@ -525,11 +494,11 @@ void FluidSolver::advectDye() {
   }
   auto inject = [&](Pass& pass) {
     pass.define("INJECT").uniform("u_splatCount", int(m_splats.size()));
-    pass.uniformArray("u_splatPosition", positions).uniformArray("u_splatColor", colors);
+    pass.uniformArray("u_splatPosition", splats.position).uniformArray("u_splatColor", splats.colour);
     pass.uniform("u_source", source[0], source[1], source[2], source[3]);
     pass.uniform("u_sourceColor", sourceColor[0], sourceColor[1], sourceColor[2], 0.0f).uniform("u_dt", float(m_dt));
   };
-  Vector out = Vector::temporary(m_dye.layout(), "fluid.dye.next");
+  GridField out = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.next");
   {
     Pass pass("fluid/advect");
     pass.input("u_q", m_dye).input("u_velocity", m_velocity).uniform("u_cells", cells).uniform("u_scale", scale);
@@ -538,8 +507,8 @@ void FluidSolver::advectDye() {
     pass.output(out).label("fluid dye").run();
   }
   if (m_params.advection == Advection::MacCormack) {
-    Vector back = Vector::temporary(m_dye.layout(), "fluid.dye.back");
-    Vector corrected = Vector::temporary(m_dye.layout(), "fluid.dye.corrected");
+    GridField back = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.back");
+    GridField corrected = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.corrected");
     Pass pass("fluid/advect");
     pass.define("REVERSE").input("u_q", out).input("u_velocity", m_velocity).uniform("u_cells", cells);
     pass.uniform("u_scale", scale).uniform("u_damping", 1.0f).output(back).label("fluid dye back").run();
@@ -582,15 +551,15 @@ void FluidSolver::advectParticles() {
       .run();
 }
 
-void FluidSolver::fieldImage(Field f, stream::Vector& out) {
+void FluidSolver::fieldImage(Field f, GridField& out) {
   gl::StateGuard guard;
   if (m_operatorsDirty) rebuildOperators();
   if (f == Field::Dye) {
-    if (out.empty() || out.layout() != m_dye.layout()) out = Vector(m_dye.layout(), "fluid.image");
+    if (!out.hasSize(m_dye.nx(), m_dye.ny())) out = GridField(m_dye.nx(), m_dye.ny(), "fluid.image");
     linalg::copy(m_dye, out);
     return;
   }
-  if (out.empty() || out.layout() != nodeLayout(m_nx, m_ny)) out = Vector(nodeLayout(m_nx, m_ny), "fluid.image");
+  if (!out.hasSize(m_nx, m_ny)) out = GridField(m_nx, m_ny, "fluid.image");
   const solvers::LayeredStencil& A = m_pressure->op();
   Pass pass("fluid/field_image");
   m_grid.bind(pass);

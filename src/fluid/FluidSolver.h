@@ -15,7 +15,7 @@
 //  3. projection: the flux divergence of the face velocities (averages of the nodes, the
 //     solid nodes' prescribed velocity on faces to solids) is the right-hand side of the
 //     Neumann Poisson problem A phi = -D (outlets Dirichlet), solved by multigrid (or CG, or
-//     Jacobi, for comparison); face fluxes are corrected by the exact gradient of phi (the
+//     Jacobi, for comparison: one IterativeSolver call either way); face fluxes are corrected by the exact gradient of phi (the
 //     5-point Laplacian is their divergence of gradient, so the face divergence falls to the
 //     solver's residual) and node velocities by the average of their faces' corrections
 //     (an approximate projection, as colocated grids allow; Almgren et al. 1996);
@@ -23,10 +23,13 @@
 //     are advected through the new velocity.
 // Units: see Scene.h. Pressure p = phi h / dt.
 #include <texstream/fluid/Scene.h>
-#include <texstream/stream/EnumNames.h>
 #include <texstream/gl/Texture.h>
+#include <texstream/solvers/IterativeSolver.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/LayeredStencil.h>
 #include <texstream/solvers/Multigrid.h>
+#include <texstream/stream/EnumNames.h>
+#include <texstream/stream/GridField.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
@@ -72,9 +75,8 @@ struct FluidParameters {
   /// of a fixed count.
   float tolerance = 0;
   int maxIterations = 200;
-  /// Borders in the kernels by default (bit-identical to Bolz's copy passes, Multigrid.h,
-  /// and faster: docs/performance.md).
-  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2, .border = solvers::BorderUpdate::InKernel};
+  /// The pressure and viscosity hierarchies; omega is also the Jacobi solver's weight.
+  solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2};
 
   /// Read residuals and divergence norms back every step (blocking): the statistics below.
   bool statistics = true;
@@ -141,19 +143,19 @@ class FluidSolver {
   const StepStats& lastStats() const { return m_stats; }
   const solvers::Multigrid& pressureMultigrid() const { return *m_pressure; }
 
-  /// The dye grid (dyeWidth() x dyeHeight() texels, rgb).
-  const stream::Vector& dye() const { return m_dye; }
-  int dyeWidth() const { return m_dyeW; }
-  int dyeHeight() const { return m_dyeH; }
-  /// Node texture (nx x ny texels): .x node type (fluid/Scene.h), .yz prescribed velocity.
-  const stream::Vector& boundary() const { return m_boundary; }
-  /// Writes `f` into `out` as a node texture (nx x ny texels, or the dye grid for
-  /// Field::Dye; `out` is reallocated when its layout differs): .x the scalar (pressure p,
-  /// flux divergence, vorticity, node type), .xy the velocity, .rgb the dye.
-  void fieldImage(Field f, stream::Vector& out);
+  /// The dye grid (dyeWidth() x dyeHeight() nodes, rgb).
+  const stream::GridField& dye() const { return m_dye; }
+  int dyeWidth() const { return m_dye.nx(); }
+  int dyeHeight() const { return m_dye.ny(); }
+  /// nx x ny nodes: .x node type (fluid/Scene.h), .yz prescribed velocity.
+  const stream::GridField& boundary() const { return m_boundary; }
+  /// Writes `f` into `out` (nx x ny nodes, or the dye grid for Field::Dye; `out` is
+  /// reallocated when its size differs): .x the scalar (pressure p, flux divergence,
+  /// vorticity, node type), .xy the velocity, .rgb the dye.
+  void fieldImage(Field f, stream::GridField& out);
   /// Particle positions in node coordinates (.xy), in a square texture of particle slots.
   const gl::Texture& particles() const { return m_particles.texture(); }
-  int particleTextureWidth() const { return m_particleCount > 0 ? m_particles.layout().width() : 0; }
+  int particleTextureWidth() const { return m_particleCount > 0 ? m_particles.nx() : 0; }
   int particleCount() const { return m_particleCount; }
 
   struct NodeSample {
@@ -174,11 +176,14 @@ class FluidSolver {
   void project();
   void advectDye();
   void advectParticles();
+  /// The solver of m_params.solver for the pressure operator as it is now.
+  void buildPressureSolver();
   void solvePressure();
-  double divergenceNorm(bool projected, bool nodes);
+  /// m_u, m_v = m_velocity layered, with the boundary velocities imposed.
+  void relayerVelocity();
 
   FluidParameters m_params;
-  int m_nx = 0, m_ny = 0, m_dyeW = 0, m_dyeH = 0, m_particleCount = 0;
+  int m_nx = 0, m_ny = 0, m_particleCount = 0;
   double m_h = 0, m_dt = 0, m_nu = 0, m_time = 0;
   long long m_steps = 0;
   SceneGeometry m_scene;
@@ -188,13 +193,17 @@ class FluidSolver {
   std::vector<Splat> m_splats;
 
   solvers::LayeredGrid m_grid;
-  stream::Vector m_boundary;           ///< node texture: .x type, .yz prescribed velocity
+  stream::GridField m_boundary;        ///< .x type, .yz prescribed velocity
   stream::Vector m_u, m_v;             ///< layered velocity (border in sync)
-  stream::Vector m_velocity;           ///< node texture (u, v) after un-layering / advection
-  stream::Vector m_curl;               ///< node texture: vorticity
-  stream::Vector m_dye;                ///< dye grid, rgb
-  stream::Vector m_particles;
+  stream::GridField m_velocity;        ///< (u, v) after un-layering / advection
+  stream::GridField m_curl;            ///< vorticity
+  stream::GridField m_dye;             ///< dye grid, rgb
+  stream::GridField m_particles;       ///< particle slots, side x side
   std::unique_ptr<solvers::Multigrid> m_pressure, m_viscous;
+  /// CG's Jacobi preconditioner; m_params.solver on the pressure multigrid's layered fields
+  /// (rhs(), solution()).
+  std::unique_ptr<solvers::JacobiPreconditioner> m_pressureJacobi;
+  std::unique_ptr<solvers::IterativeSolver> m_pressureSolver;
   stream::Scalar m_scalar;
 };
 

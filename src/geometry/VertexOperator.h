@@ -82,7 +82,8 @@ class VertexJacobi : public solvers::Preconditioner {
   void update(const VertexOperator& A);
   void apply(const stream::Vector& r, stream::Vector& z) const override;
   std::string name() const override { return "jacobi (vertex)"; }
-  const stream::Vector& inverseDiagonal() const { return m_inverse; }
+  /// 1 / diag, which cg fuses into its update pass (Preconditioner::inverseDiagonal).
+  const stream::Vector* inverseDiagonal() const override { return &m_inverse; }
 
  private:
   stream::Vector m_inverse;

@@ -34,9 +34,9 @@ using stream::Vector;
 // Mirrors shaders/solvers/cg_status.glsl.
 enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4, kConverged = 5 };
 
-void validate(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b, const Vector& x,
-              const CglsOptions& opts) {
-  requireIterationOptions("cgls", opts.tolerance, opts.maxIterations, opts.checkEvery);
+IterationLimits validate(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b,
+                         const Vector& x, const CglsOptions& opts) {
+  const IterationLimits limits = resolveLimits("cgls", opts, kCglsDefaults);
   const std::string where = "cgls(" + quoted(A.name()) + ", " + quoted(At.name()) + ")";
   if (At.rows() != A.cols() || At.cols() != A.rows()) {
     throw gl::Error(where + ": A is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) + " but A^T is " +
@@ -53,13 +53,14 @@ void validate(const linalg::LinearOperator& A, const linalg::LinearOperator& At,
   }
   stream::requireDistinct(where, {"x", x}, {"b", b},
                           "the solver updates x while it still reads b; solve into a separate vector");
+  return limits;
 }
 
 }  // namespace
 
 SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b, Vector& x,
                   const CglsOptions& opts, const Preconditioner* M) {
-  validate(A, At, b, x, opts);
+  const IterationLimits limits = validate(A, At, b, x, opts);
   const std::string where = "cgls(" + quoted(A.name()) + ")";
   SolveRecorder recorder(where, opts.onCheck);
   gl::StateGuard guard;
@@ -104,12 +105,12 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
     return recorder.finish(Outcome::NonFinite, 0,
                            "the initial residual A^T (b - A x) is not finite: NaN or Inf in x " + quoted(x.name()));
   }
-  const double tol = opts.tolerance;
+  const double tol = limits.tolerance;
   recorder.record(0, std::sqrt(ss0 / atb2));
   if (result.relativeResidual <= tol)
     return recorder.finish(Outcome::Converged, 0, "the initial guess already meets the tolerance (||A^T r||/||A^T b|| = " +
                                                       formatNumber(result.relativeResidual) + ")");
-  if (opts.maxIterations == 0) return recorder.finish(Outcome::MaxIterations, 0, "maxIterations = 0");
+  if (limits.maxIterations == 0) return recorder.finish(Outcome::MaxIterations, 0, "maxIterations = 0");
 
   // p = z = M^-1 s, gamma = s.z; from the set-up or, once, from the true residual after a
   // drifted convergence.
@@ -130,7 +131,7 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
     return std::sqrt(double(ss.read4()[0]) / atb2);
   };
 
-  for (int k = 1; k <= opts.maxIterations; ++k) {
+  for (int k = 1; k <= limits.maxIterations; ++k) {
     A.apply(p, q);
     stream::dot(q, q, qq);
     Pass("solvers/cg_alpha").label("cgls alpha").input("u_rho", gamma).input("u_pq", qq).input("u_status", status)
@@ -144,13 +145,13 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
     Pass("solvers/cgls_converged").label("cgls converged").input("u_ss", preconditioned ? ss : gammaNew)
         .input("u_status", status).uniform("u_threshold", float(tol * tol * atb2)).uniform("u_iteration", k)
         .output(status).run();
-    if (k < opts.maxIterations) {
+    if (k < limits.maxIterations) {
       Pass("solvers/cg_beta").label("cgls beta").input("u_rhoNew", gammaNew).input("u_rho", gamma).output(beta).run();
       linalg::xpay(zs, Coefficient(beta), p);
     }
     std::swap(gamma, gammaNew);
 
-    if (k % opts.checkEvery != 0 && k != opts.maxIterations) continue;
+    if (!limits.due(k)) continue;
     Pass("solvers/cg_check").label("cgls check").input("u_rr", preconditioned ? ss : gamma).input("u_status", status)
         .output(check).run();
     const std::array<float, 4> v = check.read4();
@@ -173,7 +174,7 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
                                  formatNumber(trueRelres <= tol ? tol : 2.0 * tol) + " at iteration " +
                                  std::to_string(at) + (result.restarts > 0 ? " (after a restart from b - A x)" : ""));
     }
-    if (reportsConvergence && std::isfinite(trueRelres) && k < opts.maxIterations && restartsLeft > 0) {
+    if (reportsConvergence && std::isfinite(trueRelres) && k < limits.maxIterations && restartsLeft > 0) {
       // The recurrence drifted from the true residual: restart from it once (as cg() does).
       --restartsLeft;
       ++result.restarts;
@@ -205,8 +206,8 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
                                  formatNumber(trueRelres) + " > 2 x " + formatNumber(tol) +
                                  " (float accuracy limit: ask for a looser tolerance)");
   }
-  return recorder.finish(Outcome::MaxIterations, opts.maxIterations,
-                         "not converged after " + std::to_string(opts.maxIterations) +
+  return recorder.finish(Outcome::MaxIterations, limits.maxIterations,
+                         "not converged after " + std::to_string(limits.maxIterations) +
                              " iterations: ||A^T r||/||A^T b|| = " + formatNumber(result.relativeResidual) + " > " +
                              formatNumber(tol));
 }

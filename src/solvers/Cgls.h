@@ -20,12 +20,9 @@
 // made with fromInverseDiagonal): CGLS with it is Jacobi-PCG on the normal equations.
 // Breakdown (A p = 0: A is rank deficient), NaN/Inf and the iteration cap are reported in
 // the status, never thrown.
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolverStatus.h>
-#include <texstream/stream/Backend.h>
-
-#include <functional>
-#include <optional>
 
 namespace texstream::linalg {
 class LinearOperator;
@@ -36,16 +33,10 @@ class Vector;
 
 namespace texstream::solvers {
 
-struct CglsOptions {
-  /// Stop at ||A^T r|| / ||A^T b|| <= tolerance (r = b - A x, the recurrence's).
-  float tolerance = 1e-6f;
-  int maxIterations = 1000;
-  /// Iterations between residual checks (a blocking read-back each).
-  int checkEvery = 8;
-  std::optional<stream::Backend> backend;
-  /// Called at each check (iteration 0 included) with the relative residual.
-  std::function<void(int iteration, double relativeResidual)> onCheck;
-};
+/// cgls's options (IterativeSolver.h): tolerance on ||A^T r|| / ||A^T b|| (r = b - A x, the
+/// recurrence's); each check is a blocking read-back.
+using CglsOptions = IterativeOptions;
+inline constexpr IterationDefaults kCglsDefaults{1000, 8};
 
 /// A: m x n, At: n x m (A's transpose), b: m elements, x: n elements holding the initial
 /// guess and receiving the least-squares solution; M: nullptr or a preconditioner on

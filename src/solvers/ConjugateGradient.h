@@ -1,67 +1,42 @@
 #pragma once
-// Conjugate gradients and preconditioned CG on the GPU (Bolz et al. 2003, §3.1; Krüger &
-// Westermann 2005, §44.4, Listing 44-1), with every scalar kept on the GPU.
+// Conjugate gradients and preconditioned CG on the GPU with every scalar kept on the GPU
+// (Bolz et al. 2003, §3.1; Krüger & Westermann 2005, §44.3-44.4, Listing 44-1).
 //
-// Fragment backend, one iteration as Listing 44-1: q = A p; pq = p.q (mip reduction to a
-// 1x1 Scalar); alpha = rho / pq (1x1 pass, which also records breakdown in a sticky status
-// Scalar); x += alpha p, r -= alpha q (one pass, two outputs; with a JacobiPreconditioner
-// also z = r / diag(A), three outputs); z = M^-1 r (other preconditioners); rho' = r.z;
-// beta = rho' / rho (1x1 pass); p = z + beta p.
-// Compute backend: Chronopoulos & Gear's CG (1989), the same iterates in exact arithmetic
-// with one synchronisation point an iteration: p = u + beta p, s = w + beta s, x += alpha p,
-// r -= alpha s (u = z = M^-1 r too for Jacobi) in one dispatch that also sums r.u and r.r;
-// then w = A u with w.u and, in the last workgroup, the next alpha and beta
-// (LinearOperator::applyAndDot: one product with the dot folded in for a SegmentMatrix in
-// internal order or a BcrsMatrix, a product and a reduction otherwise). Two or three passes an iteration;
-// standard CG needs four there. Its updated residual drifts more in float. On both
-// backends a convergence the updated residual reports is checked once against b - A x
-// and, beyond 2x the tolerance, the iteration restarts (once) from the true residual; the
-// message gives both residuals.
-// The CPU only enqueues passes. Every `checkEvery` iterations it reads
-// ||r||^2 together with the status texel, blocking, or, with asynchronousCheck, through a
-// PBO + fence (stream::ScalarReadback) whose value is used when it lands (at most one
-// check interval later: then the CPU waits for it), so the GPU never idles waiting for the
-// CPU and the solve overshoots convergence by at most 2 checkEvery - 1 iterations.
+// The algorithm follows the backend: the fragment backend runs the classic loop of the
+// papers (ClassicCg.cpp), the compute backend Chronopoulos & Gear's CG (1989;
+// ChronopoulosGearCg.cpp), the same iterates in exact arithmetic with one synchronisation
+// point an iteration, whose updated residual drifts further from b - A x in float. A
+// preconditioner with an inverse diagonal (JacobiPreconditioner) is fused into the update
+// pass of either; others take their own pass.
+// Around both (CgDriver.h): every checkEvery iterations the CPU reads ||r||^2 together with
+// a status texel (breakdown, NaN) written by the 1x1 passes, blocking, or with
+// asynchronousCheck through a PBO and a fence whose value is used when it lands (at most
+// one check interval later: then the CPU waits for it), so the GPU never idles waiting for
+// the CPU and the solve overshoots convergence by at most 2 checkEvery - 1 iterations.
+// A convergence the updated residual reports is checked once against b - A x and, beyond
+// 2x the tolerance, the iteration restarts (once) from the true residual; the message gives
+// both residuals.
 //
-//   CgOptions opts{.tolerance = 1e-6f, .maxIterations = 500};
-//   SolverStatus s = cg(A, b, x, opts);                 // plain CG, x is the initial guess
+//   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f, .maxIterations = 500});  // x: the initial guess
 //   JacobiPreconditioner M(A, b.layout());
-//   s = cg(A, b, x, opts, &M);                          // PCG
+//   s = cg(A, b, x, {.tolerance = 1e-6f}, &M);                                 // PCG
+//   ConjugateGradient solver(A, &M);                                           // the same, as an object
+//   s = solver.solve(b, x, {.tolerance = 1e-6f});
+#include <texstream/solvers/IterativeSolver.h>  // IterativeOptions, SolverStatus, stream::Vector
 #include <texstream/solvers/Preconditioner.h>
-#include <texstream/solvers/SolverStatus.h>
-#include <texstream/stream/Backend.h>
-
-#include <functional>
-#include <optional>
 
 namespace texstream::linalg {
 class LinearOperator;
 }
 
-namespace texstream::stream {
-class Vector;
-}
-
 namespace texstream::solvers {
 
-struct CgOptions {
-  /// Stop when ||r|| / ||b|| <= tolerance (r the recurrence residual).
-  float tolerance = 1e-6f;
-  int maxIterations = 1000;
-  /// Iterations between residual checks (each check is a 1x1 pass and one read-back).
-  /// 8 keeps a blocking check's cost under about a tenth of an iteration's and the
-  /// overshoot past convergence under 8 iterations (docs/performance.md); asynchronous
-  /// checks cost little at any interval.
-  int checkEvery = 8;
-  /// Read the residual without stalling: the solve goes on while the read-back is in
-  /// flight and stops when a landed value says converged (x is then a few iterations
-  /// further along than the recorded residual, so at least as good).
-  bool asynchronousCheck = false;
-  /// Run on this backend instead of the thread's current one.
-  std::optional<stream::Backend> backend;
-  /// Called at each check (iteration 0 included) with the relative residual.
-  std::function<void(int iteration, double relativeResidual)> onCheck;
-};
+/// The unset fields of cg's options: 1000 iterations, a check every 8 (a blocking check
+/// then costs under about a tenth of an iteration and the overshoot past convergence stays
+/// under 8 iterations; docs/performance.md).
+inline constexpr IterationDefaults kCgDefaults{1000, 8};
+/// cg's options: tolerance on the recurrence residual ||r|| / ||b||.
+using CgOptions = IterativeOptions;
 
 /// Solves A x = b for symmetric positive definite A (and M); x holds the initial guess
 /// and receives the solution. b and x have A.rows() == A.cols() elements in one layout.
@@ -69,8 +44,24 @@ struct CgOptions {
 /// layout mismatches and when x is b (the iteration reads b after updating x),
 /// std::invalid_argument on bad options; solver failures (breakdown,
 /// NaN/Inf, the iteration cap) are reported in the returned status, never thrown.
-/// b = 0 gives x = 0, converged at iteration 0.
+/// b = 0 gives x = 0, converged at iteration 0. Fixed mode (IterativeOptions) still reads
+/// ||b|| and the initial residual once.
 SolverStatus cg(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x,
-                const CgOptions& opts = {}, const Preconditioner* M = nullptr);
+                const IterativeOptions& options = {}, const Preconditioner* M = nullptr);
+
+/// cg() as an IterativeSolver: A and M (may be null) must outlive it.
+class ConjugateGradient : public IterativeSolver {
+ public:
+  explicit ConjugateGradient(const linalg::LinearOperator& A, const Preconditioner* M = nullptr) : m_A(&A), m_M(M) {}
+
+ protected:
+  SolverStatus run(const stream::Vector& b, stream::Vector& x, const IterativeOptions& options) override {
+    return cg(*m_A, b, x, options, m_M);
+  }
+
+ private:
+  const linalg::LinearOperator* m_A;
+  const Preconditioner* m_M;
+};
 
 }  // namespace texstream::solvers

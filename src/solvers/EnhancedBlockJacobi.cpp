@@ -8,6 +8,7 @@
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/solvers/SolveRecorder.h>
+#include <texstream/solvers/StationaryLoop.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/stream/Scalar.h>
 
@@ -306,62 +307,42 @@ void EnhancedBlockJacobi::store(Vector& x) {
       .run();
 }
 
-SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, const EbjSolveOptions& opts) {
-  requireIterationOptions("enhancedBlockJacobi", opts.tolerance, opts.maxIterations, opts.checkEvery);
-  SolveRecorder recorder("enhancedBlockJacobi(" + quoted(ebj.name()) + ")", opts.onCheck);
+SolverStatus EnhancedBlockJacobi::run(const Vector& f, Vector& x, const IterativeOptions& options) {
+  const IterationLimits limits = resolveLimits("enhancedBlockJacobi", options, kEbjDefaults);
+  SolveRecorder recorder("enhancedBlockJacobi(" + quoted(m_name) + ")", options.onCheck, limits.checks());
   gl::StateGuard guard;
-  stream::BackendScope backendScope(opts.backend);
+  stream::BackendScope backendScope(options.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
-  ebj.load(f, &x);
+  load(f, &x);
 
-  SolverStatus& result = recorder.status();
-  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
-    ebj.store(x);
-    return recorder.finish(outcome, iterations, message);
-  };
-
-  const double fnorm = ebj.rhsNorm();
-  if (!std::isfinite(fnorm)) {
-    result.relativeResidual = NAN;
-    return finish(Outcome::NonFinite, 0,
-                  "||f|| = " + formatNumber(fnorm) + ": f " + quoted(f.name()) + " holds NaN or Inf (or overflows)");
-  }
-  if (fnorm == 0.0) {
-    ebj.load(f, nullptr);
-    recorder.record(0, 0.0);
-    return finish(Outcome::Converged, 0, "f " + quoted(f.name()) + " is zero, so x = 0");
-  }
-
-  for (int k = 0;; ++k) {
-    if (k % opts.checkEvery == 0 || k == opts.maxIterations) {
-      const double relres = ebj.residualNorm() / fnorm;
-      if (!std::isfinite(relres)) {
-        result.relativeResidual = relres;
-        return finish(Outcome::NonFinite, k,
-                      "||f - A x|| is not finite at iteration " + std::to_string(k) +
-                          " (x " + quoted(x.name()) + " held NaN or Inf, or the iteration overflowed)");
-      }
-      recorder.record(k, relres);
-      if (relres <= opts.tolerance) {
-        return finish(Outcome::Converged, k,
-                      "converged: ||f - A x||/||f|| = " + formatNumber(relres) + " <= " +
-                          formatNumber(opts.tolerance) + " at iteration " + std::to_string(k));
-      }
-      if (k == opts.maxIterations) {
-        std::string message = "not converged after " + std::to_string(k) + " iterations: ||f - A x||/||f|| = " +
-                              formatNumber(relres) + " > " + formatNumber(opts.tolerance);
-        if (ebj.grid().singular()) {
-          stream::Scalar total = stream::Scalar::temporary("ebj.sum_f");
-          stream::sum(f, total);
-          const double mean = double(total.read()) / double(ebj.size());
-          message += "; the grid is Neumann in every direction, so A is singular and f must have zero mean (its mean is " +
-                     formatNumber(mean) + ")";
-        }
-        return finish(Outcome::MaxIterations, k, std::move(message));
-      }
+  double fnorm = 0;
+  if (limits.checks()) {
+    fnorm = rhsNorm();
+    if (std::optional<Verdict> v = rightHandSideVerdict(fnorm, "f", f.name(), recorder)) {
+      if (v->outcome == Outcome::Converged) load(f, nullptr);
+      store(x);
+      return recorder.finish(*v);
     }
-    ebj.sweep(1);
   }
+  StationaryLoop loop;
+  loop.residual = "||f - A x||/||f||";
+  loop.nonFiniteCause = "x " + quoted(x.name()) + " held NaN or Inf, or the iteration overflowed";
+  loop.relativeResidual = [&] { return residualNorm() / fnorm; };
+  loop.step = [&](int) { sweep(1); };
+  Verdict verdict = runStationary(loop, limits, recorder);
+  if (verdict.outcome == Outcome::MaxIterations && m_grid.singular() && !limits.fixed) {
+    stream::Scalar total = stream::Scalar::temporary("ebj.sum_f");
+    stream::sum(f, total);
+    const double mean = double(total.read()) / double(size());
+    verdict.message += "; the grid is Neumann in every direction, so A is singular and f must have zero mean (its mean is " +
+                       formatNumber(mean) + ")";
+  }
+  store(x);
+  return recorder.finish(verdict);
+}
+
+SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, const IterativeOptions& options) {
+  return ebj.solve(f, x, options);
 }
 
 void enhancedBlockJacobiSmooth(EnhancedBlockJacobi& ebj, const Vector& f, Vector& x, int sweeps) {

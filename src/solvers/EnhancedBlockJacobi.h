@@ -29,19 +29,18 @@
 //
 //   EnhancedBlockJacobi ebj({.nx = 40, .ny = 80, .nz = 80, .x = EbjBoundary::Dirichlet,
 //                            .y = EbjBoundary::Neumann, .z = EbjBoundary::Neumann});
-//   SolverStatus s = enhancedBlockJacobi(ebj, f, u, {.tolerance = 1e-5f});   // solver
-//   enhancedBlockJacobiSmooth(ebj, f, u, 3);                                 // smoother
+//   SolverStatus s = ebj.solve(f, u, {.tolerance = 1e-5f});   // solver (IterativeSolver.h)
+//   enhancedBlockJacobiSmooth(ebj, f, u, 3);                  // smoother
 #include <texstream/codegen/Annealer.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/EbjKernel.h>
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/SolverStatus.h>
-#include <texstream/stream/Backend.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -83,7 +82,19 @@ struct EbjOptions {
   std::optional<codegen::AnnealingSchedule> schedule;
 };
 
-class EnhancedBlockJacobi {
+/// The unset fields of the solver's options: 1000 iterations, a check every 8 (each: slabs()
+/// passes, a reduction, a read-back).
+inline constexpr IterationDefaults kEbjDefaults{1000, 8};
+
+/// As an IterativeSolver, solve(f, x, options) solves A u = f (the grid's problem) to the
+/// tolerance on the true residual ||f - A x|| / ||f|| (checked in float); x holds the initial
+/// guess and receives the result. f and x have size() elements (any layouts). Throws
+/// gl::Error on size mismatches, std::invalid_argument on bad options; MaxIterations /
+/// NonFinite are reported in the status. f = 0 gives x = 0. For a singular grid f must have
+/// zero mean, else the residual stalls at the mean's share (the status message then says
+/// so). x may be f (both are packed into the slabs before the sweeps): the solution
+/// replaces f. Fixed mode reads nothing back unless a check is due.
+class EnhancedBlockJacobi : public IterativeSolver {
  public:
   /// Builds the kernel (annealing first for EbjOrdering::Annealed) and the slab textures in
   /// the current context. Throws std::invalid_argument for an unsupported grid (naming the
@@ -129,27 +140,14 @@ class EnhancedBlockJacobi {
   stream::Layout m_slabLayout, m_packedLayout;
   std::vector<stream::Vector> m_slabs;
   stream::Vector m_f, m_scratch;  // packed: right-hand side; residual / unpack staging
+
+ protected:
+  SolverStatus run(const stream::Vector& f, stream::Vector& x, const IterativeOptions& options) override;
 };
 
-struct EbjSolveOptions {
-  /// Stop when ||f - A x|| / ||f|| <= tolerance (the true residual, checked in float).
-  float tolerance = 1e-6f;
-  int maxIterations = 1000;
-  /// Iterations between residual checks (each: slabs() passes, a reduction, a read-back).
-  int checkEvery = 8;
-  std::optional<stream::Backend> backend;
-  /// Called at each check (iteration 0 included) with the relative residual.
-  std::function<void(int iteration, double relativeResidual)> onCheck;
-};
-
-/// Solves A u = f (the grid's problem); x holds the initial guess and receives the result.
-/// f and x have ebj.size() elements (any layouts). Throws gl::Error on size mismatches,
-/// std::invalid_argument on bad options; MaxIterations / NonFinite are reported in the
-/// status. f = 0 gives x = 0. For a singular grid f must have zero mean, else the residual
-/// stalls at the mean's share (the status message then says so). x may be f (both are
-/// packed into the slabs before the sweeps): the solution replaces f.
+/// ebj.solve(f, x, options).
 SolverStatus enhancedBlockJacobi(EnhancedBlockJacobi& ebj, const stream::Vector& f, stream::Vector& x,
-                                 const EbjSolveOptions& opts = {});
+                                 const IterativeOptions& options = {});
 
 /// `sweeps` enhanced block Jacobi iterations on x in place (a smoother): pack, sweep,
 /// unpack; no residual checks, no read-back. Same inputs and errors as the solver.

@@ -9,6 +9,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <array>
+#include <initializer_list>
 #include <string>
 
 namespace texstream::solvers {
@@ -21,6 +22,21 @@ void requireCoarser(const char* what, const LayeredGrid& fine, const LayeredGrid
                     fine.describe());
 }
 
+/// A transfer's field, named for messages: "interpolateBilinear (x)".
+struct Field {
+  const char* name;
+  const stream::Vector* v;
+};
+
+/// Throws gl::Error unless `coarse` is fine's next coarser grid and each field is a layered
+/// field of its grid.
+void requireTransfer(const char* what, const LayeredGrid& fine, std::initializer_list<Field> fineFields,
+                     const LayeredGrid& coarse, std::initializer_list<Field> coarseFields) {
+  requireCoarser(what, fine, coarse);
+  for (const Field& f : fineFields) fine.require((std::string(what) + " (" + f.name + ")").c_str(), *f.v);
+  for (const Field& f : coarseFields) coarse.require((std::string(what) + " (" + f.name + ")").c_str(), *f.v);
+}
+
 const int kDx[9] = {-1, 0, 1, -1, 0, 1, -1, 0, 1};
 const int kDy[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
 
@@ -29,10 +45,7 @@ const int kDy[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
 void interpolateBilinear(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& v,
                          const stream::Vector& fineCentre, stream::Vector& x, bool add, bool borderInKernel) {
   gl::StateGuard guard;
-  requireCoarser("interpolateBilinear", fine, coarse);
-  coarse.require("interpolateBilinear (v)", v);
-  fine.require("interpolateBilinear (fine centre)", fineCentre);
-  fine.require("interpolateBilinear (x)", x);
+  requireTransfer("interpolateBilinear", fine, {{"fine centre", &fineCentre}, {"x", &x}}, coarse, {{"v", &v}});
   stream::Pass pass("multigrid/interpolate_correct");
   fine.bind(pass);
   if (!add) pass.define("NO_CORRECT");
@@ -41,16 +54,15 @@ void interpolateBilinear(const LayeredGrid& fine, const LayeredGrid& coarse, con
   if (!borderInKernel) fine.syncBorder({&x});
 }
 
-namespace {
-
-/// The coarse side of both projections: grid, centre, b and the optional sweep output.
-void runProjection(stream::Pass& pass, const char* what, const LayeredGrid& coarse, const stream::Vector& coarseCentre,
-                   stream::Vector& b, const ZeroGuessSweep& sweep) {
-  coarse.require((std::string(what) + " (coarse centre)").c_str(), coarseCentre);
-  coarse.require((std::string(what) + " (b)").c_str(), b);
+void projectFullWeighting(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& r,
+                          const stream::Vector& coarseCentre, stream::Vector& b, const ZeroGuessSweep& sweep) {
+  gl::StateGuard guard;
+  requireTransfer("projectFullWeighting", fine, {{"r", &r}}, coarse, {{"coarse centre", &coarseCentre}, {"b", &b}});
+  stream::Pass pass("multigrid/restrict_full_weighting");
+  pass.input("u_r", r).label("mg restrict");
   if (sweep.x) {
-    coarse.require((std::string(what) + " (zero-guess sweep x)").c_str(), *sweep.x);
-    if (sweep.x == &b) throw gl::Error(std::string(what) + ": the sweep's x must not be b");
+    coarse.require("projectFullWeighting (zero-guess sweep x)", *sweep.x);
+    if (sweep.x == &b) throw gl::Error("projectFullWeighting: the sweep's x must not be b");
     pass.define("ZERO_SWEEP").uniform("u_omega", sweep.omega);
     if (sweep.borderInKernel) pass.define("BORDER_IN_KERNEL");
   }
@@ -59,33 +71,6 @@ void runProjection(stream::Pass& pass, const char* what, const LayeredGrid& coar
   if (sweep.x) pass.output(*sweep.x);
   pass.run();
   if (sweep.x && !sweep.borderInKernel) coarse.syncBorder({sweep.x});
-}
-
-}  // namespace
-
-void projectFullWeighting(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& r,
-                          const stream::Vector& coarseCentre, stream::Vector& b, const ZeroGuessSweep& sweep) {
-  gl::StateGuard guard;
-  requireCoarser("projectFullWeighting", fine, coarse);
-  fine.require("projectFullWeighting (r)", r);
-  stream::Pass pass("multigrid/restrict_full_weighting");
-  pass.input("u_r", r).label("mg restrict");
-  runProjection(pass, "projectFullWeighting", coarse, coarseCentre, b, sweep);
-}
-
-void projectResidual(const LayeredStencil& A, const stream::Vector& x, const stream::Vector& bFine,
-                     const LayeredGrid& coarse, const stream::Vector& coarseCentre, stream::Vector& b,
-                     const ZeroGuessSweep& sweep) {
-  gl::StateGuard guard;
-  const LayeredGrid& fine = A.grid();
-  requireCoarser("projectResidual", fine, coarse);
-  fine.require("projectResidual (x)", x);
-  fine.require("projectResidual (fine b)", bFine);
-  stream::Pass pass("multigrid/restrict_residual");
-  fine.bind(pass);
-  A.bind(pass);
-  pass.input("u_x", x).input("u_b", bFine).label("mg residual+restrict");
-  runProjection(pass, "projectResidual", coarse, coarseCentre, b, sweep);
 }
 
 void composeGalerkin(const LayeredStencil& fine, LayeredStencil& coarse) {

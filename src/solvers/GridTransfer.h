@@ -22,7 +22,7 @@ class LayeredStencil;
 void interpolateBilinear(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& v,
                          const stream::Vector& fineCentre, stream::Vector& x, bool add, bool borderInKernel = false);
 
-/// Optional second output of the projections: the coarse level's first weighted Jacobi
+/// Optional second output of the projection: the coarse level's first weighted Jacobi
 /// sweep from a zero guess for the projected b (x = omega b / centre at free nodes, b at
 /// fixed ones, exactly what Multigrid's zero-guess sweep would write), so that a cycle
 /// descending to the coarse level saves that pass. Its border is written by the projection
@@ -37,16 +37,6 @@ struct ZeroGuessSweep {
 /// zero elsewhere. r is a layered field of `fine` with its border in sync.
 void projectFullWeighting(const LayeredGrid& fine, const LayeredGrid& coarse, const stream::Vector& r,
                           const stream::Vector& coarseCentre, stream::Vector& b, const ZeroGuessSweep& sweep = {});
-
-/// The residual and its projection in one pass: b = P (bFine - A x) at free owned nodes of
-/// `coarse`, zero elsewhere, the fine residual evaluated on the fly (at fixed fine nodes
-/// zero, at border duplicates at their owners: the r that the residual pass and a border
-/// copy would give). x (border in sync) and bFine are layered fields of A's grid. Cheaper
-/// than the two passes where passes are short (latency-bound levels), dearer where the
-/// 9/4 times larger residual arithmetic shows (Multigrid.h, fuseRestrictionTexels).
-void projectResidual(const LayeredStencil& A, const stream::Vector& x, const stream::Vector& bFine,
-                     const LayeredGrid& coarse, const stream::Vector& coarseCentre, stream::Vector& b,
-                     const ZeroGuessSweep& sweep = {});
 
 /// coarse = P fine S on the free nodes (fine's couplings into fixed nodes dropped first); a
 /// coarse node is fixed exactly when no free fine node lies in its support, so S

@@ -1,24 +1,21 @@
 // Weighted Jacobi (Bolz et al. 2003, §4.2 uses it, omega = 2/3, as the multigrid smoother).
 #include <texstream/solvers/Jacobi.h>
 
-#include <texstream/solvers/SolveRecorder.h>
-#include <texstream/solvers/SolverInputs.h>
-#include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/SolveRecorder.h>
+#include <texstream/solvers/SolverInputs.h>
+#include <texstream/solvers/StationaryLoop.h>
 #include <texstream/stream/Aliasing.h>
+#include <texstream/stream/Layout.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
-#include <glad/gl.h>
-
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -29,6 +26,12 @@ using stream::Pass;
 using stream::Scalar;
 using stream::Vector;
 
+float requireOmega(float omega) {
+  if (!(omega > 0.0f) || !std::isfinite(omega)) {
+    throw std::invalid_argument("jacobi: omega must be finite and > 0, got " + formatNumber(omega));
+  }
+  return omega;
+}
 
 /// x = x + omega D^-1 (b - ax); `diagonal` is D, or D^-1 when `inverse`.
 void sweep(const Vector& b, const Vector& ax, const Vector& diagonal, bool inverse, float omega, Vector& x) {
@@ -41,69 +44,65 @@ void sweep(const Vector& b, const Vector& ax, const Vector& diagonal, bool inver
 
 }  // namespace
 
-SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x, const JacobiOptions& opts) {
-  requireIterationOptions("jacobi", opts.tolerance, opts.maxIterations, opts.checkEvery);
-  if (!(opts.omega > 0.0f) || !std::isfinite(opts.omega)) {
-    throw std::invalid_argument("jacobi: omega must be finite and > 0, got " + formatNumber(opts.omega));
-  }
+WeightedJacobi::WeightedJacobi(const linalg::LinearOperator& A, float omega)
+    : WeightedJacobi(A, stream::Layout::forSize(A.rows()), omega) {}
+
+WeightedJacobi::WeightedJacobi(const linalg::LinearOperator& A, const stream::Layout& layout, float omega)
+    : m_A(&A), m_inverse(JacobiPreconditioner(A, layout)), m_omega(requireOmega(omega)) {}
+
+SolverStatus WeightedJacobi::run(const Vector& b, Vector& x, const IterativeOptions& options) {
+  const linalg::LinearOperator& A = *m_A;
+  const IterationLimits limits = resolveLimits("jacobi", options, kJacobiDefaults);
   requireSquareSystem("jacobi", A, b, x);
-  SolveRecorder recorder("jacobi(" + quoted(A.name()) + ")", opts.onCheck);
+  const Vector& inverseDiagonal = *m_inverse.inverseDiagonal();
+  stream::requireSameLayout(("jacobi(" + quoted(A.name()) + "): the inverse diagonal").c_str(), b, inverseDiagonal);
+  SolveRecorder recorder("jacobi(" + quoted(A.name()) + ")", options.onCheck, limits.checks());
   gl::StateGuard guard;
-  stream::BackendScope backendScope(opts.backend);
+  stream::BackendScope backendScope(options.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
 
-  // Checks the diagonal (naming a zero row) and keeps D^-1 in b's layout.
-  const JacobiPreconditioner inverse(A, b.layout());
   Vector ax = Vector::temporary(b.layout(), "jacobi.Ax");
   Vector r = Vector::temporary(b.layout(), "jacobi.r");
-  Scalar bb = Scalar::temporary("jacobi.bb"), rr = Scalar::temporary("jacobi.rr");
-
-  SolverStatus& result = recorder.status();
-  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
-    return recorder.finish(outcome, iterations, message);
-  };
-
-  stream::dot(b, b, bb);
-  const double bnorm2 = bb.read();
-  if (!std::isfinite(bnorm2)) {
-    result.relativeResidual = NAN;
-    return finish(Outcome::NonFinite, 0,
-                  "||b||^2 = " + formatNumber(bnorm2) + ": b " + quoted(b.name()) + " holds NaN or Inf (or overflows)");
-  }
-  if (bnorm2 == 0.0) {
-    x.setZero();
-    recorder.record(0, 0.0);
-    return finish(Outcome::Converged, 0, "b " + quoted(b.name()) + " is zero, so x = 0");
+  Scalar rr = Scalar::temporary("jacobi.rr");
+  double bnorm2 = 0;
+  if (limits.checks()) {
+    Scalar bb = Scalar::temporary("jacobi.bb");
+    stream::dot(b, b, bb);
+    bnorm2 = bb.read();
+    if (std::optional<Verdict> v = rightHandSideVerdict(std::sqrt(bnorm2), "b", b.name(), recorder)) {
+      if (v->outcome == Outcome::Converged) x.setZero();
+      return recorder.finish(*v);
+    }
   }
 
   // Sweep k turns x_k into x_{k+1} using A x_k; a check at k uses that same A x_k for the
   // true residual b - A x_k, so it costs a combination pass and a reduction, not an apply.
-  for (int k = 0;; ++k) {
+  bool axCurrent = false;
+  StationaryLoop loop;
+  loop.residual = "||b - A x||/||b||";
+  loop.nonFiniteCause = "divergence: A not diagonally dominant or omega too large?";
+  loop.relativeResidual = [&] {
     A.apply(x, ax);
-    if (k % opts.checkEvery == 0 || k == opts.maxIterations) {
-      linalg::linearCombination(1.0f, b, -1.0f, ax, r);
-      stream::dot(r, r, rr);
-      const double relres = std::sqrt(double(rr.read()) / bnorm2);
-      if (!std::isfinite(relres)) {
-        result.relativeResidual = relres;
-        return finish(Outcome::NonFinite, k,
-                      "||b - A x||^2 is not finite at iteration " + std::to_string(k) +
-                          " (divergence: A not diagonally dominant or omega too large?)");
-      }
-      recorder.record(k, relres);
-      if (relres <= opts.tolerance) {
-        return finish(Outcome::Converged, k,
-                      "converged: ||b - A x||/||b|| = " + formatNumber(relres) + " <= " +
-                          formatNumber(opts.tolerance) + " at iteration " + std::to_string(k));
-      }
-      if (k == opts.maxIterations) {
-        return finish(Outcome::MaxIterations, k,
-                      "not converged after " + std::to_string(k) + " iterations: ||b - A x||/||b|| = " +
-                          formatNumber(relres) + " > " + formatNumber(opts.tolerance));
-      }
-    }
-    sweep(b, ax, inverse.inverseDiagonal(), true, opts.omega, x);
-  }
+    axCurrent = true;
+    linalg::linearCombination(1.0f, b, -1.0f, ax, r);
+    stream::dot(r, r, rr);
+    return std::sqrt(double(rr.read()) / bnorm2);
+  };
+  loop.step = [&](int) {
+    if (!axCurrent) A.apply(x, ax);
+    axCurrent = false;
+    sweep(b, ax, inverseDiagonal, true, m_omega, x);
+  };
+  return recorder.finish(runStationary(loop, limits, recorder));
+}
+
+SolverStatus jacobi(const linalg::LinearOperator& A, const Vector& b, Vector& x, const IterativeOptions& options,
+                    float omega) {
+  // The cheap checks before the diagonal is read back.
+  resolveLimits("jacobi", options, kJacobiDefaults);
+  requireOmega(omega);
+  requireSquareSystem("jacobi", A, b, x);
+  return WeightedJacobi(A, b.layout(), omega).solve(b, x, options);
 }
 
 void jacobiSmooth(const linalg::LinearOperator& A, const Vector& diag, const Vector& b, Vector& x, int sweeps,

@@ -1,8 +1,9 @@
 #pragma once
 // texstream::solvers::JacobiPreconditioner: M = diag(A), so z = M^-1 r = r / diag(A)
 // element-wise (the "diagonal preconditioner" of Batty's Frantic Films PCG). The inverse
-// diagonal is kept as a vector in the solve's layout; cg() fuses z = r * inverse into its
-// x/r update pass (three outputs) instead of running apply() as a separate pass.
+// diagonal is kept as a vector in the solve's layout and offered to solvers
+// (Preconditioner::inverseDiagonal): cg() fuses z = r * inverse into its update pass
+// instead of running apply() as a separate pass.
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/stream/Vector.h>
 
@@ -34,7 +35,7 @@ class JacobiPreconditioner : public Preconditioner {
   void apply(const stream::Vector& r, stream::Vector& z) const override;
   std::string name() const override { return "jacobi"; }
   /// 1 / diag(A), n = A.rows(), zero padding.
-  const stream::Vector& inverseDiagonal() const { return m_inverseDiagonal; }
+  const stream::Vector* inverseDiagonal() const override { return &m_inverseDiagonal; }
 
  private:
   JacobiPreconditioner() = default;

@@ -6,9 +6,11 @@
 #include <texstream/solvers/GridTransfer.h>
 #include <texstream/solvers/SolveRecorder.h>
 #include <texstream/solvers/SolverInputs.h>
+#include <texstream/solvers/StationaryLoop.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -45,11 +47,17 @@ using stream::Vector;
 /// Largest coarsest level solved directly (a dense inverse of this many nodes squared).
 constexpr std::size_t kMaxDirectCoarseNodes = 1024;
 
+constexpr stream::EnumName<CycleType> kCycleTypeNames[] = {{CycleType::V, "V", "V"}, {CycleType::W, "W", "W"}};
+constexpr stream::EnumName<CoarseSolve> kCoarseSolveNames[] = {{CoarseSolve::Direct, "direct", "direct"},
+                                                              {CoarseSolve::Jacobi, "jacobi", "Jacobi (Bolz)"}};
+constexpr stream::EnumName<BorderUpdate> kBorderUpdateNames[] = {
+    {BorderUpdate::CopyPasses, "copy", "copy passes (Bolz)"}, {BorderUpdate::InKernel, "kernel", "in the kernels"}};
+
 }  // namespace
 
-const char* cycleName(CycleType c) { return c == CycleType::V ? "V" : "W"; }
-const char* coarseSolveName(CoarseSolve c) { return c == CoarseSolve::Direct ? "direct" : "jacobi"; }
-const char* borderUpdateName(BorderUpdate b) { return b == BorderUpdate::CopyPasses ? "copy passes" : "in kernel"; }
+std::span<const stream::EnumName<CycleType>> cycleTypeNames() { return kCycleTypeNames; }
+std::span<const stream::EnumName<CoarseSolve>> coarseSolveNames() { return kCoarseSolveNames; }
+std::span<const stream::EnumName<BorderUpdate>> borderUpdateNames() { return kBorderUpdateNames; }
 
 void validate(const MultigridOptions& o) {
   auto bad = [](const std::string& what) { throw std::invalid_argument("MultigridOptions: " + what); };
@@ -62,8 +70,6 @@ void validate(const MultigridOptions& o) {
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
   if (o.constantStencilTexels < 0)
     bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
-  if (o.fuseRestrictionTexels < 0)
-    bad("fuseRestrictionTexels must be >= 0 (0: never), got " + std::to_string(o.fuseRestrictionTexels));
 }
 
 LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
@@ -449,11 +455,6 @@ void Multigrid::descend(int l, bool sweep) {
   Level& level = m_levels[std::size_t(l)];
   Level& coarse = m_levels[std::size_t(l) + 1];
   const ZeroGuessSweep s{sweep ? &coarse.x : nullptr, firstSweepOmega(l + 1), inKernel()};
-  const long long texels = (long long)level.grid.width() * level.grid.height();
-  if (texels <= (long long)m_options.fuseRestrictionTexels) {
-    projectResidual(level.A, level.x, level.b, coarse.grid, coarse.A.centre(), coarse.b, s);
-    return;
-  }
   residual(l);
   if (!inKernel()) level.grid.syncBorder({&level.r});
   projectFullWeighting(level.grid, coarse.grid, level.r, coarse.A.centre(), coarse.b, s);
@@ -579,52 +580,46 @@ double Multigrid::rhsNorm() {
   return double(m_scalar.read());
 }
 
-SolverStatus Multigrid::solveLayered(const MultigridSolveOptions& opts) {
-  if (!(opts.tolerance >= 0.0f) || !std::isfinite(opts.tolerance))
-    throw std::invalid_argument("Multigrid::solve: tolerance must be finite and >= 0, got " +
-                                formatNumber(opts.tolerance));
-  if (opts.maxCycles < 0)
-    throw std::invalid_argument("Multigrid::solve: maxCycles must be >= 0, got " + std::to_string(opts.maxCycles));
-  if (opts.checkEvery < 1)
-    throw std::invalid_argument("Multigrid::solve: checkEvery must be >= 1, got " + std::to_string(opts.checkEvery));
+SolverStatus Multigrid::solveLayered(const IterativeOptions& opts) {
+  const IterationLimits limits = resolveLimits("Multigrid::solve", opts, kMultigridDefaults);
   SolveRecorder recorder("multigrid(\"" + m_name + "\") " + cycleName(m_options.cycle) + "(" +
                              std::to_string(m_options.preSmoothing) + "," + std::to_string(m_options.postSmoothing) + ")",
-                         opts.onCheck);
+                         opts.onCheck, limits.checks());
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
-
-  auto finish = [&](Outcome o, int cycles, const std::string& message) {
-    if (m_singular) removeMean(m_levels[0].x);
-    return recorder.finish(o, cycles, message);
+  Level& top = m_levels[0];
+  // Fixed work cycles x as it is: no zero-mean projections, the fixed nodes imposed by the
+  // cycles themselves.
+  const bool project = m_singular && !limits.fixed;
+  auto finish = [&](const Verdict& v) {
+    if (project) removeMean(top.x);
+    return recorder.finish(v);
   };
-  auto record = [&](int cycles, double rel) { recorder.record(cycles, rel); };
 
-  if (m_singular) removeMean(m_levels[0].b);
-  imposeFixed();
-  const double bnorm = rhsNorm();
-  if (!std::isfinite(bnorm)) return finish(Outcome::NonFinite, 0, "the right-hand side holds NaN or Inf");
-  if (bnorm == 0.0) {
-    // b = 0 at free nodes: x = 0 there (fixed nodes already hold b).
-    Pass("multigrid/add_constant")
-        .input("u_x", m_levels[0].x)
-        .input("u_centre", m_levels[0].A.centre())
-        .define("ZERO_FREE")
-        .coefficient("u_a", 0.0f)
-        .output(m_levels[0].x)
-        .label("mg zero")
-        .run();
-    record(0, 0.0);
-    return finish(Outcome::Converged, 0, "b = 0, x = 0");
+  if (project) removeMean(top.b);
+  if (!limits.fixed) imposeFixed();
+  double bnorm = 0;
+  if (limits.checks()) {
+    bnorm = rhsNorm();
+    if (std::optional<Verdict> v = rightHandSideVerdict(bnorm, "b", "", recorder)) {
+      if (v->outcome == Outcome::Converged) {
+        // b = 0 at free nodes: x = 0 there (fixed nodes hold b).
+        Pass("multigrid/add_constant")
+            .input("u_x", top.x)
+            .input("u_centre", top.A.centre())
+            .define("ZERO_FREE")
+            .coefficient("u_a", 0.0f)
+            .output(top.x)
+            .label("mg zero")
+            .run();
+      }
+      return finish(*v);
+    }
   }
-  double rel = residualNorm() / bnorm;
-  if (!std::isfinite(rel)) return finish(Outcome::NonFinite, 0, "the initial guess holds NaN or Inf");
-  record(0, rel);
-  if (rel <= opts.tolerance) return finish(Outcome::Converged, 0, "converged at cycle 0, residual " + formatNumber(rel));
 
-  const bool recurrence = opts.check == ResidualCheck::Recurrence;
   // Defect correction: the cycles work on corrections c (level 0's x) for A c = r, with
   // the recurrence residual r in level 0's b; x and the original b wait here.
-  Level& top = m_levels[0];
+  const bool recurrence = m_options.residualCheck == ResidualCheck::Recurrence;
   Vector x, savedB;
   if (recurrence) {
     residual(0);
@@ -634,66 +629,30 @@ SolverStatus Multigrid::solveLayered(const MultigridSolveOptions& opts) {
     top.b = Vector::temporary(top.grid.layout(), m_name + ".defect");
     std::swap(top.b, top.r);
   }
-  auto restore = [&] {
-    if (!recurrence) return;
-    top.x = std::move(x);
-    top.b = std::move(savedB);
-  };
-  auto checkNorm = [&] {
+  StationaryLoop loop;
+  loop.iteration = "cycle";
+  loop.residual = recurrence ? "||r||/||b||" : "||b - A x||/||b||";
+  loop.nonFiniteCause = "NaN or Inf in the initial guess, or the cycles overflowed";
+  if (!recurrence) loop.stagnation = "the float32 floor of the true residual; ResidualCheck::Recurrence goes lower";
+  loop.relativeResidual = [&] {
     if (!recurrence) return residualNorm() / bnorm;
     stream::norm2(top.b, m_scalar);
     return double(m_scalar.read()) / bnorm;
   };
-
-  int cycles = 0;
-  if (opts.fullMultigrid && opts.maxCycles > 0) {
-    fullMultigrid();  // from zero: as a correction in recurrence mode
+  loop.step = [&](int k) {
+    if (k == 0 && m_options.fullMultigrid) fullMultigrid();  // from zero: a correction in recurrence mode
+    else cycleAt(0, recurrence);
     if (recurrence) defectUpdate(x, top.b);
-    cycles = 1;
+  };
+  const Verdict verdict = runStationary(loop, limits, recorder);
+  if (recurrence) {
+    top.x = std::move(x);
+    top.b = std::move(savedB);
   }
-  // The true residual stops falling at the float32 floor; stop there too.
-  double best = rel;
-  int sinceBest = 0;
-  while (true) {
-    const bool check = cycles % opts.checkEvery == 0 || cycles >= opts.maxCycles;
-    if (cycles > 0 && check) {
-      rel = checkNorm();
-      if (!std::isfinite(rel)) {
-        restore();
-        return finish(Outcome::NonFinite, cycles, "the residual became NaN or Inf at cycle " + std::to_string(cycles));
-      }
-      record(cycles, rel);
-      if (rel <= opts.tolerance) {
-        restore();
-        return finish(Outcome::Converged, cycles,
-                      "converged in " + std::to_string(cycles) + " cycles, residual " + formatNumber(rel));
-      }
-      if (rel < 0.9 * best) {
-        best = rel;
-        sinceBest = 0;
-      } else if (++sinceBest >= 3 && !recurrence) {
-        restore();
-        return finish(Outcome::MaxIterations, cycles,
-                      "stagnated at residual " + formatNumber(rel) + " after " + std::to_string(cycles) +
-                          " cycles (the float32 floor of the true residual; ResidualCheck::Recurrence goes lower)");
-      }
-    }
-    if (cycles >= opts.maxCycles) break;
-    if (recurrence) {
-      cycleAt(0, true);
-      defectUpdate(x, top.b);
-    } else {
-      cycleAt(0, false);
-    }
-    ++cycles;
-  }
-  restore();
-  return finish(Outcome::MaxIterations, cycles,
-                "stopped at the cycle cap " + std::to_string(opts.maxCycles) + ", residual " + formatNumber(rel) +
-                    " > tolerance " + formatNumber(opts.tolerance));
+  return finish(verdict);
 }
 
-SolverStatus Multigrid::solve(const Vector& b, Vector& x, const MultigridSolveOptions& opts) {
+SolverStatus Multigrid::run(const Vector& b, Vector& x, const IterativeOptions& opts) {
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
   const std::size_t n = grid(0).nodes();
@@ -707,5 +666,34 @@ SolverStatus Multigrid::solve(const Vector& b, Vector& x, const MultigridSolveOp
   grid(0).unlayer(m_levels[0].x, x);
   return status;
 }
+
+namespace {
+
+/// Multigrid::layeredSolver(): solveLayered on the caller's layered fields.
+class LayeredMultigridSolver final : public IterativeSolver {
+ public:
+  explicit LayeredMultigridSolver(Multigrid& mg) : m_mg(&mg) {}
+
+ protected:
+  SolverStatus run(const Vector& b, Vector& x, const IterativeOptions& options) override {
+    const LayeredGrid& g = m_mg->grid(0);
+    g.require("Multigrid::layeredSolver (b)", b);
+    g.require("Multigrid::layeredSolver (x)", x);
+    gl::StateGuard guard;
+    const bool ownB = &b == &m_mg->rhs(), ownX = &x == &m_mg->solution();
+    if (!ownB) linalg::copy(b, m_mg->rhs());
+    if (!ownX) linalg::copy(x, m_mg->solution());
+    SolverStatus status = m_mg->solveLayered(options);
+    if (!ownX) linalg::copy(m_mg->solution(), x);
+    return status;
+  }
+
+ private:
+  Multigrid* m_mg;
+};
+
+}  // namespace
+
+std::unique_ptr<IterativeSolver> Multigrid::layeredSolver() { return std::make_unique<LayeredMultigridSolver>(*this); }
 
 }  // namespace texstream::solvers

@@ -5,7 +5,7 @@
 // Neumann or mixed boundaries.
 //
 //  - Layout: every level is a LayeredGrid (four parts of the grid in RGBA, one-texel
-//    borders kept in sync by copy passes).
+//    borders kept in sync inside the kernels, or by Bolz's copy passes: BorderUpdate).
 //  - Transfers: bilinear interpolation S and full-weighting projection P = 1/4 S^T.
 //  - Coarse operators: A_2h = P A_h S, composed on the GPU (couplings into fixed nodes
 //    dropped first; a coarse node is fixed only when its support holds no free fine
@@ -14,23 +14,24 @@
 //    the fixed nodes are the grid's edge).
 //  - Smoother: weighted Jacobi with eta1 pre- and eta2 post-sweeps. Bolz uses omega = 2/3
 //    (the best weight in 1D, Briggs et al. 2000, ch. 2); the default here is 4/5, the best
-//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3; the V(2,2)
-//    factors are in docs/performance.md and tests/solvers/multigrid_convergence.cpp).
+//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3;
+//    docs/performance.md and tests/solvers/multigrid_convergence.cpp).
 //  - Coarsest level (at most coarsestNodes nodes: 9x9 for (2^j + 1)^2 and 2^j grids):
 //    solved exactly by default (its inverse, or pseudo-inverse for singular problems,
 //    computed on the CPU when the hierarchy is built; one pass), or by coarseIterations
-//    weighted Jacobi sweeps as
-//    Bolz does ("we will use Jacobi iteration for the coarsest level solve as well"), which
-//    is also the fallback for thin grids that leave more than 1024 nodes there.
+//    weighted Jacobi sweeps as Bolz does ("we will use Jacobi iteration for the coarsest
+//    level solve as well"), which is also the fallback for thin grids that leave more
+//    than 1024 nodes there.
 //  - Cycles: V (Bolz's pseudo-code), W (mu = 2), and full multigrid (FMG: the right-hand
 //    side projected to the coarsest level, then interpolated up with one cycle per level).
 //  - Fewer passes and bytes per cycle, the mathematics unchanged (MultigridOptions): a
 //    uniform stencil wherever the operator is constant (LayeredStencil.h), the coarse
 //    level's first sweep written by the projection, the correction evaluated inside the
-//    first post-smoothing sweep, optionally the residual inside the projection. With
-//    borders in kernel a V(2,2) level below the finest takes 5 passes instead of 7: one
-//    pre-sweep (the first came with its right-hand side), the residual, the projection
-//    (with the coarser level's first sweep), correction and sweep, one more sweep.
+//    first post-smoothing sweep, and on the compute backend the coarse levels of a V-cycle
+//    in one dispatch. With borders in kernel a V(2,2) level below the finest takes 5
+//    passes: one pre-sweep (the first came with its right-hand side), the residual, the
+//    projection (with the coarser level's first sweep), correction and sweep, one more
+//    sweep.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
@@ -38,31 +39,32 @@
 // Any grid size works (coarse grids have n / 2 + 1 nodes); (2^j + 1)^2 grids and 2^j grids
 // waste no texels, other sizes some (the splits are multiples of 2^(levels - 1)).
 //
+// A Multigrid is an IterativeSolver (IterativeSolver.h): solve(b, x, options) cycles to the
+// tolerance on plain vectors; layeredSolver() does the same on layered fields. As CG's
+// preconditioner (MGPCG): MultigridPreconditioner.h.
+//
 //   GridStencil A = GridStencil::poisson(1025, 1025, GridBoundaries::all(Boundary::Dirichlet), "A");
 //   Multigrid mg(A, {.preSmoothing = 2, .postSmoothing = 2});
 //   SolverStatus s = mg.solve(b, x, {.tolerance = 1e-6f});   // b, x: 1025^2 elements
-//
-// MGPCG: MultigridPreconditioner (MultigridPreconditioner.h) with cg().
 #include <texstream/gl/Texture.h>
 #include <texstream/solvers/GridStencil.h>
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/LayeredGrid.h>
 #include <texstream/solvers/LayeredStencil.h>
 #include <texstream/solvers/SolverStatus.h>
-#include <texstream/stream/Backend.h>
+#include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
-#include <functional>
-#include <optional>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace texstream::solvers {
 
 enum class CycleType { V, W };
-const char* cycleName(CycleType c);
 enum class CoarseSolve { Direct, Jacobi };
-const char* coarseSolveName(CoarseSolve c);
 /// How the one-texel borders of the layered fields are brought in sync after a kernel
 /// writes a field that is read at neighbours (x after a sweep, an interpolation or the
 /// coarse solve; r before the projection):
@@ -70,11 +72,30 @@ enum class BorderUpdate {
   /// Bolz §4.2: a copy pass over the border strips after each such kernel.
   CopyPasses,
   /// The kernel itself writes the border: a strip texel evaluates each duplicate's node at
-  /// its owner (bit-identical values, one pass fewer per kernel; a V(2,2) cycle at 1025^2
-  /// goes from 13 to 7 passes per level). Setup passes (composition) still copy.
+  /// its owner (bit-identical values, one pass fewer per kernel). Setup passes
+  /// (composition) still copy.
   InKernel,
 };
-const char* borderUpdateName(BorderUpdate b);
+/// Which residual a solve checks against its tolerance.
+enum class ResidualCheck {
+  /// ||b - A x|| computed from x each check. In float32 it cannot fall below about
+  /// 8 eps ||x|| / ||b|| (x itself is rounded): ~1e-6 at 500^2, ~5e-6 at 1025^2 for a
+  /// random b; a solve that stops gaining there ends as MaxIterations, "stagnated".
+  True,
+  /// Defect correction (Briggs et al. 2000, ch. 5): each cycle solves A c = r from c = 0,
+  /// then x += c and r -= A c. r is the recurrence residual, as in CG's stopping test
+  /// (ConjugateGradient.h), and keeps falling below the float32 floor of the true one.
+  Recurrence,
+};
+
+/// Names for command lines, panels and reports (stream/EnumNames.h): "V" | "W",
+/// "direct" | "jacobi", "copy" | "kernel".
+std::span<const stream::EnumName<CycleType>> cycleTypeNames();
+std::span<const stream::EnumName<CoarseSolve>> coarseSolveNames();
+std::span<const stream::EnumName<BorderUpdate>> borderUpdateNames();
+inline const char* cycleName(CycleType c) { return stream::nameOf(cycleTypeNames(), c); }
+inline const char* coarseSolveName(CoarseSolve c) { return stream::nameOf(coarseSolveNames(), c); }
+inline const char* borderUpdateName(BorderUpdate b) { return stream::nameOf(borderUpdateNames(), b); }
 
 struct MultigridOptions {
   CycleType cycle = CycleType::V;
@@ -82,7 +103,10 @@ struct MultigridOptions {
   int postSmoothing = 2;        ///< eta2 (>= 0)
   float omega = 0.8f;           ///< Jacobi weight, in (0, 2) (Bolz: 2/3)
   CoarseSolve coarseSolve = CoarseSolve::Direct;
-  BorderUpdate border = BorderUpdate::CopyPasses;
+  /// In the kernels: the same values as the copy passes with fewer passes; faster on the
+  /// compute backend at every size measured, about even on the fragment backend
+  /// (docs/performance.md).
+  BorderUpdate border = BorderUpdate::InKernel;
   int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
   // Passes saved and bytes not read; docs/performance.md has what each switch below gains.
   /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
@@ -93,11 +117,6 @@ struct MultigridOptions {
   /// more than that. false: every texel reads the textures (for comparisons).
   bool constantStencil = true;
   int constantStencilTexels = 65536;
-  /// Levels whose fine texture has at most this many texels compute the coarse right-hand
-  /// side in one pass, the residual evaluated inside the projection (GridTransfer.h,
-  /// projectResidual), instead of a residual pass and a projection pass; 0: never, the
-  /// default, because the fused pass costs more than the two (docs/performance.md).
-  int fuseRestrictionTexels = 0;
   /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
   /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep).
   bool fuseZeroGuessSweep = true;
@@ -122,38 +141,19 @@ struct MultigridOptions {
   /// (2^j + 1)^2 and 2^j grids: the direct solve of 81 nodes costs about what a 5x5 one
   /// does, and the cycle has one level (7 passes of a V(2,2) cycle) less.
   int coarsestNodes = 81;
-
+  // How solve() iterates (the cycles above are its iterations):
+  /// Begin with one full-multigrid pass (replaces the initial guess; counts as a cycle).
+  bool fullMultigrid = false;
+  ResidualCheck residualCheck = ResidualCheck::True;
 };
 /// Throws std::invalid_argument naming the bad field.
 void validate(const MultigridOptions& o);
 
-/// Which residual a solve checks against its tolerance.
-enum class ResidualCheck {
-  /// ||b - A x|| computed from x each check. In float32 it cannot fall below about
-  /// 8 eps ||x|| / ||b|| (x itself is rounded): ~1e-6 at 500^2, ~5e-6 at 1025^2 for a
-  /// random b; a solve that stops gaining there ends as MaxIterations, "stagnated".
-  True,
-  /// Defect correction (Briggs et al. 2000, ch. 5): each cycle solves A c = r from c = 0,
-  /// then x += c and r -= A c. r is the recurrence residual, as in CG's stopping test
-  /// (ConjugateGradient.h), and keeps falling below the float32 floor of the true one.
-  Recurrence,
-};
+/// The unset fields of a solve's options: 100 cycles, a check after every cycle (a cycle
+/// costs many passes and a few cycles converge, so a check is cheap beside it).
+inline constexpr IterationDefaults kMultigridDefaults{100, 1};
 
-struct MultigridSolveOptions {
-  /// Stop when ||r|| / ||b|| <= tolerance (free nodes; r as `check` says).
-  float tolerance = 1e-6f;
-  int maxCycles = 100;
-  /// Begin with one full-multigrid pass (replaces the initial guess).
-  bool fullMultigrid = false;
-  /// Cycles between residual checks (each: a residual pass, a reduction, a read-back).
-  int checkEvery = 1;
-  ResidualCheck check = ResidualCheck::True;
-  std::optional<stream::Backend> backend;
-  /// Called at each check (cycle 0 included) with the relative residual.
-  std::function<void(int cycle, double relativeResidual)> onCheck;
-};
-
-class Multigrid {
+class Multigrid : public IterativeSolver {
  public:
   /// Uploads A (GridStencil::validate) and builds the hierarchy on the GPU. A singular
   /// problem is recognised by GridStencil::hasConstantNullSpace().
@@ -215,14 +215,26 @@ class Multigrid {
   /// ||rhs()|| over free nodes (blocking).
   double rhsNorm();
 
-  /// Cycles on rhs()/solution() until the relative residual reaches the tolerance (the
-  /// right-hand side is made zero-mean first for singular problems, the solution after).
-  SolverStatus solveLayered(const MultigridSolveOptions& options = {});
-  /// Solves A x = b for plain vectors of nx ny elements (node (i, j) at i + nx j); x is
-  /// the initial guess (its fixed nodes are overwritten with b). Throws gl::Error on size
-  /// mismatches, std::invalid_argument on bad options; failures are in the status. x may
-  /// be b (both are copied into the grid before the cycles): the solution replaces b.
-  SolverStatus solve(const stream::Vector& b, stream::Vector& x, const MultigridSolveOptions& options = {});
+  // As an IterativeSolver, solve(b, x, options) solves A x = b for plain vectors of nx ny
+  // elements (node (i, j) at i + nx j) by cycles (options: kMultigridDefaults; tolerance on
+  // the relative residual over the free nodes, as options().residualCheck says); x is the
+  // initial guess (its fixed nodes are overwritten with b). Throws gl::Error on size
+  // mismatches, std::invalid_argument on bad options; failures are in the status. x may be
+  // b (both are copied into the grid before the cycles): the solution replaces b.
+  /// The same solve on rhs() and solution() themselves (the right-hand side is made
+  /// zero-mean first for singular problems, the solution after). Fixed mode
+  /// (IterativeOptions::fixedIterations) runs the cycles on solution() as it is: the
+  /// right-hand side taken as consistent, no zero-mean projections, no read-back unless a
+  /// check is due.
+  SolverStatus solveLayered(const IterativeOptions& options = {});
+  /// This multigrid as an IterativeSolver of layered fields of grid(0) (border in sync)
+  /// instead of plain vectors: solve(b, x) copies b and x into rhs() and solution() unless
+  /// they are those, runs solveLayered and copies the solution back. This Multigrid must
+  /// outlive it and stay where it is.
+  std::unique_ptr<IterativeSolver> layeredSolver();
+
+ protected:
+  SolverStatus run(const stream::Vector& b, stream::Vector& x, const IterativeOptions& options) override;
 
  private:
   struct Level {
@@ -241,7 +253,7 @@ class Multigrid {
   bool startsWithSweep(int level) const;
   float firstSweepOmega(int level) const;
   /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
-  /// residual and projection, fused or not (fuseRestrictionTexels).
+  /// the residual, then its projection.
   void descend(int level, bool sweep);
   /// Finds (or clears, constantStencil off) every level's constant stencil.
   void refreshConstantStencils();

@@ -1,7 +1,8 @@
 #pragma once
-// texstream::solvers::Preconditioner: z = M^-1 r for preconditioned CG. Implementations:
-// IdentityPreconditioner (none), JacobiPreconditioner (diag(A)^-1), and
-// MultigridPreconditioner (the layered multigrid cycle of Bolz §4.2: MGPCG).
+// texstream::solvers::Preconditioner: z = M^-1 r for preconditioned CG, and what a solver
+// may ask of M beyond apply(). Implementations: IdentityPreconditioner (none),
+// JacobiPreconditioner (diag(A)^-1) and MultigridPreconditioner (the layered multigrid
+// cycle of Bolz §4.2: MGPCG).
 #include <string>
 
 namespace texstream::stream {
@@ -17,8 +18,12 @@ class Preconditioner {
   /// whole (a one-pass product, or a copy into its own grid) before it writes z.
   virtual void apply(const stream::Vector& r, stream::Vector& z) const = 0;
   virtual std::string name() const = 0;
-  /// Symmetric positive definite M (required by CG); multigrid with symmetric smoothing is.
+  /// M = I: a solver may skip apply() (z = r) and run unpreconditioned.
   virtual bool isIdentity() const { return false; }
+  /// M^-1 as a vector D^-1 when M is diagonal (z = r .* D^-1, in the layout of the vectors
+  /// to solve with), else nullptr: a solver may then compute z inside a pass of its own
+  /// instead of calling apply() (cg fuses it into its update pass).
+  virtual const stream::Vector* inverseDiagonal() const { return nullptr; }
 };
 
 /// M = I: z = r (a copy). cg() recognises it and runs plain CG without the copy.

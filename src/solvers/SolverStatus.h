@@ -23,7 +23,9 @@ struct SolverStatus {
   double relativeResidual = 0;  ///< last checked value (recurrence residual)
   /// CG: restarts from the true residual b - A x after a drifted convergence (at most 1).
   int restarts = 0;
-  double milliseconds = 0;      ///< wall time of the solve, GPU work finished
+  /// Wall time of the solve, GPU work finished (fixed work that read nothing back: the time
+  /// to enqueue it).
+  double milliseconds = 0;
   std::string message;          ///< one line: what happened and where
   bool converged() const { return outcome == Outcome::Converged; }
 };

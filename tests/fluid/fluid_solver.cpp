@@ -159,7 +159,7 @@ TEST_CASE("Fluid: before the first step every field and the pressure multigrid e
   REQUIRE(s.steps() == 0);
   CHECK(s.pressureMultigrid().levels() >= 1);
   CHECK(s.pressureMultigrid().freeNodes() > 0);
-  stream::Vector image;
+  stream::GridField image;
   for (fluid::Field f : {fluid::Field::Dye, fluid::Field::Velocity, fluid::Field::Pressure, fluid::Field::Divergence,
                          fluid::Field::Vorticity, fluid::Field::Type}) {
     INFO(fluid::fieldName(f));

@@ -120,7 +120,7 @@ TEST_CASE("Multigrid::solve(b, b) solves in place: the answer of a separate x", 
   const GridStencil A = GridStencil::poisson(17, 13, GridBoundaries::all(Boundary::Dirichlet), "mg17x13");
   const std::vector<float> bs = test::randomFloats(A.nodes(), 1713);
   Multigrid mg(A);
-  const solvers::MultigridSolveOptions opts{.tolerance = 1e-5f, .maxCycles = 30};
+  const solvers::IterativeOptions opts{.tolerance = 1e-5f, .maxIterations = 30};
   // Distinct vectors, x starting from b: the aliased call's initial guess.
   stream::Vector b = makeVector(bs, "b"), x = makeVector(bs, "x");
   const auto separate = mg.solve(b, x, opts);
@@ -141,7 +141,7 @@ TEST_CASE("enhancedBlockJacobi(f, f) solves in place: the answer of a separate x
   const solvers::EbjGrid g{.nx = 8, .ny = 6, .nz = 4};
   const std::size_t n = g.cells();
   const std::vector<float> fs = test::randomFloats(n, 864);
-  const solvers::EbjSolveOptions opts{.tolerance = 1e-4f, .maxIterations = 2000, .checkEvery = 8};
+  const solvers::IterativeOptions opts{.tolerance = 1e-4f, .maxIterations = 2000, .checkEvery = 8};
   solvers::EnhancedBlockJacobi ebj(g, {}, "ebj");
   stream::Vector f = makeVector(fs, "f"), x = makeVector(fs, "x");
   const auto separate = solvers::enhancedBlockJacobi(ebj, f, x, opts);

@@ -17,7 +17,7 @@
 #include <stdexcept>
 
 using namespace texstream;
-using solvers::JacobiOptions;
+using solvers::IterativeOptions;
 using solvers::Outcome;
 using solvers::SolverStatus;
 
@@ -94,7 +94,7 @@ TEST_CASE("jacobi converges on diagonally dominant systems", "[gl][solvers][jaco
   const std::vector<float> bHost = test::randomFloats(n, 5 + n);
   stream::Vector b = makeVector(bHost, "b");
   stream::Vector x = makeVector(test::randomFloats(n, 7 + n), "x");
-  JacobiOptions opts;
+  IterativeOptions opts;
   opts.tolerance = 1e-5f;
   const SolverStatus s = solvers::jacobi(A, b, x, opts);
   INFO(s.message);
@@ -117,11 +117,11 @@ TEST_CASE("jacobi: damped iteration on a Poisson problem, the cap, and failures"
   stream::Vector b = makeVector(test::randomFloats(A.rows(), 11), "b");
   SECTION("capped: MaxIterations, residual still falling") {
     stream::Vector x(A.rows(), "x");
-    JacobiOptions opts;
+    IterativeOptions opts;
     opts.maxIterations = 30;
     opts.checkEvery = 10;
-    opts.omega = 0.8f;
-    const SolverStatus s = solvers::jacobi(A, b, x, opts);
+    const float omega = 0.8f;
+    const SolverStatus s = solvers::jacobi(A, b, x, opts, omega);
     INFO(s.message);
     REQUIRE(s.outcome == Outcome::MaxIterations);
     CHECK(s.iterations == 30);
@@ -139,10 +139,10 @@ TEST_CASE("jacobi: damped iteration on a Poisson problem, the cap, and failures"
   }
   SECTION("divergence (omega far above 1) is not reported as convergence") {
     stream::Vector x(A.rows(), "x");
-    JacobiOptions opts;
-    opts.omega = 3.0f;
+    IterativeOptions opts;
+    const float omega = 3.0f;
     opts.maxIterations = 200;
-    const SolverStatus s = solvers::jacobi(A, b, x, opts);
+    const SolverStatus s = solvers::jacobi(A, b, x, opts, omega);
     INFO(s.message);
     CHECK((s.outcome == Outcome::MaxIterations || s.outcome == Outcome::NonFinite));
     CHECK(s.residualHistory.back() > s.residualHistory.front());
@@ -166,9 +166,9 @@ TEST_CASE("jacobi rejects a zero diagonal, bad sizes and bad options", "[gl][sol
   CHECK_THROWS_AS(solvers::jacobi(A, b, x6), gl::Error);
   const auto ok = linalg::StencilMatrix::poisson2D(2, 2, "p");
   stream::Vector b4(4, "b4"), x4(4, "x4");
-  JacobiOptions bad;
-  bad.omega = 0.0f;
-  CHECK_THROWS_AS(solvers::jacobi(ok, b4, x4, bad), std::invalid_argument);
+  IterativeOptions bad;
+  const float badOmega = 0.0f;
+  CHECK_THROWS_AS(solvers::jacobi(ok, b4, x4, bad, badOmega), std::invalid_argument);
   bad = {};
   bad.checkEvery = -1;
   CHECK_THROWS_AS(solvers::jacobi(ok, b4, x4, bad), std::invalid_argument);

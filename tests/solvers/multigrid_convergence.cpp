@@ -26,7 +26,6 @@ using solvers::GridBoundaries;
 using solvers::GridStencil;
 using solvers::Multigrid;
 using solvers::MultigridOptions;
-using solvers::MultigridSolveOptions;
 using solvers::Outcome;
 
 namespace {
@@ -156,7 +155,7 @@ TEST_CASE("Multigrid: solutions match CPU double solves", "[multigrid][gl]") {
     const std::vector<double> ref = test::solveGridReference(A, test::toDouble(bs));
     Multigrid mg(A);
     stream::Vector b = makeVector(bs, "b"), x = makeVector(test::randomFloats(A.nodes(), 99), "x");
-    const auto status = mg.solve(b, x, {.tolerance = 1e-5f, .maxCycles = 30});
+    const auto status = mg.solve(b, x, {.tolerance = 1e-5f, .maxIterations = 30});
     INFO(status.message);
     CHECK(status.converged());
     CHECK(status.iterations <= 10);
@@ -166,7 +165,8 @@ TEST_CASE("Multigrid: solutions match CPU double solves", "[multigrid][gl]") {
     // Defect correction reaches 1e-7 in its recurrence residual; the true one stays at
     // the float32 floor, a few 1e-7 on grids this small.
     stream::Vector x2(A.nodes(), "x2");
-    const auto deep = mg.solve(b, x2, {.tolerance = 1e-7f, .maxCycles = 30, .check = solvers::ResidualCheck::Recurrence});
+    mg.setOptions({.residualCheck = solvers::ResidualCheck::Recurrence});
+    const auto deep = mg.solve(b, x2, {.tolerance = 1e-7f, .maxIterations = 30});
     INFO(deep.message);
     CHECK(deep.converged());
     CHECK(test::trueGridResidual(A, x2.download(), test::toDouble(bs)) < 2e-6);
@@ -225,8 +225,10 @@ TEST_CASE("Multigrid: full multigrid, b = 0, and both backends agree", "[multigr
     const std::vector<double> ref = test::solveGridReference(A, test::toDouble(bs));
     Multigrid mg(A);
     stream::Vector b = makeVector(bs, "b"), xf(A.nodes(), "xf"), xv(A.nodes(), "xv");
-    mg.solve(b, xf, {.tolerance = 0.0f, .maxCycles = 1, .fullMultigrid = true});
-    mg.solve(b, xv, {.tolerance = 0.0f, .maxCycles = 1});
+    mg.setOptions({.fullMultigrid = true});
+    mg.solve(b, xf, {.tolerance = 0.0f, .maxIterations = 1});
+    mg.setOptions({});
+    mg.solve(b, xv, {.tolerance = 0.0f, .maxIterations = 1});
     const double ef = relativeError(xf.download(), ref), ev = relativeError(xv.download(), ref);
     INFO("error after FMG " << ef << ", after one V-cycle " << ev);
     CHECK(ef < 0.01);
@@ -237,9 +239,9 @@ TEST_CASE("Multigrid: full multigrid, b = 0, and both backends agree", "[multigr
   std::vector<std::vector<float>> results;
   for (stream::Backend backend : test::backends()) {
     stream::BackendScope scope(backend);
-    Multigrid mg(A, {.cycle = CycleType::W});
+    Multigrid mg(A, {.cycle = CycleType::W, .fullMultigrid = true});
     stream::Vector b = makeVector(bs, "b"), x(A.nodes(), "x");
-    const auto status = mg.solve(b, x, {.tolerance = 1e-5f, .maxCycles = 20, .fullMultigrid = true});
+    const auto status = mg.solve(b, x, {.tolerance = 1e-5f, .maxIterations = 20});
     CHECK(status.converged());
     results.push_back(x.download());
   }
@@ -290,7 +292,7 @@ TEST_CASE("Multigrid: bad options and mismatched vectors are reported", "[multig
   CHECK_THROWS_WITH(mg.setOptions({.coarsestNodes = 9}), Catch::Contains("fixed when the hierarchy is built"));
   stream::Vector b(100, "b"), x(A.nodes(), "x");
   CHECK_THROWS_AS(mg.solve(b, x), gl::Error);
-  CHECK_THROWS_WITH(mg.solve(x, x, {.maxCycles = -1}), Catch::Contains("maxCycles"));
+  CHECK_THROWS_WITH(mg.solve(x, x, {.maxIterations = -1}), Catch::Contains("maxIterations"));
   GridStencil broken = A;
   broken.setCoefficient(0, 0, 1, 0, 1.0f);  // a fixed node with a coefficient
   CHECK_THROWS_WITH(Multigrid(broken), Catch::Contains("node (0, 0)"));
@@ -307,9 +309,9 @@ TEST_CASE("Multigrid: borders kept in sync inside the kernels match the copy pas
   for (CycleType cycle : {CycleType::V, CycleType::W}) {
     std::vector<std::vector<float>> results;
     for (solvers::BorderUpdate border : {solvers::BorderUpdate::CopyPasses, solvers::BorderUpdate::InKernel}) {
-      Multigrid mg(A, {.cycle = cycle, .preSmoothing = 2, .postSmoothing = 1, .border = border});
+      Multigrid mg(A, {.cycle = cycle, .preSmoothing = 2, .postSmoothing = 1, .border = border, .fullMultigrid = true});
       stream::Vector b = makeVector(bs, "b"), x = makeVector(xs, "x");
-      const auto status = mg.solve(b, x, {.tolerance = 0.0f, .maxCycles = 3, .fullMultigrid = true});
+      const auto status = mg.solve(b, x, {.tolerance = 0.0f, .maxIterations = 3});
       CHECK(status.iterations == 3);
       // The layered solution border included: the in-kernel border equals the copied one.
       results.push_back(mg.solution().download());

@@ -22,7 +22,6 @@
 #include <Eigen/Dense>
 
 #include <array>
-#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -233,8 +232,7 @@ TEST_CASE("Multigrid constant stencil: setOperator and setOptions refresh the fl
   }
 }
 
-TEST_CASE("Multigrid transfers: the fused residual projection and its zero-guess sweep match the CPU",
-          "[multigrid][gl]") {
+TEST_CASE("Multigrid transfers: the projection and its zero-guess sweep match the CPU", "[multigrid][gl]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const float omega = 0.8f;
   for (Problem p : {Problem::Obstacle, Problem::VariableHelmholtz, Problem::Random}) {
@@ -243,7 +241,8 @@ TEST_CASE("Multigrid transfers: the fused residual projection and its zero-guess
       REQUIRE(grids.size() == 2);
       const LayeredGrid &fine = grids[0], &coarse = grids[1];
       const GridStencil A = makeProblem(p, nx, ny);
-      LayeredStencil fineOp = LayeredStencil::upload(A, fine), coarseOp(coarse, "coarse");
+      const LayeredStencil fineOp = LayeredStencil::upload(A, fine);
+      LayeredStencil coarseOp(coarse, "coarse");
       solvers::composeGalerkin(fineOp, coarseOp);
       const GridStencil C = coarseOp.download();
       std::vector<bool> coarseFixed(C.nodes());
@@ -264,40 +263,29 @@ TEST_CASE("Multigrid transfers: the fused residual projection and its zero-guess
       for (std::size_t k = 0; k < refB.size(); ++k)
         if (!coarseFixed[k]) refX[k] = double(omega) * refB[k] / double(C.entry(4)[k]);
 
-      stream::Vector xl(fine.layout(), "x"), bl(fine.layout(), "b");
-      xl.upload(fine.layerHost(xs));
-      bl.upload(fine.layerHost(bs));
       stream::Vector rl(fine.layout(), "r");
       std::vector<float> rf(r.begin(), r.end());
       rl.upload(fine.layerHost(rf));
-      for (bool constant : {true, false}) {
-        if (constant) LayeredStencil::findConstantStencils(std::array<LayeredStencil*, 1>{&fineOp});
-        else fineOp.clearConstantStencil();
-        for (bool fused : {true, false})
-          for (bool inKernel : {true, false}) {
-            INFO(problemName(p) << ", " << nx << "x" << ny << (constant ? ", constant stencil" : ", textures")
-                                << (fused ? ", fused" : ", two passes")
-                                << (inKernel ? ", border in kernel" : ", border copy"));
-            stream::Vector b2(coarse.layout(), "b2"), x2(coarse.layout(), "x2");
-            b2.upload(std::vector<float>(coarse.layout().size(), 77.0f));  // poisoned
-            x2.upload(std::vector<float>(coarse.layout().size(), 77.0f));
-            const solvers::ZeroGuessSweep sweep{&x2, omega, inKernel};
-            if (fused) solvers::projectResidual(fineOp, xl, bl, coarse, coarseOp.centre(), b2, sweep);
-            else solvers::projectFullWeighting(fine, coarse, rl, coarseOp.centre(), b2, sweep);
-            const std::vector<float> b2s = b2.download(), x2s = x2.download();
-            CHECK(test::maxRelativeError(coarse.unlayerHost(b2s), refB) < 1e-5);
-            CHECK(test::maxRelativeError(coarse.unlayerHost(x2s), refX) < 1e-5);
-            // b_2h: owned texels only; x_2h: border in sync, padding zero.
-            std::vector<float> owned = coarse.unlayerHost(b2s), ownedOnly(b2s.size(), 0.0f);
-            for (int j = 0; j < coarse.ny(); ++j)
-              for (int i = 0; i < coarse.nx(); ++i) {
-                const LayeredGrid::Slot s = coarse.owner(i, j);
-                const std::size_t at = 4 * (std::size_t(s.y) * coarse.width() + s.x) + s.channel;
-                ownedOnly[at] = owned[std::size_t(j) * coarse.nx() + i];
-              }
-            CHECK(b2s == ownedOnly);
-            CHECK(x2s == coarse.layerHost(coarse.unlayerHost(x2s)));
+      for (bool inKernel : {true, false}) {
+        INFO(problemName(p) << ", " << nx << "x" << ny << (inKernel ? ", border in kernel" : ", border copy"));
+        stream::Vector b2(coarse.layout(), "b2"), x2(coarse.layout(), "x2");
+        b2.upload(std::vector<float>(coarse.layout().size(), 77.0f));  // poisoned
+        x2.upload(std::vector<float>(coarse.layout().size(), 77.0f));
+        const solvers::ZeroGuessSweep sweep{&x2, omega, inKernel};
+        solvers::projectFullWeighting(fine, coarse, rl, coarseOp.centre(), b2, sweep);
+        const std::vector<float> b2s = b2.download(), x2s = x2.download();
+        CHECK(test::maxRelativeError(coarse.unlayerHost(b2s), refB) < 1e-5);
+        CHECK(test::maxRelativeError(coarse.unlayerHost(x2s), refX) < 1e-5);
+        // b_2h: owned texels only; x_2h: border in sync, padding zero.
+        std::vector<float> owned = coarse.unlayerHost(b2s), ownedOnly(b2s.size(), 0.0f);
+        for (int j = 0; j < coarse.ny(); ++j)
+          for (int i = 0; i < coarse.nx(); ++i) {
+            const LayeredGrid::Slot s = coarse.owner(i, j);
+            const std::size_t at = 4 * (std::size_t(s.y) * coarse.width() + s.x) + s.channel;
+            ownedOnly[at] = owned[std::size_t(j) * coarse.nx() + i];
           }
+        CHECK(b2s == ownedOnly);
+        CHECK(x2s == coarse.layerHost(coarse.unlayerHost(x2s)));
       }
     }
   }
@@ -313,15 +301,13 @@ TEST_CASE("Multigrid: cycles with fused passes match the unfused cycles", "[mult
         for (CycleType cycle : {CycleType::V, CycleType::W}) {
           INFO(problemName(p) << ", " << nx << "x" << ny << ", " << solvers::borderUpdateName(border) << ", "
                               << solvers::cycleName(cycle) << "-cycle");
-          // Residual in the projection, the coarse first sweep in it too, the correction in
-          // the first post-sweep; or none of these.
-          Multigrid fused = makeMultigrid(
-              p, A, {.cycle = cycle, .border = border, .constantStencilTexels = 0, .fuseRestrictionTexels = INT_MAX});
+          // The coarse first sweep in the projection, the correction in the first post-sweep;
+          // or neither.
+          Multigrid fused = makeMultigrid(p, A, {.cycle = cycle, .border = border, .constantStencilTexels = 0});
           Multigrid split = makeMultigrid(p, A,
                                           {.cycle = cycle,
                                            .border = border,
                                            .constantStencilTexels = 0,
-                                           .fuseRestrictionTexels = 0,
                                            .fuseZeroGuessSweep = false,
                                            .fuseCorrection = false});
           const std::vector<float> got = runCycles(fused, xs, bs, 2), ref = runCycles(split, xs, bs, 2);
@@ -434,10 +420,9 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
   };
   const Config configs[] = {
       {{.border = BorderUpdate::InKernel}, "V(2,2), defaults, border in kernel"},
-      {{.border = BorderUpdate::InKernel, .constantStencilTexels = 0, .fuseRestrictionTexels = INT_MAX},
-       "V(2,2), every level fused and on the constant path"},
-      {{.border = BorderUpdate::CopyPasses, .constantStencilTexels = 0, .fuseRestrictionTexels = 0},
-       "V(2,2), two-pass projection, border copies"},
+      {{.border = BorderUpdate::InKernel, .constantStencilTexels = 0}, "V(2,2), every level on the constant path"},
+      {{.border = BorderUpdate::CopyPasses, .constantStencilTexels = 0},
+       "V(2,2), every level on the constant path, border copies"},
       {{.border = BorderUpdate::InKernel, .fuseZeroGuessSweep = false, .fuseCorrection = false},
        "V(2,2), nothing fused"},
       {{.cycle = CycleType::W, .preSmoothing = 1, .postSmoothing = 1, .border = BorderUpdate::InKernel,
@@ -446,10 +431,11 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
       {{.preSmoothing = 1, .postSmoothing = 3, .border = BorderUpdate::InKernel, .constantStencilTexels = 0,
         .fuseCorrection = false},
        "V(1,3), interpolation pass"},
-      {{.preSmoothing = 0, .postSmoothing = 2, .coarseSolve = CoarseSolve::Jacobi, .coarseIterations = 5},
-       "V(0,2), Jacobi coarsest solve"},
+      {{.preSmoothing = 0, .postSmoothing = 2, .coarseSolve = CoarseSolve::Jacobi, .border = BorderUpdate::CopyPasses,
+        .coarseIterations = 5},
+       "V(0,2), Jacobi coarsest solve, border copies"},
       {{.preSmoothing = 3, .postSmoothing = 0, .coarseSolve = CoarseSolve::Jacobi, .border = BorderUpdate::InKernel,
-        .coarseIterations = 1, .fuseRestrictionTexels = 0},
+        .coarseIterations = 1},
        "V(3,0), one coarsest sweep"},
       {{.cycle = CycleType::W, .preSmoothing = 0, .postSmoothing = 1, .border = BorderUpdate::InKernel},
        "W(0,1)"},

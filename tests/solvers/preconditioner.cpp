@@ -73,7 +73,7 @@ TEST_CASE("JacobiPreconditioner: z = r / diag(A)", "[gl][solvers][preconditioner
   std::vector<double> expected(n);
   for (std::size_t i = 0; i < n; ++i) expected[i] = double(rHost[i]) / double(diag[i]);
   CHECK(test::maxRelativeError(z.download(), expected) <= 1e-6);
-  CHECK(test::maxRelativeError(M.inverseDiagonal().download(), [&] {
+  CHECK(test::maxRelativeError(M.inverseDiagonal()->download(), [&] {
           std::vector<double> inv(n);
           for (std::size_t i = 0; i < n; ++i) inv[i] = 1.0 / double(diag[i]);
           return inv;
@@ -194,7 +194,7 @@ TEST_CASE("JacobiPreconditioner from a GPU inverse diagonal equals the one read 
   linalg::divide(inv, d, inv);
   const auto M = solvers::JacobiPreconditioner::fromInverseDiagonal(std::move(inv));
   const solvers::JacobiPreconditioner reference(A);
-  const auto got = M.inverseDiagonal().download(), want = reference.inverseDiagonal().download();
+  const auto got = M.inverseDiagonal()->download(), want = reference.inverseDiagonal()->download();
   REQUIRE(got.size() == want.size());
   // GPU division may be a correctly rounded reciprocal or within an ulp of it.
   for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).epsilon(1e-6));

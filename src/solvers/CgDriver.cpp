@@ -1,0 +1,220 @@
+// The checks, read-backs, verdicts and the drift restart around either CG algorithm.
+#include <texstream/solvers/CgDriver.h>
+
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/SolverInputs.h>
+#include <texstream/solvers/StationaryLoop.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+
+#include <cmath>
+#include <string>
+
+namespace texstream::solvers {
+
+namespace {
+
+using stream::Pass;
+using stream::Vector;
+
+// Mirrors shaders/solvers/cg_status.glsl.
+enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4 };
+
+// A convergence the updated residual reports is checked against the true residual b - A x
+// (one product, one read-back), on both backends. Chronopoulos-Gear updates s = A p by a
+// recurrence too, so its r drifts from b - A x further than standard CG's (Ghysels &
+// Vanroose 2014, §4, for pipelined CG); standard CG drifts too in float. Beyond
+// kDriftLimit times the tolerance the iteration restarts from the true residual. Convergence
+// itself is judged, as in every CG, by the updated residual: requiring ||b - A x|| <= tol in
+// float stalls at tolerances near float's attainable accuracy. A residual replacement that
+// keeps the directions (Ghysels & Vanroose's) breaks down here: near convergence the float
+// residual no longer satisfies the orthogonality Chronopoulos-Gear's alpha recurrence
+// assumes, and its denominator goes negative. One restart at most: b - A x evaluated in
+// float has a floor of its own, and restarting against that floor never ends; one restart
+// already removes the drift accumulated so far. docs/performance.md has the cases.
+constexpr double kDriftLimit = 2.0;
+
+/// r = b - A x.
+void trueResidual(CgSystem& s) {
+  Vector ax = Vector::temporary(s.b.layout(), "cg.Ax");
+  s.A.apply(s.x, ax);
+  linalg::linearCombination(1.0f, s.b, -1.0f, ax, s.r);
+}
+
+}  // namespace
+
+CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, SolveRecorder& recorder)
+    : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
+      m_check(stream::Scalar::temporary("cg.check")) {
+  if (asynchronousCheck) m_readback = std::make_unique<stream::ScalarReadback>();
+}
+
+void CgDriver::precondition() {
+  if (m_sys.M) m_sys.M->apply(m_sys.r, m_sys.z);
+}
+
+std::optional<Verdict> CgDriver::setUp() {
+  stream::Scalar bb = stream::Scalar::temporary("cg.bb");
+  stream::dot(m_sys.b, m_sys.b, bb);
+  trueResidual(m_sys);
+  stream::dot(m_sys.r, m_sys.r, m_rr);
+  // One read-back for both (each blocking read waits for the GPU to drain).
+  Pass("solvers/cg_initial").label("cg initial").input("u_bb", bb).input("u_rr", m_rr).output(m_check).run();
+  const std::array<float, 4> initial = m_check.read4();
+  const double bb0 = initial[0], rr0 = initial[1];
+  if (auto v = rightHandSideVerdict(std::sqrt(bb0), "b", m_sys.b.name(), m_recorder)) {
+    if (v->outcome == Outcome::Converged) m_sys.x.setZero();
+    return v;
+  }
+  if (!std::isfinite(rr0)) {
+    m_recorder.status().relativeResidual = NAN;
+    return Verdict{Outcome::NonFinite, 0,
+                   "the initial residual b - A x is not finite: NaN or Inf in x " + quoted(m_sys.x.name()) + " or in A"};
+  }
+  m_bnorm2 = bb0;
+  m_recorder.record(0, std::sqrt(rr0 / m_bnorm2));
+  const double relres = m_recorder.status().relativeResidual;
+  if (relres <= m_limits.tolerance) {
+    return Verdict{Outcome::Converged, 0,
+                   "the initial guess already meets the tolerance (||r||/||b|| = " + formatNumber(relres) + ")"};
+  }
+  if (m_limits.maxIterations == 0) return Verdict{Outcome::MaxIterations, 0, "maxIterations = 0"};
+  m_sys.status.write4({0.0f, 0.0f, 0.0f, 0.0f});
+  precondition();
+  return std::nullopt;
+}
+
+void CgDriver::enqueueCheck(CgIteration& it) {
+  // The packed check texel: (||r||^2, status code, iteration, value).
+  Pass("solvers/cg_check").label("cg check").input("u_rr", it.residualSquared()).input("u_status", m_sys.status)
+      .output(m_check).run();
+}
+
+double CgDriver::confirmConvergence(CgIteration& it, int now, bool& restarted) {
+  if (m_readback && m_readback->pending()) m_readback->value();  // a stale check: drop it
+  trueResidual(m_sys);
+  stream::dot(m_sys.r, m_sys.r, m_rr);
+  const double trueRelres = std::sqrt(double(m_rr.read4()[0]) / m_bnorm2);
+  restarted = !(trueRelres <= kDriftLimit * m_limits.tolerance) && std::isfinite(trueRelres) &&
+              now < m_limits.maxIterations && m_restartsLeft > 0;
+  if (restarted) {
+    --m_restartsLeft;
+    ++m_recorder.status().restarts;
+    m_sys.status.write4({0.0f, 0.0f, 0.0f, 0.0f});  // a fresh start: no code from before it
+    precondition();
+    it.start(now + 1);
+  }
+  return trueRelres;
+}
+
+// `at`: the iteration the check texel was taken at; `now`: the current one (later with
+// asynchronous checks). The verdict's iteration is where the solve really ended.
+std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, const std::array<float, 4>& v) {
+  const int code = int(std::lround(v[1]));
+  const int when = int(std::lround(v[2]));
+  const double value = v[3];
+  const double tol = m_limits.tolerance;
+  const double relres = std::sqrt(double(v[0]) / m_bnorm2);
+  const std::string preconditioner = quoted(m_sys.M ? m_sys.M->name() : "");
+  std::string trueResidual;
+  if (relres <= tol && (code == kRunning || code == kRhoZero)) {
+    bool restarted = false;
+    const double trueRelres = confirmConvergence(it, now, restarted);
+    if (restarted) {
+      m_recorder.record(now, trueRelres);
+      return std::nullopt;
+    }
+    trueResidual = " (||b - A x||/||b|| = " + formatNumber(trueRelres) +
+                   (m_recorder.status().restarts > 0 ? ", after a restart from b - A x)" : ")");
+  }
+  if (std::isfinite(relres) && code != kNonFinite) m_recorder.record(at, relres);
+  const std::string atWhen = "at iteration " + std::to_string(when);
+  switch (code) {
+    case kPqNotPositive:
+      return Verdict{Outcome::Breakdown, when,
+                     "breakdown " + atWhen + ": p^T A p = " + formatNumber(value) +
+                         " <= 0, the matrix is not symmetric positive definite"};
+    case kRhoNegative:
+      return Verdict{Outcome::Breakdown, when,
+                     "breakdown " + atWhen + ": r^T M^-1 r = " + formatNumber(value) + " < 0, the preconditioner " +
+                         preconditioner + " is not positive definite"};
+    case kNonFinite:
+      m_recorder.status().relativeResidual = NAN;
+      return Verdict{Outcome::NonFinite, when,
+                     "a non-finite value (" + formatNumber(value) + ") appeared " + atWhen +
+                         " (overflow, or NaN/Inf in the matrix)"};
+    default: break;
+  }
+  if (!std::isfinite(relres)) {
+    m_recorder.status().relativeResidual = NAN;
+    return Verdict{Outcome::NonFinite, at,
+                   "||r||^2 = " + formatNumber(v[0]) + " at iteration " + std::to_string(at) +
+                       " (overflow, or NaN/Inf in the matrix)"};
+  }
+  if (relres <= tol) {
+    // rho = 0 at iteration `when` means iteration when - 1 left r exactly 0, and x has
+    // not moved since (alpha = 0): that is where the solve really ended.
+    return Verdict{Outcome::Converged, code == kRhoZero ? when - 1 : now,
+                   "converged: ||r||/||b|| = " + formatNumber(relres) + " <= " + formatNumber(tol) + " at iteration " +
+                       std::to_string(at) + trueResidual};
+  }
+  if (code == kRhoZero) {
+    return Verdict{Outcome::Breakdown, when,
+                   "breakdown " + atWhen + ": r^T M^-1 r = 0 while ||r||/||b|| = " + formatNumber(relres) +
+                       ", the preconditioner " + preconditioner + " is singular"};
+  }
+  return std::nullopt;
+}
+
+Verdict CgDriver::iterate(CgIteration& it) {
+  const int cap = m_limits.maxIterations;
+  it.start(1);
+  int pendingAt = 0, lastChecked = 0;
+  for (int k = 1; k <= cap; ++k) {
+    it.iterate(k, k == cap);
+    const bool due = k % m_limits.checkEvery == 0;
+    std::optional<Verdict> verdict;
+    if (!m_readback) {
+      if (due) {
+        enqueueCheck(it);
+        verdict = evaluate(it, k, k, m_check.read4());
+        lastChecked = k;
+      }
+    } else {
+      if (due && !m_readback->pending()) {
+        enqueueCheck(it);
+        m_readback->start(m_check);
+        pendingAt = k;
+      }
+      // Take the value when it has landed, or wait for it once the CPU has run a whole
+      // check interval ahead: without that bound a fast CPU enqueues every remaining
+      // iteration before the GPU reaches the read-back, and a solve needing a few
+      // iterations runs to its cap.
+      if (m_readback->pending() && (m_readback->ready() || k - pendingAt >= m_limits.checkEvery)) {
+        verdict = evaluate(it, pendingAt, k, m_readback->value());
+        lastChecked = pendingAt;
+      }
+    }
+    if (verdict) return *verdict;
+  }
+
+  // The cap: take a read-back still in flight, then (unless the work was fixed) check the
+  // final iterate itself.
+  if (m_readback && m_readback->pending()) {
+    const int at = pendingAt;
+    if (std::optional<Verdict> verdict = evaluate(it, at, cap, m_readback->value())) return *verdict;
+    lastChecked = at;
+  }
+  if (lastChecked != cap && !m_limits.fixed) {
+    enqueueCheck(it);
+    if (std::optional<Verdict> verdict = evaluate(it, cap, cap, m_check.read4())) return *verdict;
+  }
+  const std::string relres = formatNumber(m_recorder.status().relativeResidual);
+  if (m_limits.fixed) return Verdict{Outcome::MaxIterations, cap, "ran the fixed " + std::to_string(cap) + " iterations: ||r||/||b|| = " + relres};
+  return Verdict{Outcome::MaxIterations, cap,
+                 "not converged after " + std::to_string(cap) + " iterations: ||r||/||b|| = " + relres + " > " +
+                     formatNumber(m_limits.tolerance)};
+}
+
+}  // namespace texstream::solvers

@@ -1,0 +1,81 @@
+#pragma once
+// What the two CG algorithms of cg() (ConjugateGradient.h) share: the system and its state
+// (CgSystem), the interface an algorithm implements (CgIteration: the paper's loop body),
+// and the driver around it (CgDriver): the set-up r = b - A x, residual checks every
+// checkEvery iterations (read blocking, or through a PBO and a fence), the verdicts from the
+// check texel, and the restart from the true residual after a drifted convergence.
+// The algorithms: ClassicCg.cpp (Krüger & Westermann; Bolz et al.), ChronopoulosGearCg.cpp.
+#include <texstream/solvers/IterativeSolver.h>
+#include <texstream/solvers/Preconditioner.h>
+#include <texstream/solvers/SolveRecorder.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+namespace texstream::linalg {
+class LinearOperator;
+}
+
+namespace texstream::solvers {
+
+/// A x = b with x the iterate; r = b - A x (the recurrence residual once iterating), z =
+/// M^-1 r, and the sticky status code the 1x1 passes write (shaders/solvers/cg_status.glsl).
+struct CgSystem {
+  const linalg::LinearOperator& A;
+  const stream::Vector& b;
+  stream::Vector& x;
+  const Preconditioner* M;                  ///< nullptr: plain CG
+  const stream::Vector* inverseDiagonal;    ///< M's (Preconditioner::inverseDiagonal), or nullptr
+  stream::Vector r, z;                      ///< z is empty without M
+  stream::Scalar status;
+  /// u = M^-1 r: z, or r itself without a preconditioner.
+  stream::Vector& u() { return M ? z : r; }
+};
+
+/// One CG algorithm: its own vectors and scalars, and its loop body over a CgSystem.
+class CgIteration {
+ public:
+  virtual ~CgIteration() = default;
+  /// Starts from r and u = M^-1 r (the beginning, or a restart from the true residual):
+  /// the first direction and whatever the next iteration, `next`, reads.
+  virtual void start(int next) = 0;
+  /// Iteration k: x, r and u updated; `last`: no iteration follows.
+  virtual void iterate(int k, bool last) = 0;
+  /// ||r||^2 of the current r, on the GPU, for a check.
+  virtual const stream::Scalar& residualSquared() = 0;
+};
+
+/// Krüger & Westermann 2005, §44.3.2 (Bolz et al. 2003, §3.1): the fragment backend's loop.
+std::unique_ptr<CgIteration> classicCg(CgSystem& system);
+/// Chronopoulos & Gear 1989: one synchronisation point an iteration (the compute backend's).
+std::unique_ptr<CgIteration> chronopoulosGearCg(CgSystem& system);
+
+class CgDriver {
+ public:
+  CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, SolveRecorder& recorder);
+  /// r = b - A x and the first check (one blocking read of ||b||^2 and ||r||^2); a verdict
+  /// when the solve ends there (b = 0 or not finite, x already converged, no iterations).
+  std::optional<Verdict> setUp();
+  /// Iterates `it` (after setUp) to a verdict.
+  Verdict iterate(CgIteration& it);
+
+ private:
+  void enqueueCheck(CgIteration& it);
+  std::optional<Verdict> evaluate(CgIteration& it, int at, int now, const std::array<float, 4>& texel);
+  /// The true relative residual; restarts `it` from it (once) when it is beyond the drift limit.
+  double confirmConvergence(CgIteration& it, int now, bool& restarted);
+  void precondition();
+
+  CgSystem& m_sys;
+  IterationLimits m_limits;
+  SolveRecorder& m_recorder;
+  std::unique_ptr<stream::ScalarReadback> m_readback;
+  stream::Scalar m_rr, m_check;
+  double m_bnorm2 = 0;
+  int m_restartsLeft = 1;
+};
+
+}  // namespace texstream::solvers

@@ -1,0 +1,97 @@
+#pragma once
+// texstream::solvers::IterativeSolver: what every iterative solver shares, once, as Eigen's
+// IterativeSolverBase holds it: the options (tolerance, iteration cap, check interval,
+// backend, progress callback), one call shape, solve(b, x, options) -> SolverStatus, and the
+// last status (Eigen's info(), iterations(), error()).
+//
+// The solvers: ConjugateGradient (ConjugateGradient.h), WeightedJacobi (Jacobi.h),
+// Multigrid (Multigrid.h), EnhancedBlockJacobi (EnhancedBlockJacobi.h); the free functions
+// cg(), jacobi(), enhancedBlockJacobi() and cgls() (Cgls.h) take the same options.
+//
+//   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f, .maxIterations = 500}, &M);
+//   std::unique_ptr<IterativeSolver> solver = std::make_unique<ConjugateGradient>(A, &M);
+//   s = solver->solve(b, x, {.tolerance = 1e-6f});   // or a Multigrid, a WeightedJacobi ...
+#include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/Backend.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace texstream::stream {
+class Vector;
+}
+
+namespace texstream::solvers {
+
+struct IterativeOptions {
+  /// Stop when ||r|| / ||b|| <= tolerance. Which r: each solver says (CG: its recurrence
+  /// residual; the stationary iterations: b - A x).
+  float tolerance = 1e-6f;
+  /// The iteration cap (multigrid: cycles), >= 0. Unset: the solver's default
+  /// (IterationDefaults in its header).
+  std::optional<int> maxIterations;
+  /// Iterations between residual checks, >= 1 (a check: a residual evaluation and a
+  /// read-back, which waits for the GPU). Unset: the solver's default.
+  std::optional<int> checkEvery;
+  /// Fixed work (a time step's solve): exactly maxIterations iterations, ending early only on
+  /// an exactly zero residual or a failure. Checks only at multiples of checkEvery (none
+  /// when checkEvery > maxIterations, and then nothing is read back), and no set-up work
+  /// that only a convergence test needs (each solver says what it skips).
+  bool fixedIterations = false;
+  /// cg: read the checks without stalling (ConjugateGradient.h). The other solvers read
+  /// theirs blocking.
+  bool asynchronousCheck = false;
+  /// Run on this backend instead of the thread's current one.
+  std::optional<stream::Backend> backend;
+  /// Called at each check (iteration 0 included) with the relative residual.
+  std::function<void(int iteration, double relativeResidual)> onCheck;
+};
+
+/// A solver's defaults for the unset fields of IterativeOptions.
+struct IterationDefaults {
+  int maxIterations;
+  int checkEvery;
+};
+
+/// IterativeOptions with the solver's defaults filled in and checked.
+struct IterationLimits {
+  double tolerance = 0;  ///< 0 in fixed mode
+  int maxIterations = 0;
+  int checkEvery = 1;
+  bool fixed = false;
+  /// Whether iteration k (>= 1) is checked: each checkEvery-th, and the cap unless fixed.
+  bool due(int k) const { return k % checkEvery == 0 || (!fixed && k == maxIterations); }
+  /// Whether any check happens (only fixed mode can have none).
+  bool checks() const { return !fixed || checkEvery <= maxIterations; }
+};
+
+/// Fills in `defaults`; throws std::invalid_argument("solver: tolerance must be ...") for a
+/// negative or non-finite tolerance, maxIterations < 0 or checkEvery < 1.
+IterationLimits resolveLimits(const std::string& solver, const IterativeOptions& options,
+                              const IterationDefaults& defaults);
+
+class IterativeSolver {
+ public:
+  virtual ~IterativeSolver() = default;
+
+  /// Solves A x = b: x holds the initial guess and receives the solution; which vectors
+  /// (sizes, layouts): each solver says. Throws on wrong sizes or options; failures of the
+  /// iteration (breakdown, NaN, the cap) are in the returned status, which status() keeps.
+  SolverStatus solve(const stream::Vector& b, stream::Vector& x, const IterativeOptions& options = {});
+  /// The last solve's status (Eigen's info()): outcome, iterations, residual history.
+  const SolverStatus& status() const { return m_status; }
+
+ protected:
+  IterativeSolver() = default;
+  IterativeSolver(const IterativeSolver&) = default;
+  IterativeSolver(IterativeSolver&&) noexcept = default;
+  IterativeSolver& operator=(const IterativeSolver&) = default;
+  IterativeSolver& operator=(IterativeSolver&&) noexcept = default;
+  virtual SolverStatus run(const stream::Vector& b, stream::Vector& x, const IterativeOptions& options) = 0;
+
+ private:
+  SolverStatus m_status;
+};
+
+}  // namespace texstream::solvers
