@@ -351,9 +351,13 @@ Setting& SettingTable::text(std::string name, std::string& field,
   return s;
 }
 
-bool SettingTable::comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels) {
+bool SettingTable::comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels,
+                               const std::vector<const char*>& names) {
   const std::string id = self.m_label + "##" + self.m_name;
-  const char* preview = index >= 0 && index < int(labels.size()) ? labels[std::size_t(index)] : "";
+  const bool chosen = index >= 0 && index < int(labels.size());
+  const char* preview = chosen ? labels[std::size_t(index)] : "";
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (chosen && ImGui::CalcTextSize(preview).x > room) preview = names[std::size_t(index)];
   checkComboPreview(self.m_label, preview);
   bool changed = false;
   if (ImGui::BeginCombo(id.c_str(), preview)) {

@@ -162,17 +162,20 @@ class SettingTable {
   static void bindReal(Setting& s, T& field, double min, double max, bool minInclusive);
   template <class E>
   static bool namedWidget(const Setting& self, E& field, NameTable<E> table);
-  static bool comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels);
+  /// A combo of `labels`; its box shows the chosen label, or its short name where the label
+  /// does not fit (the list shows the labels).
+  static bool comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels,
+                          const std::vector<const char*>& names);
 
   std::deque<Setting> m_settings;  // a deque: references stay valid as settings are added
 };
 
 template <class E>
 bool SettingTable::namedWidget(const Setting& self, E& field, NameTable<E> table) {
-  std::vector<const char*> labels;
-  for (const auto& e : table) labels.push_back(e.label);
+  std::vector<const char*> labels, names;
+  for (const auto& e : table) labels.push_back(e.label), names.push_back(e.name);
   int index = stream::indexOf(table, field);
-  if (!comboWidget(self, index, labels)) return false;
+  if (!comboWidget(self, index, labels, names)) return false;
   field = table[std::size_t(index)].value;
   return true;
 }

@@ -129,6 +129,9 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
   o.cgTolerance = m_settings.cgTolerance;
   o.cgMaxIterations = m_settings.cgMaxIterations;
   o.jacobi = m_settings.jacobi;
+  o.flow = m_settings.flow;
+  o.precision = m_settings.precision;
+  o.innerTolerance = m_settings.innerTolerance;
   return std::make_unique<geometry::CurvatureFlow>(mesh, o, "smooth");
 }
 
@@ -196,8 +199,9 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   m_volume.push_back(m.volume);
   m_degenerate.push_back(m.degenerateTriangles);
   m_outcomes.push_back(solvers::outcomeName(status.outcome));
+  m_innerIterations.push_back(m_flow->lastInnerIterations());
   if (!status.converged())
-    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": CG " << status.message << "\n";
+    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": " << status.message << "\n";
 }
 
 void SmoothDemo::step() {
@@ -352,6 +356,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     } else {
       ImGui::TextDisabled("closed mesh: no boundary");
     }
+    if (m_table.widget("flow")) flow.setFlow(m_settings.flow);
     const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
     if (!canRescale) ImGui::BeginDisabled();
     if (m_table.widget("rescale")) flow.setRescale(m_settings.rescale);
@@ -366,6 +371,9 @@ void SmoothDemo::gui(ShellControls& controls) {
     const bool cap = m_table.widget("cg-max-iter");
     if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
     if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
+    bool precision = m_table.widget("precision");
+    if (m_settings.precision == solvers::Precision::Mixed) precision |= m_table.widget("inner-tol");
+    if (precision) flow.setPrecision(m_settings.precision, m_settings.innerTolerance);
     if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
   }
 
@@ -421,6 +429,12 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["cg_tolerance"] = shortest(flow.options().cgTolerance);
   out["cg_max_iterations"] = flow.options().cgMaxIterations;
   out["preconditioner"] = flow.options().jacobi ? "jacobi" : "none";
+  out["flow"] = stream::nameOf(geometry::flowNames(), flow.options().flow);
+  out["precision"] = stream::nameOf(solvers::precisionNames(), flow.options().precision);
+  if (flow.options().precision == solvers::Precision::Mixed) {
+    out["inner_tolerance"] = shortest(flow.options().innerTolerance);
+    out["inner_iterations"] = m_innerIterations;
+  }
   out["initial_area"] = flow.reference().area;
   out["initial_volume"] = flow.reference().volume;
   out["cg_iterations"] = m_iterations;

@@ -99,6 +99,8 @@ class SmoothDemo : public Demo {
   std::vector<double> m_residuals, m_ms, m_area, m_volume;
   std::vector<std::size_t> m_degenerate;
   std::vector<std::string> m_outcomes;
+  /// Mixed precision: each step's inner CG iterations per refinement step.
+  std::vector<std::vector<int>> m_innerIterations;
 };
 
 }  // namespace texstream::app

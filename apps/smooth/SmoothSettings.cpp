@@ -85,8 +85,16 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
       .label("CG iteration cap")
       .slider(1, 5000, true);
   t.named("precond", s.jacobi, std::span<const stream::EnumName<bool>>(kPreconditionerNames),
-          "CG preconditioner (Jacobi saves few iterations on these warm-started, well-conditioned steps)")
+          "CG preconditioner: jacobi (diag(A); needed on real scans, where plain CG stalls) or none")
       .label("preconditioner");
+  t.named("flow", s.flow, geometry::flowNames(), "Flow");
+  t.named("precision", s.precision, solvers::precisionNames(),
+          "Solver precision (mixed reaches --cg-tol on ill-conditioned steps where float CG stalls)");
+  t.real("inner-tol", s.innerTolerance, 0.0, 0.999999, false,
+         "Mixed precision: the residual reduction each inner CG solve asks for, in (0, 1)")
+      .label("inner tolerance")
+      .slider(1e-6, 0.5, true, "%.1e")
+      .typeName("TOL");
   t.flag("free-boundary", [&s] { return !s.fixBoundary; }, [&s](bool free) { s.fixBoundary = !free; },
          "Let boundary vertices move too (default: fixed, as in Bolz et al.)")
       .label("free boundary");

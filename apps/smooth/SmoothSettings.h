@@ -26,9 +26,12 @@ struct SmoothSettings {
   int cgMaxIterations = 500;
   bool fixBoundary = true;
   geometry::Rescale rescale = geometry::Rescale::None;
-  bool jacobi = false;
+  bool jacobi = true;
   /// DSI smoothing instead of curvature flow (DsiMethod.h).
   DsiSettings dsi;
+  geometry::Flow flow = geometry::Flow::MeanCurvature;
+  solvers::Precision precision = solvers::Precision::Single;
+  float innerTolerance = 1e-3f;
   int stepsPerFrame = 1;
   // Display.
   bool wireframe = false;

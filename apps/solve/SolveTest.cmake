@@ -4,6 +4,7 @@
 #   EXPECT_STDERR    regular expression stderr must match
 #   EXPECT_ONES      the JSON says converged and max_error_vs_ones < 1e-3
 #   EXPECT_STATUS    the JSON's status
+#   EXPECT_TRUE_BELOW the JSON's true_relative_residual (double, against the file's A) below this
 string(REPLACE "|" ";" _args "${ARGS}")
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
@@ -44,6 +45,11 @@ endif()
 string(JSON _res GET "${_j}" true_relative_residual)
 if(EXPECT_EXIT EQUAL 0 AND _res GREATER 1e-4)
   message(FATAL_ERROR "true relative residual ${_res} too large for a converged solve")
+endif()
+if(DEFINED EXPECT_TRUE_BELOW)
+  if(NOT _res LESS "${EXPECT_TRUE_BELOW}")
+    message(FATAL_ERROR "true relative residual ${_res}, expected below ${EXPECT_TRUE_BELOW}")
+  endif()
 endif()
 if(EXPECT_ONES)
   string(JSON _err1 GET "${_j}" max_error_vs_ones)

@@ -21,6 +21,19 @@ if(TARGET texstream-solve)
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/rcm
       "-DARGS=${_assets}/mesh_spd.mtx|${_assets}/mesh_spd_b.mtx|--format|bcrs4|--rcm"
       -DEXPECT_EXIT=0 -P ${_check})
+  # Mixed precision: the true residual against the file's double A reaches 1e-11, which
+  # float CG alone does not (it stops near 2e-5 on this system); below what the pairs can
+  # hold the outcome is "stagnated" (exit 1).
+  foreach(backend fragment compute)
+    add_test(NAME app_solve_mixed_${backend}
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/mixed_${backend}
+        "-DARGS=${_assets}/mesh_spd.mtx|--backend|${backend}|--tol|1e-11|--precision|mixed|--max-iter|3000"
+        -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -DEXPECT_TRUE_BELOW=1e-11 -P ${_check})
+  endforeach()
+  add_test(NAME app_solve_mixed_stagnated
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/mixed_stagnated
+      "-DARGS=${_assets}/mesh_spd.mtx|--tol|1e-17|--precision|auto"
+      -DEXPECT_EXIT=1 -DEXPECT_STATUS=stagnated -P ${_check})
   # Not converged within the cap: exit 1, JSON still written.
   add_test(NAME app_solve_not_converged
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/capped

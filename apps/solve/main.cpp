@@ -14,12 +14,16 @@
 #include <texstream/linalg/SystemExport.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/Format.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +32,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <numeric>
 
 namespace {
 
@@ -42,7 +47,8 @@ constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
     "from a Matrix Market file (coordinate real|integer|pattern, general|symmetric).\n\n"
     "  texstream-solve A.mtx [b.mtx] [--x0 X.mtx] [--format segment|bcrs2|bcrs4|auto]\n"
-    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--out x.mtx] [--json PATH]\n"
+    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--precision single|mixed|auto]\n"
+    "                  [--inner-tol T] [--out x.mtx] [--json PATH]\n"
     "                  [--export-petsc DIR]\n\n"
     "Right-hand side: b.mtx (an n x 1 array or coordinate file) or, when absent, b = A * 1 (the row sums\n"
     "of A), so that the exact solution is all ones; the run then also reports max_i |x_i - 1|.\n"
@@ -63,7 +69,14 @@ struct Settings {
   float tolerance = 1e-6f;
   int maxIterations = 1000;
   int checkEvery = 8;
+  /// "single", "mixed" or "auto" (mixed below kFloatCgReach).
+  std::string precision = "auto";
+  double innerTolerance = 1e-3;
 };
+
+/// The relative residual below which float CG alone stalls on typical systems: --precision
+/// auto refines in double-float for tolerances below it.
+constexpr float kFloatCgReach = 1e-6f;
 
 /// The format "auto" picks, from the 4x4 block fill (a CPU count over the pattern).
 std::string chooseFormat(const linalg::Csr& A) {
@@ -202,10 +215,76 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
   opts.onCheck = [](int iteration, double residual) {
     std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e\n", iteration, residual);
   };
-  const solvers::SolverStatus status = solvers::cg(Ai, bi, xi, opts, M.get());
-  matrix.toUser(xi, xUser);
-  const std::vector<float> xf = xUser.download();
-  const std::vector<double> x(xf.begin(), xf.end());
+  const bool mixed = s.precision == "mixed" || (s.precision == "auto" && s.tolerance < kFloatCgReach);
+  solvers::RefinementStatus refinement;
+  std::vector<double> x;
+  if (!mixed) {
+    static_cast<solvers::SolverStatus&>(refinement) = solvers::cg(Ai, bi, xi, opts, M.get());
+    matrix.toUser(xi, xUser);
+    const std::vector<float> xf = xUser.download();
+    x.assign(xf.begin(), xf.end());
+  } else {
+    // The matrix on the GPU holds A's entries rounded to float. Outer defect correction in
+    // double on the CPU against the file's A (r = b - A x), each correction solved on the
+    // GPU by double-float refinement of float CG (Göddeke et al. 2007), until the true
+    // residual meets --tol or stops falling.
+    x = x0;
+    linalg::DoubleFloatVector rUser(n, "r"), cUser(n, "c");
+    linalg::DoubleFloatVector rPairs(matrix.internalLayout(), "r(internal)"), cPairs(matrix.internalLayout(), "c(internal)");
+    solvers::CgOptions inner = opts;
+    inner.onCheck = nullptr;
+    const solvers::InnerSolve innerSolve = solvers::cgInnerSolve(Ai, inner, M.get());
+    const double bNorm = std::sqrt(std::inner_product(b.begin(), b.end(), b.begin(), 0.0));
+    double previous = INFINITY;
+    const auto start = clock::now();
+    for (int outer = 0;; ++outer) {
+      const std::vector<double> Ax = A.multiply(x);
+      std::vector<double> r(n);
+      for (std::size_t i = 0; i < n; ++i) r[i] = b[i] - Ax[i];
+      const double rNorm = std::sqrt(std::inner_product(r.begin(), r.end(), r.begin(), 0.0));
+      const double relative = bNorm > 0 ? rNorm / bNorm : rNorm;
+      refinement.residualHistory.push_back(relative);
+      refinement.checkedAt.push_back(refinement.iterations);
+      refinement.relativeResidual = relative;
+      std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e (true, in double)\n",
+                   refinement.iterations, relative);
+      if (relative <= s.tolerance || rNorm == 0) {
+        refinement.outcome = solvers::Outcome::Converged;
+        refinement.message = "true relative residual " + text::formatNumber(relative);
+        break;
+      }
+      if (!std::isfinite(relative) || outer >= 20 || relative > 0.5 * previous) {
+        refinement.outcome = std::isfinite(relative) ? solvers::Outcome::Stagnated : solvers::Outcome::NonFinite;
+        refinement.message = "stagnated at true relative residual " + text::formatNumber(relative) +
+                             " (tolerance " + text::formatNumber(s.tolerance) + ") after " + std::to_string(outer) +
+                             " corrections: the float-rounded matrix on the GPU limits the accuracy";
+        break;
+      }
+      previous = relative;
+      rUser.upload(r);
+      matrix.toInternal(rUser.hi(), rPairs.mutableHi());
+      matrix.toInternal(rUser.lo(), rPairs.mutableLo());
+      cPairs.setZero();
+      solvers::RefinementOptions ro;
+      ro.tolerance = std::clamp(0.5 * s.tolerance / relative, 1e-12, 0.5);
+      ro.innerTolerance = s.innerTolerance;
+      const solvers::RefinementStatus step = solvers::refine(Ai, rPairs, cPairs, ro, innerSolve);
+      refinement.iterations += step.iterations;
+      refinement.innerIterations.insert(refinement.innerIterations.end(), step.innerIterations.begin(),
+                                        step.innerIterations.end());
+      if (step.outcome == solvers::Outcome::NonFinite || step.outcome == solvers::Outcome::Breakdown) {
+        refinement.outcome = step.outcome;
+        refinement.message = step.message;
+        break;
+      }
+      matrix.toUser(cPairs.hi(), cUser.mutableHi());
+      matrix.toUser(cPairs.lo(), cUser.mutableLo());
+      const std::vector<double> c = cUser.download();
+      for (std::size_t i = 0; i < n; ++i) x[i] += c[i];
+    }
+    refinement.milliseconds = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+  }
+  const solvers::SolverStatus& status = refinement;
 
   // The true residual in double precision (CG's own is a float recurrence).
   const std::vector<double> Ax = A.multiply(x);
@@ -240,6 +319,12 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     j["storage"] = op.description;
     j["backend"] = stream::backendName(rt.defaultBackend());
     j["precond"] = s.precond;
+    j["precision"] = mixed ? "mixed" : "single";
+    if (mixed) {
+      j["inner_tolerance"] = s.innerTolerance;
+      j["outer_steps"] = refinement.outerSteps();
+      j["inner_iterations"] = refinement.innerIterations;
+    }
     j["tolerance"] = s.tolerance;
     j["max_iterations"] = s.maxIterations;
     j["true_relative_residual"] = trueResidual;
@@ -273,7 +358,7 @@ int main(int argc, char** argv) {
   // A headless tool: the window and grid options of the demos do not apply.
   for (const char* name : {"--headless", "--size", "--steps", "--screenshot"}) cli.remove_option(cli.get_option(name));
   Settings s;
-  std::string tolText = "1e-6", maxIterText = "1000", checkText = "8";
+  std::string tolText = "1e-6", maxIterText = "1000", checkText = "8", innerTolText = "1e-3";
   cli.add_option("A", s.matrixPath, "The matrix A (Matrix Market coordinate file)")->required()->type_name("A.mtx");
   cli.add_option("b", s.rhsPath, "The right-hand side (n x 1 Matrix Market file); default b = A * 1")->type_name("b.mtx");
   cli.add_option("--x0", s.x0Path, "Initial guess (n x 1 Matrix Market file); default 0")->type_name("X.mtx");
@@ -288,9 +373,17 @@ int main(int argc, char** argv) {
       ->type_name("jacobi|none")
       ->capture_default_str();
   cli.add_option("--tol", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
-  cli.add_option("--max-iter", maxIterText, "Iteration cap, >= 1")->type_name("N")->capture_default_str();
+  cli.add_option("--max-iter", maxIterText, "Iteration cap, >= 1 (mixed precision: of each inner CG solve)")->type_name("N")->capture_default_str();
   cli.add_option("--check-every", checkText, "Iterations between residual checks (and progress lines), >= 1")
       ->type_name("N")
+      ->capture_default_str();
+  cli.add_option("--precision", s.precision,
+                 "single: float CG; mixed: float CG inside double-float defect correction, for tolerances down to "
+                 "about 1e-12 (the matrix entries are stored as floats); auto: mixed when --tol is below 1e-6")
+      ->type_name("single|mixed|auto")
+      ->capture_default_str();
+  cli.add_option("--inner-tol", innerTolText, "Mixed precision: the residual reduction each inner CG solve asks for")
+      ->type_name("T")
       ->capture_default_str();
   cli.add_option("--out", s.outPath, "Write the solution x (n x 1 array Matrix Market file)")->type_name("x.mtx");
   cli.add_option("--export-petsc", s.exportPetsc,
@@ -303,6 +396,8 @@ int main(int argc, char** argv) {
     s.packing = app::parseChoice("--packing", s.packing, {"groups", "tiles"});
     s.precond = app::parseChoice("--precond", s.precond, {"jacobi", "none"});
     s.tolerance = float(app::parseReal("--tol", tolText, 0.0, 1.0, false));
+    s.precision = app::parseChoice("--precision", s.precision, {"single", "mixed", "auto"});
+    s.innerTolerance = app::parseReal("--inner-tol", innerTolText, 0.0, 1.0, false);
     s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
     app::requireWritablePath("--out", s.outPath);

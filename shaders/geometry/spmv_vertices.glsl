@@ -8,8 +8,17 @@
 // texel). Padded entries are 0 and point at a padding vertex (zero).
 // CurvatureFlow also runs it with u_diagonal = m and u_values = the held columns' moved
 // coefficients for the right-hand side b = m x + G x (curvature_offdiagonal.glsl).
+// DOUBLE_FLOAT_RESIDUAL: r = b - Y instead, x = u_x + u_xLo and b = u_bHi + u_bLo vertex
+// vectors of double-float pairs, every product and sum in double-float arithmetic
+// (common/double_float.glsl), r rounded to float: mixed-precision refinement's defect.
 #include "geometry/mesh.glsl"
 #include "sparse/element.glsl"
+#ifdef DOUBLE_FLOAT_RESIDUAL
+#include "common/double_float.glsl"
+uniform sampler2D u_xLo;
+uniform sampler2D u_bHi;
+uniform sampler2D u_bLo;
+#endif
 
 uniform sampler2D u_x;         // vertex vector, 2^u_vertexShift texels wide
 uniform sampler2D u_diagonal;  // internal layout
@@ -25,15 +34,30 @@ void kernel(ivec2 texel) {
   int v = (texel.y << u_vertexShift) + texel.x;
   int c = v & 3;
   ivec2 t = texelAtShift(v >> 2, u_internalShift);
+#ifdef DOUBLE_FLOAT_RESIDUAL
+  vec4 hi = texelFetch(u_bHi, texel, 0), lo = texelFetch(u_bLo, texel, 0);
+  dfAddProduct(hi, lo, vec4(-texelFetch(u_diagonal, t, 0)[c]), texelFetch(u_x, texel, 0),
+               texelFetch(u_xLo, texel, 0));
+#else
   vec4 sum = texelFetch(u_diagonal, t, 0)[c] * texelFetch(u_x, texel, 0);
+#endif
 #if K > 0
   int s = int(texelFetch(u_starts, t, 0).x);
   for (int k = 0; k < K; ++k) {
     ivec2 at = texelAtShift(s + k * u_stride, u_valuesShift);
     float a = texelFetch(u_values, at, 0)[c];
     int j = int(texelFetch(u_columns, at, 0)[c]);
-    sum += a * texelFetch(u_x, vertexTexel(j, u_vertexShift), 0);
+    ivec2 xj = vertexTexel(j, u_vertexShift);
+#ifdef DOUBLE_FLOAT_RESIDUAL
+    dfAddProduct(hi, lo, vec4(-a), texelFetch(u_x, xj, 0), texelFetch(u_xLo, xj, 0));
+#else
+    sum += a * texelFetch(u_x, xj, 0);
+#endif
   }
 #endif
+#ifdef DOUBLE_FLOAT_RESIDUAL
+  o_out0 = hi + lo;
+#else
   o_out0 = sum;
+#endif
 }

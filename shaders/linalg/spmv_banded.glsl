@@ -3,16 +3,34 @@
 // output texel t adds diag_k[4t..4t+3] * x[4t + off_k .. 4t + off_k + 3]. Entries whose
 // column leaves [0, n) are stored as zero, and fetchElements reads 0 outside x, so
 // nothing wraps; the diagonals' zero padding keeps y's padding zero.
+// DOUBLE_FLOAT_RESIDUAL: r = b - A x instead, with x = u_x + u_xLo and b = u_bHi + u_bLo
+// double-float pairs, summed in double-float arithmetic and rounded to float at the end
+// (the defect of mixed-precision refinement, Göddeke et al. 2007).
 uniform sampler2DArray u_diagonals;
 uniform sampler2D u_x;
 uniform int u_offsets[DIAGONALS];
 uniform int u_width;  // y's layout width in texels
+#ifdef DOUBLE_FLOAT_RESIDUAL
+#include "common/double_float.glsl"
+uniform sampler2D u_xLo;
+uniform sampler2D u_bHi;
+uniform sampler2D u_bLo;
+#endif
 
 void kernel(ivec2 texel) {
   int e = 4 * texelIndex(texel, u_width);
+#ifdef DOUBLE_FLOAT_RESIDUAL
+  vec4 hi = texelFetch(u_bHi, texel, 0), lo = texelFetch(u_bLo, texel, 0);
+  for (int k = 0; k < DIAGONALS; ++k) {
+    dfAddProduct(hi, lo, -texelFetch(u_diagonals, ivec3(texel, k), 0), fetchElements(u_x, e + u_offsets[k]),
+                 fetchElements(u_xLo, e + u_offsets[k]));
+  }
+  o_out0 = hi + lo;
+#else
   vec4 sum = vec4(0.0);
   for (int k = 0; k < DIAGONALS; ++k) {
     sum += texelFetch(u_diagonals, ivec3(texel, k), 0) * fetchElements(u_x, e + u_offsets[k]);
   }
   o_out0 = sum;
+#endif
 }

@@ -9,4 +9,10 @@
 // second (BLOCK 2)). X_WIDTH: x's layout width (a #define: division by a constant).
 #include "sparse/spmv_bcrs_product.glsl"
 
-void kernel(ivec2 texel) { o_out0 = bcrsProduct(texel); }
+void kernel(ivec2 texel) {
+#ifdef DOUBLE_FLOAT_RESIDUAL
+  o_out0 = bcrsResidual(texel);
+#else
+  o_out0 = bcrsProduct(texel);
+#endif
+}

@@ -37,3 +37,48 @@ vec4 bcrsProduct(ivec2 texel) {
 #endif
   return y;
 }
+
+#ifdef DOUBLE_FLOAT_RESIDUAL
+// b - A x for x = u_x + u_xLo and b = u_bHi + u_bLo, every product and sum in double-float
+// arithmetic (common/double_float.glsl), rounded to float: mixed-precision refinement's
+// defect. The block's columns k scale x_k as vec4s over the output rows.
+#include "common/double_float.glsl"
+uniform sampler2D u_xLo;
+uniform sampler2D u_bHi;
+uniform sampler2D u_bLo;
+
+vec4 xTexelLo(int t) { return texelFetch(u_xLo, ivec2(t % X_WIDTH, t / X_WIDTH), 0); }
+
+vec4 bcrsResidual(ivec2 texel) {
+  vec4 info = texelFetch(u_rows, texel, 0);
+  int first = int(info.x), end0 = first + int(info.y);
+  vec4 hi = texelFetch(u_bHi, texel, 0), lo = texelFetch(u_bLo, texel, 0);
+#if BLOCK == 4
+  for (int b = first; b < end0; ++b) {
+    ivec2 at = texelAtShift(b, u_blockShift);
+    int J = int(texelFetch(u_columns, at, 0).x);
+    vec4 xj = xTexel(J), xjLo = xTexelLo(J);
+    vec4 r0 = texelFetch(u_values, ivec3(at, 0), 0), r1 = texelFetch(u_values, ivec3(at, 1), 0);
+    vec4 r2 = texelFetch(u_values, ivec3(at, 2), 0), r3 = texelFetch(u_values, ivec3(at, 3), 0);
+    for (int k = 0; k < 4; ++k) {
+      dfAddProduct(hi, lo, -vec4(r0[k], r1[k], r2[k], r3[k]), vec4(xj[k]), vec4(xjLo[k]));
+    }
+  }
+#else
+  int end1 = end0 + int(info.z);
+  for (int b = first; b < end1; ++b) {
+    ivec2 at = texelAtShift(b, u_blockShift);
+    int J = int(texelFetch(u_columns, at, 0).x);
+    vec4 xt = xTexel(J >> 1), xtLo = xTexelLo(J >> 1);
+    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw, xjLo = (J & 1) == 0 ? xtLo.xy : xtLo.zw;
+    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+    for (int k = 0; k < 2; ++k) {
+      vec2 column = vec2(a[k], a[2 + k]);
+      vec4 coefficient = b < end0 ? vec4(column, 0.0, 0.0) : vec4(0.0, 0.0, column);
+      dfAddProduct(hi, lo, -coefficient, vec4(xj[k]), vec4(xjLo[k]));
+    }
+  }
+#endif
+  return hi + lo;
+}
+#endif

@@ -36,3 +36,33 @@ vec4 segmentProduct(ivec2 texel) {
 #endif
   return sum;
 }
+
+#ifdef DOUBLE_FLOAT_RESIDUAL
+// (hi, lo) = start - [DIAGONAL] diag * x - sum_c A[...] * x[C[...]] for x = u_x + u_xLo, in
+// double-float arithmetic (common/double_float.glsl): the defect of mixed-precision
+// refinement, start = b (u_startHi + u_startLo) or the previous chunk's pair.
+#include "common/double_float.glsl"
+uniform sampler2D u_xLo;      // internal layout
+uniform sampler2D u_startHi;  // internal layout
+uniform sampler2D u_startLo;
+
+void segmentResidual(ivec2 texel, out vec4 hi, out vec4 lo) {
+  hi = texelFetch(u_startHi, texel, 0);
+  lo = texelFetch(u_startLo, texel, 0);
+#if DIAGONAL
+  dfAddProduct(hi, lo, -texelFetch(u_diagonal, texel, 0), texelFetch(u_x, texel, 0), texelFetch(u_xLo, texel, 0));
+#endif
+#if K > 0
+  int s = int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride;
+  for (int c = 0; c < K; ++c) {
+    ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
+    vec4 a = texelFetch(u_values, at, 0);
+    ivec4 j = ivec4(texelFetch(u_columns, at, 0));
+    vec4 xj = vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
+    vec4 xjLo = vec4(fetchElementShift(u_xLo, j.x, u_xShift), fetchElementShift(u_xLo, j.y, u_xShift),
+                     fetchElementShift(u_xLo, j.z, u_xShift), fetchElementShift(u_xLo, j.w, u_xShift));
+    dfAddProduct(hi, lo, -a, xj, xjLo);
+  }
+#endif
+}
+#endif

@@ -5,6 +5,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/stream/Pass.h>
@@ -41,9 +42,14 @@ namespace {
 constexpr stream::EnumName<Rescale> kRescaleNames[] = {{Rescale::None, "none", "none"},
                                                        {Rescale::Area, "area", "keep area"},
                                                        {Rescale::Volume, "volume", "keep volume"}};
+constexpr stream::EnumName<Flow> kFlowNames[] = {
+    {Flow::MeanCurvature, "mcf", "mean curvature (MCF)"},
+    {Flow::Conformalized, "cmcf", "conformalized (cMCF)"},
+};
 }  // namespace
 
 std::span<const stream::EnumName<Rescale>> rescaleNames() { return kRescaleNames; }
+std::span<const stream::EnumName<Flow>> flowNames() { return kFlowNames; }
 
 const char* rescaleName(Rescale r) { return stream::nameOf(rescaleNames(), r); }
 
@@ -52,6 +58,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
   const std::string title = "CurvatureFlow(\"" + m_name + "\")";
   setCg(options.cgTolerance, options.cgMaxIterations);
   setRescale(options.rescale);
+  setPrecision(options.precision, options.innerTolerance);
   gl::StateGuard guard;
   const int maxSize = stream::Runtime::current().caps().maxTextureSize;
 
@@ -122,6 +129,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
 
   const stream::Layout& vertices = m_operator->layout();
   m_positions = stream::Vector(vertices, m_name + ".positions");
+  m_stiffnessPositions = stream::Vector(vertices, m_name + ".stiffnessPositions");
   m_rhs = stream::Vector(vertices, m_name + ".b");
   m_shading = stream::Vector(vertices, m_name + ".shading");
   m_jacobi = std::make_unique<VertexJacobi>(vertices, m_name + ".inverseDiagonal");
@@ -136,7 +144,21 @@ void CurvatureFlow::setFixBoundary(bool fixed) {
     throw std::invalid_argument("CurvatureFlow(\"" + m_name +
                                 "\"): cannot fix the boundary while rescaling (rescaling moves every vertex); "
                                 "set the rescaling to none first");
+  if (fixed != m_options.fixBoundary) m_stiffnessLambdaDt = NAN;
   m_options.fixBoundary = fixed;
+}
+
+void CurvatureFlow::setFlow(Flow flow) {
+  if (flow != m_options.flow) m_stiffnessLambdaDt = NAN;
+  m_options.flow = flow;
+}
+
+void CurvatureFlow::setPrecision(solvers::Precision precision, float innerTolerance) {
+  if (!(innerTolerance > 0.0f) || !(innerTolerance < 1.0f))
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\"): inner CG tolerance " +
+                                std::to_string(innerTolerance) + " is not in (0, 1)");
+  m_options.precision = precision;
+  m_options.innerTolerance = innerTolerance;
 }
 
 void CurvatureFlow::setRescale(Rescale r) {
@@ -176,6 +198,8 @@ void CurvatureFlow::uploadPositions(std::span<const double> xyz) {
   }
   gl::StateGuard guard;
   m_positions.upload(texels);
+  m_stiffnessPositions.upload(texels);
+  m_stiffnessLambdaDt = NAN;
   m_uploaded.assign(xyz.begin(), xyz.end());
   m_reference = measure();
 }
@@ -224,21 +248,26 @@ void CurvatureFlow::assemble(float lambdaDt) {
   const int fix = m_options.fixBoundary ? 1 : 0;
   const int vertexShift = m_operator->vertexShift();
 
-  // 1. a_ij per entry; held columns of free rows go to G (symmetric elimination).
-  stream::Pass("geometry/curvature_offdiagonal")
-      .input("u_positions", m_positions)
-      .input("u_rows", m_rows)
-      .input("u_columns", A.columns())
-      .input("u_next", m_next)
-      .input("u_prev", m_prev)
-      .input("u_flags", m_flags)
-      .uniform("u_vertexShift", vertexShift)
-      .uniform("u_internalShift", A.internalWidthShift())
-      .uniform("u_fixBoundary", fix)
-      .uniform("u_lambdaDt", lambdaDt)
-      .output(A.mutableOffDiagonalValues())
-      .output(m_moved)
-      .run();
+  // 1. a_ij per entry; held columns of free rows go to G (symmetric elimination). The
+  // conformalized flow keeps the initial positions' entries while λΔt stays the same.
+  const bool conformalized = m_options.flow == Flow::Conformalized;
+  if (!conformalized || m_stiffnessLambdaDt != lambdaDt) {
+    stream::Pass("geometry/curvature_offdiagonal")
+        .input("u_positions", conformalized ? m_stiffnessPositions : m_positions)
+        .input("u_rows", m_rows)
+        .input("u_columns", A.columns())
+        .input("u_next", m_next)
+        .input("u_prev", m_prev)
+        .input("u_flags", m_flags)
+        .uniform("u_vertexShift", vertexShift)
+        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_fixBoundary", fix)
+        .uniform("u_lambdaDt", lambdaDt)
+        .output(A.mutableOffDiagonalValues())
+        .output(m_moved)
+        .run();
+    m_stiffnessLambdaDt = conformalized ? lambdaDt : NAN;
+  }
 
   // 2. a_ii and m_i per row, one program per row group.
   for (const linalg::SegmentGroup& g : A.groups()) {
@@ -274,12 +303,7 @@ solvers::SolverStatus CurvatureFlow::step(float lambdaDt) {
   stream::Vector backup = stream::Vector::temporary(m_positions.layout(), m_name + ".previous");
   linalg::copy(m_positions, backup);
 
-  solvers::CgOptions cg;
-  cg.tolerance = m_options.cgTolerance;
-  cg.maxIterations = m_options.cgMaxIterations;
-  cg.checkEvery = m_options.cgCheckEvery;
-  cg.asynchronousCheck = m_options.cgAsynchronousCheck;
-  m_lastSolve = solvers::cg(*m_operator, m_rhs, m_positions, cg, m_options.jacobi ? m_jacobi.get() : nullptr);
+  solveStep();
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) {
     linalg::copy(backup, m_positions);
     m_lastSolve.message += " (step undone: positions kept)";
@@ -288,6 +312,34 @@ solvers::SolverStatus CurvatureFlow::step(float lambdaDt) {
   }
   ++m_steps;
   return m_lastSolve;
+}
+
+void CurvatureFlow::solveStep() {
+  solvers::CgOptions cg;
+  cg.tolerance = m_options.cgTolerance;
+  cg.maxIterations = m_options.cgMaxIterations;
+  cg.checkEvery = m_options.cgCheckEvery;
+  cg.asynchronousCheck = m_options.cgAsynchronousCheck;
+  const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
+  if (m_options.precision == solvers::Precision::Single) {
+    m_lastSolve = {};
+    static_cast<solvers::SolverStatus&>(m_lastSolve) = solvers::cg(*m_operator, m_rhs, m_positions, cg, M);
+    return;
+  }
+  // Mixed: b and the warm start x as exact pairs, then defect correction; the new
+  // positions are the pairs rounded to float.
+  if (!m_rhsPairs) {
+    m_rhsPairs = std::make_unique<linalg::DoubleFloatVector>(m_rhs.layout(), m_name + ".bPairs");
+    m_positionPairs = std::make_unique<linalg::DoubleFloatVector>(m_positions.layout(), m_name + ".xPairs");
+  }
+  m_rhsPairs->assign(m_rhs);
+  m_positionPairs->assign(m_positions);
+  solvers::RefinementOptions refinement;
+  refinement.tolerance = m_options.cgTolerance;
+  refinement.innerTolerance = m_options.innerTolerance;
+  m_lastSolve =
+      solvers::refine(*m_operator, *m_rhsPairs, *m_positionPairs, refinement, solvers::cgInnerSolve(*m_operator, cg, M));
+  linalg::copy(m_positionPairs->hi(), m_positions);
 }
 
 void CurvatureFlow::rescale() {

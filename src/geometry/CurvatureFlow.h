@@ -36,12 +36,14 @@
 #include <texstream/geometry/VertexOperator.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Vector.h>
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <span>
 #include <string>
@@ -49,6 +51,9 @@
 
 namespace texstream::stream {
 class Scalar;
+}
+namespace texstream::linalg {
+class DoubleFloatVector;
 }
 
 namespace texstream::geometry {
@@ -63,18 +68,40 @@ enum class Rescale {
 std::span<const stream::EnumName<Rescale>> rescaleNames();
 const char* rescaleName(Rescale r);
 
+/// Which flow a step integrates.
+enum class Flow {
+  /// Mean-curvature flow (Desbrun et al. 1999; Bolz §3.1.2): the cotangent stiffness and
+  /// the mass from the current positions at every step.
+  MeanCurvature,
+  /// Conformalized mean-curvature flow (Kazhdan, Solomon & Ben-Chen 2012, §4): the
+  /// stiffness of the initial positions (the last uploaded), the mass of the current ones.
+  /// Thin features do not pinch into singularities, and the step's matrix stays as well
+  /// conditioned as the initial one.
+  Conformalized,
+};
+/// The flows' names ("mcf", "cmcf"), for command lines, panels and reports.
+std::span<const stream::EnumName<Flow>> flowNames();
+
 struct CurvatureFlowOptions {
+  Flow flow = Flow::MeanCurvature;
   /// Hold boundary vertices in place (Bolz §3.1.2 does); else they move like the others.
   bool fixBoundary = true;
   Rescale rescale = Rescale::None;
   /// CG stops at ||r|| / ||b|| <= cgTolerance over x, y and z together.
   float cgTolerance = 1e-6f;
   int cgMaxIterations = 1000;
-  /// Jacobi-preconditioned CG. Off by default: at λΔt = h² it saves at most one of a few
-  /// iterations and costs a pass per iteration (VertexJacobi is not fused into CG's update
-  /// as JacobiPreconditioner is; docs/performance.md); it helps on irregular meshes with
-  /// large λΔt.
-  bool jacobi = false;
+  /// Jacobi-preconditioned CG. On by default: on real scans (irregular triangle sizes)
+  /// the diagonal varies by orders of magnitude and plain CG stalls, most of all in the
+  /// conformalized flow; on regular meshes at λΔt = h² it costs a pass per iteration for
+  /// little gain (docs/performance.md has both).
+  bool jacobi = true;
+  /// Single: float CG on each step's system, warm-started from the current positions.
+  /// Mixed: that CG inside double-float defect correction (solvers/MixedPrecisionRefinement.h):
+  /// cgTolerance is then the true residual's, reached on ill-conditioned steps (thin features
+  /// of real scans) where float CG alone stalls; cgMaxIterations caps each inner solve.
+  solvers::Precision precision = solvers::Precision::Single;
+  /// Mixed: the residual reduction each inner CG solve asks for, in (0, 1).
+  float innerTolerance = 1e-3f;
   /// CG iterations between residual checks (solvers::CgOptions::checkEvery). Warm-started
   /// steps converge in a few iterations, so the solver's default of 8 overshoots
   /// (docs/performance.md).
@@ -119,6 +146,9 @@ class CurvatureFlow {
   void setRescale(Rescale r);
   void setCg(float tolerance, int maxIterations);
   void setJacobi(bool on) { m_options.jacobi = on; }
+  void setFlow(Flow flow);
+  /// Precision and the inner tolerance (in (0, 1); std::invalid_argument otherwise).
+  void setPrecision(solvers::Precision precision, float innerTolerance);
 
   // ---- Positions -----------------------------------------------------------------
   /// The vertex vector (internal order, relative to origin()); its texture id may change
@@ -161,6 +191,8 @@ class CurvatureFlow {
   /// The area and volume rescaling restores (measured at construction / setPositions).
   const FlowMeasures& reference() const { return m_reference; }
   const solvers::SolverStatus& lastSolve() const { return m_lastSolve; }
+  /// Inner CG iterations of each refinement step of the last step (empty in single precision).
+  const std::vector<int>& lastInnerIterations() const { return m_lastSolve.innerIterations; }
   long long steps() const { return m_steps; }
   const Mesh& sourceMesh() const { return m_mesh; }
   const TriangleTopology& topology() const { return m_topology; }
@@ -188,6 +220,8 @@ class CurvatureFlow {
   /// bound; the caller adds the rest and runs it.
   stream::Pass ringPass(const std::string& kernel, const linalg::SegmentGroup& g) const;
   void rescale();
+  /// One step's solve in single or mixed precision (m_lastSolve).
+  void solveStep();
 
   std::string m_name;
   CurvatureFlowOptions m_options;
@@ -202,7 +236,13 @@ class CurvatureFlow {
   stream::Vector m_flags, m_mass, m_positions, m_rhs, m_shading;
   std::vector<double> m_uploaded;  ///< the last positions uploaded, mesh order
   FlowMeasures m_reference;
-  solvers::SolverStatus m_lastSolve;
+  solvers::RefinementStatus m_lastSolve;
+  /// Conformalized flow: the positions the stiffness comes from, and the λΔt its
+  /// off-diagonal entries (and G) were last assembled for (NaN: to be assembled).
+  stream::Vector m_stiffnessPositions;
+  float m_stiffnessLambdaDt = NAN;
+  /// Mixed precision: b and x as double-float pairs (allocated on first use).
+  std::unique_ptr<linalg::DoubleFloatVector> m_rhsPairs, m_positionPairs;
   long long m_steps = 0;
 };
 

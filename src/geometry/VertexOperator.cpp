@@ -3,6 +3,8 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Runtime.h>
@@ -87,6 +89,35 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
         .uniform("u_valuesShift", A.valuesWidthShift())
         .uniform("u_stride", g.stride)
         .output(y)
+        .run(vertexRects(g));
+  }
+}
+
+void VertexOperator::residualInDoubleFloat(const linalg::DoubleFloatVector& b, const linalg::DoubleFloatVector& x,
+                                           stream::Vector& r) const {
+  const std::string title = "VertexOperator(\"" + m_name + "\")";
+  linalg::requireResidualShapes(title, m_layout, m_layout.size(), b, x, r);
+  requireVertexVector("residualInDoubleFloat", x.hi());
+  const linalg::SegmentMatrix& A = *m_matrix;
+  gl::StateGuard guard;
+  for (const linalg::SegmentGroup& g : A.groups()) {
+    stream::Pass("geometry/spmv_vertices")
+        .define("K", (long long)g.k)
+        .define("DOUBLE_FLOAT_RESIDUAL")
+        .label("spmv_vertices residual K=" + std::to_string(g.k))
+        .input("u_x", x.hi())
+        .input("u_xLo", x.lo())
+        .input("u_bHi", b.hi())
+        .input("u_bLo", b.lo())
+        .input("u_diagonal", A.internalDiagonal())
+        .input("u_starts", A.segmentStarts())
+        .input("u_values", A.offDiagonalValues())
+        .input("u_columns", A.columns())
+        .uniform("u_vertexShift", m_vertexShift)
+        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_stride", g.stride)
+        .output(r)
         .run(vertexRects(g));
   }
 }

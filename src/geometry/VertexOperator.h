@@ -47,6 +47,10 @@ class VertexOperator : public linalg::LinearOperator {
   /// A.offDiagonalValues(), padding 0): e.g. curvature flow's b = m x + G x.
   void applyWith(const stream::Vector& diagonal, const gl::Texture& offDiagonal, const stream::Vector& x,
                  stream::Vector& y) const;
+  /// R = B - A X with B and X vertex vectors of double-float pairs (spmv_vertices.glsl,
+  /// DOUBLE_FLOAT_RESIDUAL): curvature flow's mixed-precision refinement.
+  void residualInDoubleFloat(const linalg::DoubleFloatVector& b, const linalg::DoubleFloatVector& x,
+                             stream::Vector& r) const override;
   /// d = (a_vv, a_vv, a_vv, 1) per vertex texel (1 where a_vv = 0: layout padding).
   void diagonal(stream::Vector& d) const override;
   /// d = 1 / diagonal(), the Jacobi preconditioner's vector, computed on the GPU.

@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
@@ -128,6 +129,30 @@ void BandedMatrix::applyAs(const std::string& title, const stream::Vector& x, st
       .uniformArray("u_offsets", m_offsets)
       .uniform("u_width", rowLayout().width())
       .output(y)
+      .run();
+}
+
+void BandedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                         stream::Vector& r) const {
+  residualAs(title(), b, x, r);
+}
+
+void BandedMatrix::residualAs(const std::string& title, const DoubleFloatVector& b, const DoubleFloatVector& x,
+                              stream::Vector& r) const {
+  gl::StateGuard guard;
+  requireResidualShapes(title, rowLayout(), cols(), b, x, r);
+  stream::Pass("linalg/spmv_banded")
+      .label(title + ".residualInDoubleFloat")
+      .define("DIAGONALS", (long long)m_offsets.size())
+      .define("DOUBLE_FLOAT_RESIDUAL")
+      .input("u_diagonals", m_diagonals)
+      .input("u_x", x.hi())
+      .input("u_xLo", x.lo())
+      .input("u_bHi", b.hi())
+      .input("u_bLo", b.lo())
+      .uniformArray("u_offsets", m_offsets)
+      .uniform("u_width", rowLayout().width())
+      .output(r)
       .run();
 }
 

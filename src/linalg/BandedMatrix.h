@@ -35,6 +35,8 @@ class BandedMatrix : public StoredMatrix {
 
   /// y = A x: x has n elements (any layout), y n elements in Layout::forSize(n).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// r = b - A x in double-float arithmetic (the same pass, DOUBLE_FLOAT_RESIDUAL).
+  void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// Bytes: every diagonal texel once, x and y once (padded texels).
   double bytesPerApply() const override;
   /// 2 n K for K stored diagonals (explicit zeros inside a diagonal included: the kernel
@@ -49,6 +51,8 @@ class BandedMatrix : public StoredMatrix {
   friend class StencilMatrix;
   /// The product under another object's title (StencilMatrix composes a BandedMatrix).
   void applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const;
+  void residualAs(const std::string& title, const DoubleFloatVector& b, const DoubleFloatVector& x,
+                  stream::Vector& r) const;
 
   std::vector<int> m_offsets;
   gl::Texture m_diagonals;

@@ -3,6 +3,8 @@
 // block; optional reverse Cuthill–McKee before blocking.
 #include <texstream/linalg/BcrsMatrix.h>
 
+#include <texstream/linalg/DoubleFloatVector.h>
+
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/OperatorShapes.h>
@@ -151,6 +153,21 @@ void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const
   stream::Pass pass("sparse/spmv_bcrs");
   bindProduct(pass, x);
   pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2").output(y).run();
+}
+
+void BcrsMatrix::residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                               stream::Vector& r) const {
+  requireResidualShapes(title() + " (internal order)", internalLayout(), cols(), b, x, r);
+  gl::StateGuard guard;
+  stream::Pass pass("sparse/spmv_bcrs");
+  bindProduct(pass, x.hi());
+  pass.define("DOUBLE_FLOAT_RESIDUAL")
+      .input("u_xLo", x.lo())
+      .input("u_bHi", b.hi())
+      .input("u_bLo", b.lo())
+      .label(m_options.blockSize == 4 ? "spmv_bcrs 4x4 residual" : "spmv_bcrs 2x2 residual")
+      .output(r)
+      .run();
 }
 
 void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,

@@ -60,6 +60,10 @@ class BcrsMatrix : public PermutedMatrix {
 
   /// y = A x with x (n elements, any layout) and y (internalLayout()) in internal order.
   void applyInternal(const stream::Vector& x, stream::Vector& y) const override;
+  /// r = b - A x in double-float arithmetic on internal vectors (spmv_bcrs.glsl,
+  /// DOUBLE_FLOAT_RESIDUAL).
+  void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                     stream::Vector& r) const override;
   /// applyInternal, then epilogue(y . x); x and y both in internalLayout() (gl::Error
   /// otherwise, naming the vector). On the compute backend one dispatch
   /// (sparse/spmv_bcrs_dot.glsl); on the fragment backend the base class's product and

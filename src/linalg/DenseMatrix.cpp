@@ -5,6 +5,8 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
@@ -74,53 +76,99 @@ DenseMatrix DenseMatrix::fromCsr(const Csr& csr, std::string name) {
 
 int DenseMatrix::batches() const { return int((m_columnSlots + kColumnsPerBatch - 1) / kColumnsPerBatch); }
 
+void DenseMatrix::bindPartialPass(stream::Pass& pass, const stream::Vector& x, int batchesX) const {
+  pass.define("COLUMNS_PER_BATCH", kColumnsPerBatch)
+      .input("u_columns", m_columns)
+      .input("u_x", x)
+      .uniform("u_tileSize", rowLayout().width(), rowLayout().height())
+      .uniform("u_tilesX", m_tilesX)
+      .uniform("u_batchesX", batchesX)
+      .uniform("u_batches", batches())
+      .uniform("u_columnSlots", int(m_columnSlots));
+}
+
+int DenseMatrix::partialBatchesX() const {
+  const int batchCount = batches();
+  const int w = rowLayout().width(), h = rowLayout().height();
+  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
+  const int batchesX = std::max(1, std::min(batchCount, maxSize / w));
+  const int batchesY = (batchCount + batchesX - 1) / batchesX;
+  if (batchesY * h > maxSize) {
+    throw gl::Error(title() + ".apply: " + std::to_string(batchCount) +
+                    " batches of partial sums do not fit the maximum texture size");
+  }
+  return batchesX;
+}
+
+gl::Texture DenseMatrix::acquirePartials(int batchesX, const std::string& label) const {
+  const int batchesY = (batches() + batchesX - 1) / batchesX;
+  return stream::Runtime::current().pool().acquire(rowLayout().width() * batchesX, rowLayout().height() * batchesY,
+                                                   gl::TextureFormat::RGBA32F, name() + label);
+}
+
 void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
   requireApply(x, y);
-  const int batchCount = batches();
-  const int w = rowLayout().width(), h = rowLayout().height();
-  auto bindPartial = [&](stream::Pass& pass, int batchesX) {
-    pass.define("COLUMNS_PER_BATCH", kColumnsPerBatch)
-        .input("u_columns", m_columns)
-        .input("u_x", x)
-        .uniform("u_tileSize", w, h)
-        .uniform("u_tilesX", m_tilesX)
-        .uniform("u_batchesX", batchesX)
-        .uniform("u_batches", batchCount)
-        .uniform("u_columnSlots", int(m_columnSlots));
-  };
-  if (batchCount == 1) {
+  if (batches() == 1) {
     stream::Pass pass("linalg/dense_partial");
     pass.label("DenseMatrix::apply");
-    bindPartial(pass, 1);
+    bindPartialPass(pass, x, 1);
     pass.output(y).run();
     return;
   }
   // Split-K: the batches' partial sums tiled in one pooled texture, then added up.
-  stream::Runtime& rt = stream::Runtime::current();
-  const int batchesX = std::max(1, std::min(batchCount, rt.caps().maxTextureSize / w));
-  const int batchesY = (batchCount + batchesX - 1) / batchesX;
-  if (batchesY * h > rt.caps().maxTextureSize) {
-    throw gl::Error(title() + ".apply: " + std::to_string(batchCount) +
-                    " batches of partial sums do not fit the maximum texture size");
-  }
-  gl::Texture partials =
-      rt.pool().acquire(w * batchesX, h * batchesY, gl::TextureFormat::RGBA32F, name() + ".partials");
+  const int batchesX = partialBatchesX();
+  gl::Texture partials = acquirePartials(batchesX, ".partials");
   {
     stream::Pass pass("linalg/dense_partial");
     pass.label("DenseMatrix::apply partials");
-    bindPartial(pass, batchesX);
+    bindPartialPass(pass, x, batchesX);
     pass.output(partials).run();
   }
   stream::Pass("linalg/dense_sum")
       .label("DenseMatrix::apply sum")
       .input("u_partials", partials)
-      .uniform("u_tileSize", w, h)
+      .uniform("u_tileSize", rowLayout().width(), rowLayout().height())
       .uniform("u_batchesX", batchesX)
-      .uniform("u_batches", batchCount)
+      .uniform("u_batches", batches())
       .output(y)
       .run();
-  rt.pool().release(std::move(partials));
+  stream::Runtime::current().pool().release(std::move(partials));
+}
+
+void DenseMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                        stream::Vector& r) const {
+  gl::StateGuard guard;
+  requireResidualShapes(title(), rowLayout(), cols(), b, x, r);
+  if (batches() == 1) {
+    stream::Pass pass("linalg/dense_partial");
+    pass.label("DenseMatrix::residualInDoubleFloat").define("DOUBLE_FLOAT_RESIDUAL");
+    bindPartialPass(pass, x.hi(), 1);
+    pass.input("u_xLo", x.lo()).input("u_bHi", b.hi()).input("u_bLo", b.lo()).output(r).run();
+    return;
+  }
+  const int batchesX = partialBatchesX();
+  gl::Texture heads = acquirePartials(batchesX, ".partials"), tails = acquirePartials(batchesX, ".partialsLo");
+  {
+    stream::Pass pass("linalg/dense_partial");
+    pass.label("DenseMatrix::residualInDoubleFloat partials").define("DOUBLE_FLOAT_PARTIALS");
+    bindPartialPass(pass, x.hi(), batchesX);
+    pass.input("u_xLo", x.lo()).output(heads).output(tails).run();
+  }
+  stream::Pass("linalg/dense_sum")
+      .label("DenseMatrix::residualInDoubleFloat sum")
+      .define("DOUBLE_FLOAT_RESIDUAL")
+      .input("u_partials", heads)
+      .input("u_partialsLo", tails)
+      .input("u_bHi", b.hi())
+      .input("u_bLo", b.lo())
+      .uniform("u_tileSize", rowLayout().width(), rowLayout().height())
+      .uniform("u_batchesX", batchesX)
+      .uniform("u_batches", batches())
+      .output(r)
+      .run();
+  stream::Runtime::current().pool().release(std::move(heads));
+  stream::Runtime::current().pool().release(std::move(tails));
 }
 
 double DenseMatrix::bytesWrittenPerApply() const {

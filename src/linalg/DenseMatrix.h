@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace texstream::stream {
+class Pass;
+}
+
 namespace texstream::linalg {
 
 struct Csr;
@@ -33,6 +37,8 @@ class DenseMatrix : public StoredMatrix {
 
   /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// r = b - A x in double-float arithmetic (dense_partial / dense_sum, DOUBLE_FLOAT_*).
+  void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// Bytes: the column tiles once, x once per batch, the partial sums written and read
   /// once, y written.
   double bytesPerApply() const override;
@@ -50,6 +56,11 @@ class DenseMatrix : public StoredMatrix {
   const gl::Texture& columns() const { return m_columns; }
 
  private:
+  void bindPartialPass(stream::Pass& pass, const stream::Vector& x, int batchesX) const;
+  /// Batch tiles per row of the partial sums' texture; throws when they do not fit.
+  int partialBatchesX() const;
+  gl::Texture acquirePartials(int batchesX, const std::string& label) const;
+
   std::size_t m_columnSlots = 0;  // cols rounded up to 4
   int m_tilesX = 1;
   gl::Texture m_columns;

@@ -11,6 +11,8 @@ class Vector;
 
 namespace texstream::linalg {
 
+class DoubleFloatVector;
+
 class LinearOperator {
  public:
   virtual ~LinearOperator() = default;
@@ -24,6 +26,12 @@ class LinearOperator {
     apply(x, y);
     stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);
   }
+  /// r = b - A x with b and x double-float pairs (DoubleFloatVector.h), every product and
+  /// sum in double-float arithmetic, r rounded to float: the defect of mixed-precision
+  /// refinement (solvers/MixedPrecisionRefinement.h). b and r have rows() elements in the
+  /// layout apply() writes, x cols(). Operators without such a kernel throw gl::Error
+  /// naming themselves (this default).
+  virtual void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const;
   /// d = diag(A) (square matrices), in x's layout.
   virtual void diagonal(stream::Vector& d) const = 0;
   virtual std::size_t rows() const = 0;

@@ -1,6 +1,7 @@
 #include <texstream/linalg/OperatorShapes.h>
 
 #include <texstream/gl/Error.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 
@@ -35,6 +36,24 @@ void requireApplyShapes(const std::string& title, const stream::Layout& rowLayou
   requireVector(where, "y", y, rowLayout.size());
   requireLayout(where, "y", y, rowLayout);
   stream::requireDistinct(where, {"y", y}, {"x", x}, "a product cannot be formed in place");
+}
+
+void requireResidualShapes(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                           const DoubleFloatVector& b, const DoubleFloatVector& x, const stream::Vector& r) {
+  const std::string where = title + ".residualInDoubleFloat";
+  requireVector(where, "x.hi", x.hi(), cols);
+  requireVector(where, "x.lo", x.lo(), cols);
+  stream::requireSameLayout(where.c_str(), x.hi(), x.lo());
+  requireVector(where, "b.hi", b.hi(), rowLayout.size());
+  requireLayout(where, "b.hi", b.hi(), rowLayout);
+  requireLayout(where, "b.lo", b.lo(), rowLayout);
+  requireVector(where, "r", r, rowLayout.size());
+  requireLayout(where, "r", r, rowLayout);
+  const char* why = "the residual is written while the pairs are read";
+  stream::requireDistinct(where, {"r", r}, {"x.hi", x.hi()}, why);
+  stream::requireDistinct(where, {"r", r}, {"x.lo", x.lo()}, why);
+  stream::requireDistinct(where, {"r", r}, {"b.hi", b.hi()}, why);
+  stream::requireDistinct(where, {"r", r}, {"b.lo", b.lo()}, why);
 }
 
 void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,

@@ -14,6 +14,8 @@ class Vector;
 
 namespace texstream::linalg {
 
+class DoubleFloatVector;
+
 /// "DenseMatrix(\"A\")"
 std::string operatorTitle(const char* kind, const std::string& name);
 
@@ -22,6 +24,11 @@ std::string operatorTitle(const char* kind, const std::string& name);
 /// in), and y must not be x. Throws gl::Error naming the matrix and the vector.
 void requireApplyShapes(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
                         const stream::Vector& x, const stream::Vector& y);
+
+/// r = b - A x in double-float (LinearOperator::residualInDoubleFloat): b and r of
+/// rowLayout, x cols elements (hi and lo in one layout), r not one of b's or x's vectors.
+void requireResidualShapes(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
+                           const DoubleFloatVector& b, const DoubleFloatVector& x, const stream::Vector& r);
 
 /// d = diag(A): A square, d of rowLayout. Throws gl::Error otherwise.
 void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,

@@ -1,5 +1,8 @@
 #include <texstream/linalg/PermutedMatrix.h>
 
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/OperatorShapes.h>
+
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/OperatorShapes.h>
@@ -31,6 +34,24 @@ void PermutedMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   m_permutation.toInternal(x, xi);
   applyInternal(xi, yi);
   m_permutation.toUser(yi, y);
+}
+
+void PermutedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                           stream::Vector& r) const {
+  requireResidualShapes(title(), rowLayout(), cols(), b, x, r);
+  gl::StateGuard guard;
+  if (!reordered() && x.layout() == internalLayout()) {
+    residualInternalInDoubleFloat(b, x, r);
+    return;
+  }
+  DoubleFloatVector bi(internalLayout(), name() + ".b(internal)"), xi(internalLayout(), name() + ".x(internal)");
+  stream::Vector ri = stream::Vector::temporary(internalLayout(), name() + ".r(internal)");
+  m_permutation.toInternal(b.hi(), bi.mutableHi());
+  m_permutation.toInternal(b.lo(), bi.mutableLo());
+  m_permutation.toInternal(x.hi(), xi.mutableHi());
+  m_permutation.toInternal(x.lo(), xi.mutableLo());
+  residualInternalInDoubleFloat(bi, xi, ri);
+  m_permutation.toUser(ri, r);
 }
 
 void PermutedMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {

@@ -42,6 +42,9 @@ class PermutedMatrix : public StoredMatrix {
   /// unchanged), on the compute backend; elsewhere the base class's product and
   /// reduction, whose reduceInto throws (epilogues are compute-only).
   void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override;
+  /// r = b - A x in double-float arithmetic, user order: the pairs gathered into the
+  /// internal order (exact copies), residualInternalInDoubleFloat, r gathered back.
+  void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// d = diag(A) in user order, Layout::forSize(n).
   void diagonal(stream::Vector& d) const override;
 
@@ -56,6 +59,11 @@ class PermutedMatrix : public StoredMatrix {
     /// y = A x and epilogue(y . x), in the product's own dispatches where the format can.
     void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
       m_matrix->applyInternalAndDot(x, y, epilogue);
+    }
+    /// r = b - A x in double-float arithmetic, all in internalLayout().
+    void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                               stream::Vector& r) const override {
+      m_matrix->residualInternalInDoubleFloat(b, x, r);
     }
     /// d = the internal diagonal (1 at positions holding no user row, Layout padding 0).
     void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
@@ -78,6 +86,10 @@ class PermutedMatrix : public StoredMatrix {
   /// kernel overrides it.
   virtual void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                    const stream::Epilogue& epilogue) const;
+  /// r = b - A x in double-float arithmetic (DoubleFloatVector.h) on internal vectors: b,
+  /// x and r in internalLayout().
+  virtual void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                             stream::Vector& r) const = 0;
   /// d = the internal diagonal, d in internalLayout().
   void diagonalInternal(stream::Vector& d) const;
   /// The stored diagonal itself, in internalLayout().

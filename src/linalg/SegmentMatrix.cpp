@@ -4,6 +4,9 @@
 // cost, padded entries pointing at one constant zero element.
 #include <texstream/linalg/SegmentMatrix.h>
 
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/OperatorShapes.h>
+
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Aliasing.h>
@@ -468,6 +471,50 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
 
 void SegmentMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
   applyGroups(x, y, true, "applyInternal");
+}
+
+void SegmentMatrix::residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                                  stream::Vector& r) const {
+  const stream::Layout& layout = internalLayout();
+  requireResidualShapes(title() + " (internal order)", layout, layout.size(), b, x, r);
+  requireInternalProduct(x.hi(), r, "residualInternalInDoubleFloat");
+  gl::StateGuard guard;
+  stream::Runtime& rt = stream::Runtime::current();
+  gl::Texture partials[2][2];  // ping-pong pairs (head, tail) for long rows
+  for (const SegmentGroup& g : m_groups) {
+    const int chunks = std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
+    for (int c = 0; c < chunks; ++c) {
+      const int offset = c * kMaxSegmentPerPass, k = std::min(kMaxSegmentPerPass, g.k - offset);
+      const bool last = c + 1 == chunks;
+      stream::Pass p("sparse/spmv_segment");
+      p.define("K", k).define("DIAGONAL", c == 0 ? 1 : 0).define("PARTIAL", 0);
+      p.define("DOUBLE_FLOAT_RESIDUAL").define("LAST_CHUNK", last ? 1 : 0);
+      p.label("spmv_segment residual K=" + std::to_string(k));
+      p.input("u_x", x.hi()).input("u_xLo", x.lo()).input("u_diagonal", internalDiagonal());
+      p.input("u_starts", m_starts).input("u_values", m_values).input("u_columns", m_columns);
+      if (c == 0) {
+        p.input("u_startHi", b.hi()).input("u_startLo", b.lo());
+      } else {
+        p.input("u_startHi", partials[(c - 1) % 2][0]).input("u_startLo", partials[(c - 1) % 2][1]);
+      }
+      p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
+      p.uniform("u_stride", g.stride);
+      if (last) {
+        p.output(r);
+      } else {
+        for (gl::Texture& t : partials[c % 2]) {
+          if (t.id() == 0) t = rt.pool().acquire(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, name() + ".partial");
+        }
+        p.output(partials[c % 2][0]).output(partials[c % 2][1]);
+      }
+      p.run(g.rects);
+    }
+  }
+  for (auto& pair : partials) {
+    for (gl::Texture& t : pair) {
+      if (t.id() != 0) rt.pool().release(std::move(t));
+    }
+  }
 }
 
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,

@@ -143,6 +143,10 @@ class SegmentMatrix : public PermutedMatrix {
   // ---- INTERNAL order (PermutedMatrix.h) ------------------------------------------
   /// y = A x on internal vectors (both internalLayout()).
   void applyInternal(const stream::Vector& x, stream::Vector& y) const override;
+  /// r = b - A x in double-float arithmetic on internal vectors (spmv_segment.glsl,
+  /// DOUBLE_FLOAT_RESIDUAL; long rows carry the pair between chunks).
+  void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                     stream::Vector& r) const override;
   /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
   /// fits one pass, the dot product is folded into the product's dispatches
   /// (sparse/spmv_segment_dot.glsl): one pass fewer per CG iteration. Otherwise the

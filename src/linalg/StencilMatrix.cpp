@@ -196,4 +196,9 @@ void StencilMatrix::apply(const stream::Vector& x, stream::Vector& y) const { m_
 
 void StencilMatrix::diagonal(stream::Vector& d) const { m_banded.copyDiagonal(title(), d); }
 
+void StencilMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
+                                          stream::Vector& r) const {
+  m_banded.residualAs(title(), b, x, r);
+}
+
 }  // namespace texstream::linalg

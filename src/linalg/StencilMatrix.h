@@ -50,6 +50,8 @@ class StencilMatrix : public StoredMatrix {
 
   /// y = A x: x has nx ny nz elements (any layout), y as many in Layout::forSize.
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// r = b - A x in double-float arithmetic (BandedMatrix's kernel).
+  void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// d = the center coefficients.
   void diagonal(stream::Vector& d) const override;
   double bytesPerApply() const override { return m_banded.bytesPerApply(); }

@@ -8,6 +8,7 @@ const char* outcomeName(Outcome o) {
     case Outcome::MaxIterations: return "max-iterations";
     case Outcome::Breakdown: return "breakdown";
     case Outcome::NonFinite: return "non-finite";
+    case Outcome::Stagnated: return "stagnated";
   }
   return "unknown";
 }

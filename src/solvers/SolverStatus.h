@@ -10,6 +10,7 @@ enum class Outcome {
   MaxIterations,  ///< iteration cap reached first
   Breakdown,      ///< p^T A p <= 0 (A not SPD) or rho = 0 with a non-zero residual
   NonFinite,      ///< NaN or Inf appeared (bad input, overflow)
+  Stagnated,      ///< refinement steps stopped reducing the residual above the tolerance
 };
 
 const char* outcomeName(Outcome o);

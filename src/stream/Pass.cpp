@@ -195,6 +195,8 @@ void Pass::run(const std::vector<Rect>& rects) {
       case Uniform::FloatArray: glUniform1fv(loc, GLsizei(u.fa.size()), u.fa.data()); break;
     }
   }
+  // The guard of common/double_float.glsl against algebraic simplification (no `precise`).
+  if (const int one = program.uniformLocation("u_doubleFloatOne"); one >= 0) glUniform1f(one, 1.0f);
 
   if (backend == Backend::Fragment) {
     std::vector<const gl::Texture*> colors(targets.begin(), targets.end());

@@ -124,7 +124,7 @@ if(XVFB_EXECUTABLE)
   set(_panel_fluid "fluid|--size|33|--arrows|--dye-colors|single")
   set(_panel_fluid_cg "fluid|--scene|cavity|--size|33|--solver|cg|--display|pressure")
   set(_panel_wave "wave|--size|32|--scheme|explicit")
-  set(_panel_smooth "smooth|--mesh|builtin:patch:400|--free-boundary")
+  set(_panel_smooth "smooth|--mesh|builtin:patch:400|--free-boundary|--precision|mixed|--flow|cmcf")
   foreach(_case fluid fluid_cg wave smooth)
     string(REGEX MATCH "^[a-z]+" _demo "${_panel_${_case}}")
     string(REPLACE "${_demo}|" "" _args "${_panel_${_case}}")
@@ -145,7 +145,7 @@ if(XVFB_EXECUTABLE)
   add_test(NAME app_fluid_panel_narrow_fails_xvfb
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid> -DXVFB_RUN=${XVFB_EXECUTABLE}
       "-DAPP_ARGS=--size|32|--steps|3|--check-panel|--window|320x600" -DEXPECT_EXIT=1
-      "-DEXPECT_STDERR=panel layout: texstream-fluid: section \"scene\": the value \"semi-Lagrangian\" of \"advection\" needs [0-9]+ px, its box has [0-9]+.*error: --check-panel: [0-9]+ clipped item"
+      "-DEXPECT_STDERR=panel layout: texstream-fluid: section \"scene\": the value \"semi-lagrangian\" of \"advection\" needs [0-9]+ px, its box has [0-9]+.*error: --check-panel: [0-9]+ clipped item"
       -P ${_run})
   list(APPEND _shell_tests app_fluid_panel_narrow_fails_xvfb)
 

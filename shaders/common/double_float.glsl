@@ -1,0 +1,74 @@
+// Double-float arithmetic: a value held as an unevaluated sum hi + lo of two floats with
+// |lo| <= ulp(hi) / 2, about 48 significant bits (Dekker 1971; Knuth's two-sum; used on
+// GPUs for mixed-precision solvers by Göddeke, Strzodka & Turek 2007, §3). Every function
+// works on four independent values at once (vec4 component-wise), like the vectors.
+//
+// The error-free transformations rely on each float operation being rounded as written.
+// `precise` (GLSL 4.00, GLSL ES 3.20) forbids the compiler to simplify them algebraically
+// ((a + b) - a is not b in floating point) or to contract them into fused multiply-adds.
+// Older GLSL has no such qualifier, and compilers do simplify (Mesa does); there each
+// difference the simplifier could see through is multiplied by u_doubleFloatOne, a uniform
+// that Pass sets to 1 in every kernel that declares it: the compiler cannot know its value.
+#if (defined(GL_ES) && __VERSION__ >= 320) || (!defined(GL_ES) && __VERSION__ >= 400)
+#define DF_PRECISE precise
+#define DF_GUARD(x) (x)
+#else
+#define DF_PRECISE
+uniform float u_doubleFloatOne;
+#define DF_GUARD(x) ((x) * u_doubleFloatOne)
+#endif
+
+// s + e = a + b exactly (Knuth's two-sum: no condition on |a|, |b|).
+void dfTwoSum(vec4 a, vec4 b, out vec4 s, out vec4 e) {
+  DF_PRECISE vec4 sum = a + b;
+  DF_PRECISE vec4 bVirtual = DF_GUARD(DF_GUARD(sum) - a);
+  DF_PRECISE vec4 aVirtual = DF_GUARD(sum - bVirtual);
+  DF_PRECISE vec4 error = DF_GUARD(a - aVirtual) + DF_GUARD(b - bVirtual);
+  s = sum;
+  e = error;
+}
+
+// s + e = a + b exactly when |a| >= |b| (Dekker's fast two-sum), |e| <= ulp(s) / 2.
+void dfQuickTwoSum(vec4 a, vec4 b, out vec4 s, out vec4 e) {
+  DF_PRECISE vec4 sum = a + b;
+  DF_PRECISE vec4 error = DF_GUARD(b - DF_GUARD(DF_GUARD(sum) - a));
+  s = sum;
+  e = error;
+}
+
+// hi + lo = a with hi holding the upper 12 significant bits (Dekker's split, 2^12 + 1).
+void dfSplit(vec4 a, out vec4 hi, out vec4 lo) {
+  DF_PRECISE vec4 c = 4097.0 * a;
+  DF_PRECISE vec4 upper = DF_GUARD(c - DF_GUARD(DF_GUARD(c) - a));
+  DF_PRECISE vec4 lower = DF_GUARD(a - upper);
+  hi = upper;
+  lo = lower;
+}
+
+// p + e = a b exactly (Dekker's two-product), barring overflow of 4097 a or 4097 b.
+void dfTwoProduct(vec4 a, vec4 b, out vec4 p, out vec4 e) {
+  vec4 aHi, aLo, bHi, bLo;
+  dfSplit(a, aHi, aLo);
+  dfSplit(b, bHi, bLo);
+  DF_PRECISE vec4 product = a * b;
+  DF_PRECISE vec4 error = DF_GUARD(DF_GUARD(DF_GUARD(aHi * bHi - product) + aHi * bLo) + aLo * bHi) + aLo * bLo;
+  p = product;
+  e = error;
+}
+
+// (hi, lo) += (bHi, bLo): double-float addition (Dekker's add2 with two-sum on the heads).
+void dfAdd(inout vec4 hi, inout vec4 lo, vec4 bHi, vec4 bLo) {
+  vec4 s, e;
+  dfTwoSum(hi, bHi, s, e);
+  DF_PRECISE vec4 tail = e + (lo + bLo);
+  dfQuickTwoSum(s, tail, hi, lo);
+}
+
+// (hi, lo) += a (xHi + xLo) for a float a: the head product a xHi exactly, the tail a xLo
+// in float (it is below the pair's precision times |a xHi|).
+void dfAddProduct(inout vec4 hi, inout vec4 lo, vec4 a, vec4 xHi, vec4 xLo) {
+  vec4 p, e;
+  dfTwoProduct(a, xHi, p, e);
+  DF_PRECISE vec4 tail = e + a * xLo;
+  dfAdd(hi, lo, p, tail);
+}

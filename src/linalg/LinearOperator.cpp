@@ -1,0 +1,13 @@
+#include <texstream/linalg/LinearOperator.h>
+
+#include <texstream/gl/Error.h>
+
+namespace texstream::linalg {
+
+void LinearOperator::residualInDoubleFloat(const DoubleFloatVector&, const DoubleFloatVector&, stream::Vector&) const {
+  throw gl::Error("LinearOperator(\"" + name() +
+                  "\").residualInDoubleFloat: this operator has no double-float residual kernel "
+                  "(BandedMatrix, StencilMatrix, DenseMatrix, SegmentMatrix and BcrsMatrix have one)");
+}
+
+}  // namespace texstream::linalg

@@ -1,0 +1,149 @@
+#include <texstream/solvers/MixedPrecisionRefinement.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Vector.h>
+#include <texstream/text/Format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace texstream::solvers {
+
+namespace {
+
+constexpr stream::EnumName<Precision> kPrecisionNames[] = {
+    {Precision::Single, "single", "single (float)"},
+    {Precision::Mixed, "mixed", "mixed (float in double-float refinement)"},
+};
+
+
+void validate(const RefinementOptions& o) {
+  if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
+    throw std::invalid_argument("refine: tolerance must be in (0, 1), got " + std::to_string(o.tolerance));
+  }
+  if (!(o.innerTolerance > 0.0 && o.innerTolerance < 1.0)) {
+    throw std::invalid_argument("refine: innerTolerance must be in (0, 1), got " + std::to_string(o.innerTolerance));
+  }
+  if (o.maxOuterSteps < 1) {
+    throw std::invalid_argument("refine: maxOuterSteps must be at least 1, got " + std::to_string(o.maxOuterSteps));
+  }
+  if (!(o.minimumReduction > 0.0 && o.minimumReduction < 1.0)) {
+    throw std::invalid_argument("refine: minimumReduction must be in (0, 1), got " +
+                                std::to_string(o.minimumReduction));
+  }
+}
+
+/// ||v||_2 of a float vector, summed on the GPU, read back.
+double norm2(const stream::Vector& v) { return double(linalg::norm(v)); }
+
+/// ||b||_2 of the pairs, in double on the CPU.
+double norm2(const linalg::DoubleFloatVector& b) {
+  double s = 0;
+  for (double v : b.download()) s += v * v;
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisionNames; }
+
+RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
+                        linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
+  validate(options);
+  if (!inner) throw std::invalid_argument("refine: no inner solve given");
+  if (A.rows() != A.cols()) {
+    throw gl::Error("refine: the operator \"" + A.name() + "\" is " + std::to_string(A.rows()) + "x" +
+                    std::to_string(A.cols()) + ", not square");
+  }
+  gl::StateGuard guard;
+  const auto start = std::chrono::steady_clock::now();
+  RefinementStatus status;
+  auto finish = [&](Outcome outcome, std::string message) {
+    status.outcome = outcome;
+    status.message = std::move(message);
+    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return status;
+  };
+
+  stream::Vector r(b.layout(), "refine.r"), c(b.layout(), "refine.c");
+  const double bNorm = norm2(b);
+  auto defect = [&] {
+    A.residualInDoubleFloat(b, x, r);
+    const double rNorm = norm2(r);
+    return bNorm > 0 ? rNorm / bNorm : rNorm;
+  };
+  double relative = defect();
+  status.residualHistory.push_back(relative);
+  status.checkedAt.push_back(0);
+  status.relativeResidual = relative;
+  if (options.onStep) options.onStep(0, 0, relative);
+  if (!std::isfinite(relative)) return finish(Outcome::NonFinite, "refine: the initial residual is not finite");
+  if (bNorm == 0) {
+    x.setZero();
+    status.relativeResidual = 0;
+    return finish(Outcome::Converged, "refine: b = 0, x = 0");
+  }
+
+  int slowSteps = 0;
+  for (int step = 1; step <= options.maxOuterSteps; ++step) {
+    if (relative <= options.tolerance) break;
+    c.setZero();
+    const double innerTolerance = std::clamp(0.5 * options.tolerance / relative, options.innerTolerance, 0.5);
+    const SolverStatus innerStatus = inner(r, c, innerTolerance);
+    status.innerIterations.push_back(innerStatus.iterations);
+    status.iterations += innerStatus.iterations;
+    if (innerStatus.outcome == Outcome::NonFinite || innerStatus.outcome == Outcome::Breakdown) {
+      return finish(innerStatus.outcome, "refine: step " + std::to_string(step) + ": the inner solve ended in " +
+                                             outcomeName(innerStatus.outcome) + ": " + innerStatus.message);
+    }
+    x.add(c);
+    const double previous = relative;
+    relative = defect();
+    status.residualHistory.push_back(relative);
+    status.checkedAt.push_back(status.iterations);
+    status.relativeResidual = relative;
+    if (options.onStep) options.onStep(step, innerStatus.iterations, relative);
+    if (!std::isfinite(relative)) {
+      return finish(Outcome::NonFinite, "refine: the residual became non-finite at step " + std::to_string(step));
+    }
+    slowSteps = relative > options.minimumReduction * previous ? slowSteps + 1 : 0;
+    if (slowSteps >= 2 && relative > options.tolerance) {
+      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + text::formatNumber(relative) +
+                                            " after " + std::to_string(step) + " steps (" +
+                                            std::to_string(status.iterations) + " inner iterations; tolerance " +
+                                            text::formatNumber(options.tolerance) + ")");
+    }
+  }
+  if (relative <= options.tolerance) {
+    return finish(Outcome::Converged, "refine: relative residual " + text::formatNumber(relative) + " after " +
+                                          std::to_string(status.outerSteps()) + " steps (" +
+                                          std::to_string(status.iterations) + " inner iterations)");
+  }
+  return finish(Outcome::MaxIterations, "refine: relative residual " + text::formatNumber(relative) + " after " +
+                                            std::to_string(options.maxOuterSteps) + " steps, above the tolerance " +
+                                            text::formatNumber(options.tolerance));
+}
+
+InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M) {
+  return [&A, options, M](const stream::Vector& r, stream::Vector& c, double tolerance) {
+    CgOptions o = options;
+    o.tolerance = float(tolerance);
+    return cg(A, r, c, o, M);
+  };
+}
+
+InnerSolve iterativeInnerSolve(IterativeSolver& solver, IterativeOptions options) {
+  return [&solver, options](const stream::Vector& r, stream::Vector& c, double tolerance) {
+    IterativeOptions o = options;
+    o.tolerance = float(tolerance);
+    return solver.solve(r, c, o);
+  };
+}
+
+}  // namespace texstream::solvers
