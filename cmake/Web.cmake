@@ -58,9 +58,11 @@ target_compile_definitions(texstream_web_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
 target_link_options(texstream_web_imgui INTERFACE -sUSE_GLFW=3)
 
 # What every program of the browser build links: GLFW, a WebGL2 context (with the ES 3.0
-# entry points WebGL2 lacks emulated, FULL_ES3), a heap that grows with the grid, and an
-# exit that reaches the page (Module.onExit), whose verdict is the exit code.
+# entry points WebGL2 lacks emulated, FULL_ES3), a heap that grows with the grid, an exit
+# that reaches the page (Module.onExit), whose verdict is the exit code, and what the page
+# shell (web/texstream-page.js) uses: ccall for the exported texstream_* functions, the
+# file system for files in and out, ENV for the environment a page parameter sets.
 add_library(texstream_web_runtime INTERFACE)
 target_link_options(texstream_web_runtime INTERFACE
   -sUSE_GLFW=3 -sMAX_WEBGL_VERSION=2 -sMIN_WEBGL_VERSION=2 -sFULL_ES3=1 -sALLOW_MEMORY_GROWTH=1
-  -sEXIT_RUNTIME=1)
+  -sEXIT_RUNTIME=1 "-sEXPORTED_RUNTIME_METHODS=['ccall','FS','ENV']")

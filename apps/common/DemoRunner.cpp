@@ -28,6 +28,7 @@
 #include <vector>
 
 #ifdef __EMSCRIPTEN__
+#include "BrowserPage.h"
 #include "Download.h"
 
 #include <emscripten/emscripten.h>
@@ -64,8 +65,8 @@ std::string contextFailure(const AppOptions& options, const std::string& why) {
 }
 
 /// Backend and size checks that need the context; throws UsageError, or
-/// ContextRequestError when the context cannot run texstream at all.
-RunContext prepareContext(const AppOptions& options, bool headless) {
+/// ContextRequestError when the context cannot run texstream, or this demo, at all.
+RunContext prepareContext(const AppInfo& info, const AppOptions& options, bool headless) {
   stream::Runtime* runtime = nullptr;
   try {
     runtime = &stream::Runtime::current();
@@ -74,6 +75,12 @@ RunContext prepareContext(const AppOptions& options, bool headless) {
   }
   stream::Runtime& rt = *runtime;
   const gl::Capabilities& caps = rt.caps();
+  if (!caps.floatRenderTargets && !info.runsOnHalfFloatTargets)
+    throw ContextRequestError("this OpenGL context cannot run texstream-" + info.name + ": " + caps.floatTargetsMissing() +
+                              ", and its solvers need 32-bit floats (only the fluid demo runs there, on half floats: " +
+                              gl::Capabilities::kHalfFloatTargetsExtension + ")");
+  if (options.profile && !stream::Profiler::available())
+    std::cerr << "texstream-" << info.name << ": --profile: " << stream::Profiler::unavailableReason() << "\n";
   if (options.backend == stream::Backend::Compute && !caps.compute)
     throw UsageError(std::string("--backend: invalid value \"compute\": this context (") + caps.apiName() + ", " +
                      caps.summary() + ") has no compute shaders (OpenGL 4.3 or OpenGL ES 3.1 needed); use --backend auto or fragment");
@@ -154,19 +161,26 @@ void blowUpPanel(Demo& demo, HealthWatch& watch, ShellControls& controls) {
   ImGui::End();
 }
 
-/// A file for the demo: a preset (.json) through Demo::loadSettings, anything else through
-/// Demo::openFile. Returns the status line; throws with the reason.
-std::string openForDemo(Demo& demo, const std::string& app, const std::string& path, std::vector<std::string>& problems) {
+/// A file handed to the demo (dropped onto the window or the page, chosen with the page's
+/// picker, --drop): a preset (.json) through Demo::loadSettings where the demo has presets,
+/// anything else through Demo::openFile. `problems`: the preset's keys it could not take.
+FileResult openForDemo(Demo& demo, const std::string& app, const std::string& path, std::vector<std::string>& problems) {
+  problems.clear();
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (lower.size() > 5 && lower.substr(lower.size() - 5) == ".json") {
-    const Preset preset = readPreset(path, app, "preset");
-    problems = demo.loadSettings(preset.values, preset.source);
-    return "loaded preset " + preset.source + (problems.empty() ? "" : " (" + std::to_string(problems.size()) + " keys not taken)");
+  const bool json = lower.size() > 5 && lower.substr(lower.size() - 5) == ".json";
+  try {
+    if (json && demo.hasPresets()) {
+      const Preset preset = readPreset(path, app, "preset");
+      problems = demo.loadSettings(preset.values, preset.source);
+      return {true, "loaded preset " + preset.source +
+                        (problems.empty() ? "" : " (" + std::to_string(problems.size()) + " keys not taken)"),
+              ""};
+    }
+    return demo.openFile(path);
+  } catch (const std::exception& e) {
+    return {false, e.what(), ""};
   }
-  problems.clear();
-  demo.openFile(path);
-  return "opened " + path;
 }
 
 void writeSettings(const std::string& program, const std::string& app, Demo& demo, const std::string& path) {
@@ -184,7 +198,7 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
   } catch (const gl::Error& e) {
     throw ContextRequestError(contextFailure(options, e.what()));
   }
-  RunContext ctx = prepareContext(options, true);
+  RunContext ctx = prepareContext(info, options, true);
   std::cerr << program << ": headless, " << ctx.renderer << " (" << context->description()
             << "), " << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
             << (options.backend ? "" : " (auto)") << "\n";
@@ -192,7 +206,9 @@ int runHeadless(const AppInfo& info, const AppOptions& options, const DemoFactor
   std::unique_ptr<Demo> demo = make(ctx);
   for (const std::string& path : options.drops) {
     std::vector<std::string> problems;
-    std::cerr << program << ": " << openForDemo(*demo, info.name, path, problems) << "\n";
+    const FileResult r = openForDemo(*demo, info.name, path, problems);
+    if (!r.ok) throw std::runtime_error("--drop: " + r.message);
+    std::cerr << program << ": " << r.message << "\n";
     for (const std::string& p : problems) std::cerr << program << ": warning: " << p << "\n";
   }
   // The clip: one frame of the view per step, rendered offscreen at the clip's size.
@@ -277,7 +293,7 @@ class WindowedRun {
     } catch (const WindowContextError& e) {
       throw ContextRequestError(contextFailure(options, e.what()));
     }
-    m_context.emplace(prepareContext(m_options, false));
+    m_context.emplace(prepareContext(m_info, m_options, false));
     std::cerr << m_program << ": " << m_context->renderer << " (" << m_window->description() << "), "
               << stream::backendName(stream::Runtime::current().defaultBackend()) << " backend"
               << (options.backend ? "" : " (auto)") << "\n";
@@ -293,6 +309,9 @@ class WindowedRun {
     if (m_record.path.empty()) m_record.path = m_program + "-1.mp4";
     copyText(m_recordPath, sizeof m_recordPath, m_record.path);
     if (!options.record.path.empty()) startRecording();
+#else
+    attachToPage(*m_window, *m_demo, [this](const std::string& path) { writeReport(path); },
+                 [this](const std::string& path) { return open(path); });
 #endif
   }
 
@@ -300,6 +319,8 @@ class WindowedRun {
 #ifndef __EMSCRIPTEN__
     m_recorder.reset();  // finishes the clip
     m_recordTarget.reset();
+#else
+    detachFromPage();
 #endif
     m_demo.reset();  // GL objects go while the context is current
   }
@@ -336,10 +357,12 @@ class WindowedRun {
     const bool done = target >= 0 && m_controls.steps >= target;
     [[maybe_unused]] bool stepped = false;  // a recording takes the frames of steps
     if ((!m_controls.paused || m_stepOnce) && !done && !m_controls.blowUp) {
-      m_stepMs += timedStep(*m_demo);
+      const double ms = timedStep(*m_demo);
+      m_stepMs += ms;
       ++m_controls.steps;
       stepped = true;
       m_controls.msPerStep = m_stepMs / double(m_controls.steps);
+      m_controls.msPerStepRecent = m_controls.steps == 1 ? ms : 0.95 * m_controls.msPerStepRecent + 0.05 * ms;
       m_controls.blowUp = m_watch->afterStep(*m_demo, m_controls.steps);
       if (m_controls.blowUp) {
         m_controls.paused = true;
@@ -398,6 +421,9 @@ class WindowedRun {
       std::cerr << m_program << ": wrote " << path << "\n";
     }
     window.swapBuffers();
+#ifdef __EMSCRIPTEN__
+    pageFrameDrawn();
+#endif
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - m_lastFrame).count();
     m_lastFrame = now;
@@ -435,6 +461,14 @@ class WindowedRun {
     return std::max(rc, reportRc);
   }
 
+  /// The JSON report of the run so far, written to `path` while it goes on.
+  void writeReport(const std::string& path) {
+    nlohmann::json j = commonReport(m_info, m_options, *m_context, m_controls.steps, m_stepMs);
+    m_demo->report(j);
+    if (m_controls.blowUp) j["blew_up"] = {{"step", m_controls.blowUp->step}, {"reason", m_controls.blowUp->reason}};
+    writeJsonFile(path, j);
+  }
+
  private:
   void restartDemo() {
     m_demo->restart();
@@ -460,22 +494,22 @@ class WindowedRun {
 #endif
   }
 
-  /// A dropped file (or --drop, `fromCommandLine`): its outcome goes to the panel and stderr.
-  void open(const std::string& path, bool fromCommandLine) {
-    try {
-      m_presetStatus = openForDemo(*m_demo, m_info.name, path, m_presetProblems);
-      m_presetStatusIsError = false;
+  /// A file handed over (a drop, the page's picker, or --drop: `fromCommandLine`): its
+  /// outcome goes to the panel and stderr.
+  FileResult open(const std::string& path, bool fromCommandLine = false) {
+    const FileResult r = openForDemo(*m_demo, m_info.name, path, m_presetProblems);
+    m_presetStatus = r.message;
+    m_presetStatusIsError = !r.ok;
+    if (r.ok) {
       m_watch->reset();
       m_controls.blowUp.reset();
-      std::cerr << m_program << ": " << m_presetStatus << "\n";
+      std::cerr << m_program << ": " << r.message << "\n";
       for (const std::string& p : m_presetProblems) std::cerr << m_program << ": warning: " << p << "\n";
-    } catch (const std::exception& e) {
-      m_presetStatus = e.what();
-      m_presetStatusIsError = true;
-      m_presetProblems.clear();
-      std::cerr << m_program << ": error: " << path << ": " << e.what() << "\n";
+    } else {
+      std::cerr << m_program << ": error: " << r.message << "\n";
       if (fromCommandLine) m_dropFailed = true;
     }
+    return r;
   }
 
   void loadPreset(const Preset& preset) {
@@ -743,9 +777,11 @@ std::vector<std::string> Demo::loadSettings(const nlohmann::json& /*values*/, co
   throw std::runtime_error(source + ": this demo has no presets");
 }
 
-void Demo::openFile(const std::string& path) {
-  throw std::runtime_error("cannot open \"" + path + "\": this demo opens presets (.json) only");
+FileResult Demo::openFile(const std::string& path) {
+  return {false, path + ": this demo opens no files", ""};
 }
+
+FileResult Demo::saveResult(const std::string& /*folder*/) { return {false, "this demo has no result to save", ""}; }
 
 int runDemo(const AppInfo& appInfo, const AppOptions& options, const DemoFactory& make) {
   const std::string program = "texstream-" + appInfo.name;

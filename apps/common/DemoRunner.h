@@ -44,6 +44,13 @@ struct RunContext {
   int maxTextureSize = 0;
 };
 
+/// What became of a file handed to a demo (Demo::openFile, Demo::saveResult).
+struct FileResult {
+  bool ok = false;
+  std::string message;  ///< "loaded bunny.obj: 2503 vertices" or "bunny.txt: unknown mesh format ..."
+  std::string path;     ///< saveResult: the file written
+};
+
 /// Shell state a demo's GUI may show and change.
 struct ShellControls {
   bool paused = false;
@@ -51,6 +58,7 @@ struct ShellControls {
   std::string lastScreenshot;        ///< path of the last screenshot written ("" = none)
   long long steps = 0;               ///< steps done so far
   double msPerStep = 0;              ///< running average of step() wall time
+  double msPerStepRecent = 0;        ///< the same over the last few dozen steps
   double fps = 0;
   std::optional<BlowUp> blowUp;      ///< set by the shell's watch; the simulation is paused
   ViewRect view;                     ///< the simulation view in the window (overlays go there)
@@ -93,9 +101,15 @@ class Demo {
   /// applied. Throws std::runtime_error when the result cannot run (the previous settings
   /// stay).
   virtual std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source);
-  /// Opens a file dropped onto the window that is not a preset (.json); throws
-  /// std::runtime_error with the reason (by default: this demo opens presets only).
-  virtual void openFile(const std::string& path);
+  /// A file the user hands over that is not a preset (.json, which the shell loads through
+  /// loadSettings): dropped onto the window (GLFW) or the page, or chosen with the page's
+  /// file picker (the browser writes it into its in-memory file system first). The demo
+  /// loads what it accepts and keeps what it had otherwise; the result says which, in one
+  /// line naming the file and what is wrong.
+  virtual FileResult openFile(const std::string& path);
+  /// Writes the demo's result as a file into `folder` (the smoothed mesh as OBJ) and
+  /// returns its path, or a message saying why there is none.
+  virtual FileResult saveResult(const std::string& folder);
 };
 
 /// The exit codes of the demos, for their --help.
@@ -111,6 +125,9 @@ struct AppInfo {
   std::string title;  ///< window title
   int windowWidth = 1280, windowHeight = 800;  ///< also the offscreen size of headless runs
   std::span<const Binding> bindings;  ///< the demo's own keys and mouse (the panel's "?")
+  /// The demo runs on contexts with half-float render targets only (the fluid's RGBA16F
+  /// mode); the others refuse them, naming the missing extension (exit kContextExitCode).
+  bool runsOnHalfFloatTargets = false;
 };
 
 using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;

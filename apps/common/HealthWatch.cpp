@@ -15,6 +15,7 @@ HealthWatch::HealthWatch(int checkEvery) : m_checkEvery(checkEvery), m_value("he
 
 void HealthWatch::start(Demo& demo, long long step) {
   m_pendingMeasure = demo.health();
+  if (!m_pendingMeasure.unavailable.empty()) return;  // nothing in flight
   demo.measureHealth(m_value);
   m_readback.start(m_value);
   m_pendingStep = step;
@@ -52,7 +53,7 @@ const std::optional<BlowUp>& HealthWatch::checkNow(Demo& demo, long long step) {
   if (m_pendingStep >= 0) judge();
   if (!m_blowUp) {
     start(demo, step);
-    judge();
+    if (m_pendingStep >= 0) judge();
   }
   return m_blowUp;
 }

@@ -24,6 +24,9 @@ struct HealthMeasure {
   /// -infinity where any value is healthy.
   double floor = -std::numeric_limits<double>::infinity();
   std::string floorText;
+  /// Non-empty where the demo cannot measure on this context (why): the watch then
+  /// measures nothing and never reports a blow-up.
+  std::string unavailable;
 };
 
 /// A run that went wrong: the step by which the watch saw it, and why.

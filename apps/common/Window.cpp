@@ -13,6 +13,8 @@
 #include <imgui.h>
 
 #ifdef __EMSCRIPTEN__
+#include "BrowserTouch.h"
+
 #include <emscripten/html5.h>
 #endif
 
@@ -120,6 +122,9 @@ Window::Window(const std::string& title, int width, int height, std::optional<gl
   // Dear ImGui's OpenGL3 backend picks its shaders from this line (GLSL ES 3.00 or 3.30).
   ImGui_ImplOpenGL3_Init(es ? "#version 300 es" : "#version 330 core");
   m_imguiReady = true;
+#ifdef __EMSCRIPTEN__
+  installTouchInput("#canvas");
+#endif
 }
 
 Window::~Window() {
@@ -180,6 +185,23 @@ void Window::beginFrame() {
   m.rightDown = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
   m.middleDown = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
   m.leftPressed = m.leftDown && !m_lastLeft;
+#ifdef __EMSCRIPTEN__
+  // A finger on the canvas stands in for the mouse (emscripten's GLFW presses the button
+  // on a touch but leaves the cursor where the mouse was).
+  const TouchFrame touch = takeTouchFrame();
+  if (touch.touching) {
+    m.x = touch.x;
+    m.y = touch.y;
+    m.dx = touch.dx;
+    m.dy = touch.dy;
+    m.scroll += touch.pinchSteps;
+    m.leftDown = touch.fingers == 1 || (touch.began && touch.fingers == 0);  // a tap within one frame
+    m.rightDown = m.middleDown = false;
+    m.leftPressed = touch.began;
+    cx = touch.x;
+    cy = touch.y;
+  }
+#endif
   m.width = fw;
   m.height = fh;
   m_mouse = m;
@@ -195,6 +217,13 @@ void Window::beginFrame() {
   // positive one ("Need a positive DeltaTime!").
   ImGuiIO& io = ImGui::GetIO();
   if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 60.0f;
+#ifdef __EMSCRIPTEN__
+  if (touch.touching) {
+    io.MousePos = ImVec2(touch.x / float(sx), touch.y / float(sy));
+    io.MouseDown[0] = m.leftDown;
+    io.MouseDown[1] = io.MouseDown[2] = false;
+  }
+#endif
   ImGui::NewFrame();
 }
 

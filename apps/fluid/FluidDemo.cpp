@@ -2,7 +2,9 @@
 
 #include "NamedCombo.h"
 #include "Panel.h"
+#include "RunRatePanel.h"
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -61,8 +63,19 @@ FluidDemo::~FluidDemo() {
 
 void FluidDemo::rebuild() {
   finishFluidSettings(m_settings);
+  // Half floats where the context renders nothing wider (FluidSolver.h).
+  m_settings.params.fieldFormat = fluid::defaultFieldFormat();
   m_solver = std::make_unique<fluid::FluidSolver>(m_settings.params);
   m_settings.params = m_solver->parameters();
+  if (!m_solver->projects() && !m_halfFloatReported) {
+    std::cerr << "texstream-fluid: half-float mode: " << m_solver->halfFloatLimits() << "\n";
+    m_halfFloatReported = true;
+  }
+  if (!m_solver->fieldAvailable(m_settings.display)) {
+    std::cerr << "texstream-fluid: --display " << fluid::fieldName(m_settings.display)
+              << ": not available without the pressure projection; showing the dye\n";
+    m_settings.display = fluid::Field::Dye;
+  }
   m_plotResidual.clear();
   m_random.seed(1);
   randomSplats(m_settings.splats);
@@ -91,6 +104,11 @@ void FluidDemo::measureHealth(stream::Scalar& out) {
 }
 
 HealthMeasure FluidDemo::health() const {
+  if (!m_solver->projects()) {
+    HealthMeasure off;
+    off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
+    return off;
+  }
   const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
   HealthMeasure h;
@@ -308,7 +326,11 @@ void FluidDemo::gui(ShellControls& controls) {
   wrappedText(std::string(fluid::sceneName(p.scene)) + " " + std::to_string(m_solver->nx()) + "x" +
               std::to_string(m_solver->ny()) + ", step " + std::to_string(m_solver->steps()) + ", t = " +
               number(m_solver->time()));
-  ImGui::Text("%.1f FPS, %.2f ms/step (GPU work included)", controls.fps, controls.msPerStep);
+  runRatePanel(controls);
+  if (!m_solver->projects()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "half-float mode (RGBA16F fields)");
+    wrappedText(m_solver->halfFloatLimits() + ".");
+  }
   if (ImGui::Button(controls.paused ? "run (space)" : "pause (space)")) controls.paused = !controls.paused;
   if (flowButton("reset (R)")) restart();
   if (flowButton("splats (P)")) randomSplats(5);
@@ -341,7 +363,12 @@ void FluidDemo::gui(ShellControls& controls) {
     ImGui::PopStyleColor();
   }
 
-  if (section("pressure solver")) {
+  if (!m_solver->projects()) {
+    if (section("pressure solver")) {
+      ImGui::TextWrapped("off: multigrid, CG and Jacobi need RGBA32F render targets (%s), which this device lacks.",
+                         gl::Capabilities::kFloatTargetsExtension);
+    }
+  } else if (section("pressure solver")) {
     changed |= m_table.widget("solver");
     if (p.solver == fluid::PressureSolver::Multigrid) {
       for (const char* name : {"cycles", "cycle", "pre", "post", "omega", "coarse", "coarse-iterations", "border"})
@@ -356,7 +383,10 @@ void FluidDemo::gui(ShellControls& controls) {
   }
 
   if (section("display")) {
-    m_table.widget("display");
+    const fluid::Field shown = m_settings.display;
+    if (m_table.widget("display") && !m_solver->fieldAvailable(m_settings.display))
+      m_settings.display = shown;  // pressure and divergence need the projection
+    if (!m_solver->projects()) ImGui::TextDisabled("pressure, divergence: need the pressure projection");
     if (m_settings.display == fluid::Field::Dye) {
       m_table.widget("dye-colors");
       if (m_settings.dyeColors == DyeColors::Single) m_table.widget("dye-color");
@@ -419,7 +449,10 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["omega"] = p.multigrid.omega;
   out["coarse_solve"] = solvers::coarseSolveName(p.multigrid.coarseSolve);
   out["border"] = solvers::borderUpdateName(p.multigrid.border);
-  out["levels"] = m_solver->pressureMultigrid().levels();
+  out["field_format"] = gl::formatName(p.fieldFormat);
+  out["projection"] = m_solver->projects();
+  if (!m_solver->projects()) out["half_float_limits"] = m_solver->halfFloatLimits();
+  else out["levels"] = m_solver->pressureMultigrid().levels();
   out["settings"] = nlohmann::json(m_table.toJson());
   out["display"] = fluid::fieldName(m_settings.display);
   out["dye_colors"] = stream::nameOf(dyeColorNames(), m_settings.dyeColors);

@@ -69,6 +69,7 @@ class FluidDemo : public Demo {
   std::unique_ptr<fluid::FluidSolver> m_solver;
   std::unique_ptr<FluidRenderer> m_renderer;
   bool m_exported = false;
+  bool m_halfFloatReported = false;
   int m_lastWidth = 0, m_lastHeight = 0;
   float m_hue = 0;
   std::mt19937 m_random{1};

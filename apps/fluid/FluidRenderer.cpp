@@ -222,6 +222,7 @@ FluidRenderer::FluidRenderer()
       m_velocityScale("fluid.display.velocity_scale", 1.0f) {}
 
 std::optional<float> FluidRenderer::range() {
+  if (m_hasRange && m_fixedRange) return m_fixedRange;
   if (m_readback.pending() && m_readback.ready()) {
     const float v = m_readback.value()[0];
     m_range = v;
@@ -235,20 +236,34 @@ void FluidRenderer::draw(fluid::FluidSolver& solver, const FluidSettings& settin
   const bool ramp = dye && (settings.dyeColors == DyeColors::Vorticity || settings.dyeColors == DyeColors::Speed);
   // The images and their scales are texstream passes (they keep GL state as they found it).
   solver.fieldImage(field, m_image);
-  if (!dye && field != fluid::Field::Type) stream::maxAbs(m_image, m_scale);
+  // Each map's scale is its field's largest magnitude, a GPU reduction; without RGBA32F
+  // targets (the half-float mode) reductions cannot run: a fixed scale, two cells a step.
+  const double cellSpeed = 2.0 * solver.h() / solver.dt();
+  auto fixedScale = [&](fluid::Field shown) {
+    return float(shown == fluid::Field::Velocity ? cellSpeed : cellSpeed / solver.h());
+  };
+  auto scaleOf = [&](const stream::GridField& image, fluid::Field shown, stream::Scalar& scale) {
+    if (solver.projects()) stream::maxAbs(image, scale);
+    else scale.write(fixedScale(shown));
+  };
+  const fluid::Field rampBy = settings.dyeColors == DyeColors::Vorticity ? fluid::Field::Vorticity : fluid::Field::Velocity;
+  if (!dye && field != fluid::Field::Type) scaleOf(m_image, field, m_scale);
   if (ramp) {
-    solver.fieldImage(settings.dyeColors == DyeColors::Vorticity ? fluid::Field::Vorticity : fluid::Field::Velocity, m_aux);
-    stream::maxAbs(m_aux, m_auxScale);
+    solver.fieldImage(rampBy, m_aux);
+    scaleOf(m_aux, rampBy, m_auxScale);
   }
   if (settings.arrows) {
     solver.fieldImage(fluid::Field::Velocity, m_velocity);
-    stream::maxAbs(m_velocity, m_velocityScale);
+    scaleOf(m_velocity, fluid::Field::Velocity, m_velocityScale);
   }
-  // The legend's range: one read-back in flight at a time, never waited for.
+  // The legend's range: one read-back in flight at a time, never waited for (a fixed scale
+  // is known already).
   const bool hadRange = m_hasRange;
   m_hasRange = ramp || (!dye && field != fluid::Field::Type);
   if (m_hasRange != hadRange) m_range.reset();
-  if (m_hasRange && !m_readback.pending()) m_readback.start(ramp ? m_auxScale : m_scale);
+  m_fixedRange.reset();
+  if (m_hasRange && !solver.projects()) m_fixedRange = fixedScale(ramp ? rampBy : field);
+  if (m_hasRange && !m_fixedRange && !m_readback.pending()) m_readback.start(ramp ? m_auxScale : m_scale);
 
   gl::StateGuard guard;  // restores the host's state after the draws below
   glDisable(GL_DEPTH_TEST);

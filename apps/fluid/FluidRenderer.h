@@ -45,6 +45,7 @@ class FluidRenderer {
   stream::ScalarReadback m_readback;
   bool m_hasRange = false;
   std::optional<float> m_range;
+  std::optional<float> m_fixedRange;  ///< the half-float mode's scale (no reduction to read)
 };
 
 }  // namespace texstream::app

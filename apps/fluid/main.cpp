@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
   if (exitCode) return *exitCode;
   app::finishFluidSettings(settings);
 
-  app::AppInfo info{"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings};
+  // On a half-float-only context (iOS Safari) the fluid runs its advected fields in RGBA16F.
+  app::AppInfo info{"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings,
+                    true};
   return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
     return std::make_unique<app::FluidDemo>(ctx, settings);
   });

@@ -1,5 +1,6 @@
 #include "SmoothDemo.h"
 
+#include "RunRatePanel.h"
 #include "SolvePanel.h"
 
 #include <texstream/geometry/MeshIo.h>
@@ -11,6 +12,10 @@
 #include <glad/gl.h>
 #include <imgui.h>
 
+#ifdef __EMSCRIPTEN__
+#include "Download.h"
+#endif
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -18,6 +23,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -92,25 +98,6 @@ std::vector<std::string> SmoothDemo::loadSettings(const nlohmann::json& values, 
   m_status = "loaded " + source;
   m_statusIsError = false;
   return problems;
-}
-
-void SmoothDemo::openFile(const std::string& path) { loadMeshFile(path); }
-
-void SmoothDemo::loadMeshFile(const std::string& path) {
-  const MeshSpec spec = checkMeshSpec("mesh file", path);
-  const double previousNoise = m_noise;
-  m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.0;
-  try {
-    setMesh(spec);
-  } catch (...) {
-    m_noise = previousNoise;
-    throw;
-  }
-  m_settings.mesh = path;
-  m_settings.lambdaDt = -1;  // the new mesh's own scale
-  std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
-  m_status = "loaded " + m_initial.name;
-  m_statusIsError = false;
 }
 
 SmoothDemo::~SmoothDemo() {
@@ -239,6 +226,44 @@ void SmoothDemo::mouse(const MouseInput& in) {
   if (in.scroll != 0) m_camera.zoom(in.scroll);
 }
 
+FileResult SmoothDemo::openFile(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  // A file takes --noise where given, else none (as --mesh PATH does).
+  const double previousNoise = m_noise;
+  m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.0;
+  try {
+    geometry::meshFormatFromPath(path);
+    setMesh(MeshSpec{false, path, 0});
+  } catch (const std::exception& e) {
+    m_noise = previousNoise;
+    // Reader messages start with the path (the page's is a folder of its file system: the
+    // file's name says more); GL limits name the texture, not the file.
+    std::string what = e.what();
+    for (std::size_t at = what.find(path); !path.empty() && at != std::string::npos; at = what.find(path, at + name.size()))
+      what.replace(at, path.size(), name);
+    m_status = (what.find(name) != std::string::npos ? what : name + ": " + what) + " (the mesh stays " +
+               std::filesystem::path(m_initial.name).filename().string() + ")";
+    m_statusIsError = true;
+    return {false, m_status, ""};
+  }
+  m_settings.mesh = path;
+  m_settings.lambdaDt = -1;  // the new mesh's own scale
+  std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
+  m_status = "loaded " + name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
+             std::to_string(m_initial.triangleCount()) + " triangles";
+  m_statusIsError = false;
+  return {true, m_status, path};
+}
+
+FileResult SmoothDemo::saveResult(const std::string& folder) {
+  std::filesystem::create_directories(folder);
+  const std::string stem = m_spec.builtin ? m_spec.name : std::filesystem::path(m_spec.name).stem().string();
+  const std::string path = folder + "/" + stem + "-smoothed.obj";
+  exportObj(path);
+  if (!m_statusIsError) m_status += " (" + std::to_string(m_flow->steps()) + " steps of the flow)";
+  return {!m_statusIsError, m_status, m_statusIsError ? "" : path};
+}
+
 void SmoothDemo::exportObj(const std::string& path) {
   try {
     geometry::writeObj(path, m_flow->mesh());
@@ -291,12 +316,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     }
     ImGui::InputText("mesh file", m_pathField, sizeof m_pathField);
     if (ImGui::Button("load file") && m_pathField[0] != 0) {
-      try {
-        loadMeshFile(m_pathField);
-      } catch (const std::exception& e) {
-        m_status = e.what();  // the previous mesh stays
-        m_statusIsError = true;
-      }
+      openFile(m_pathField);  // as a dropped file: the message below says what happened
       return;  // `flow` may be gone; the next frame shows the new one
     }
     if (reload) {
@@ -388,7 +408,12 @@ void SmoothDemo::gui(ShellControls& controls) {
   if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
   if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
   ImGui::InputText("##export", m_exportField, sizeof m_exportField);
-  if (flowButton("export OBJ") && m_exportField[0] != 0) exportObj(m_exportField);
+  if (flowButton("export OBJ") && m_exportField[0] != 0) {
+    exportObj(m_exportField);
+#ifdef __EMSCRIPTEN__
+    if (!m_statusIsError) offerDownload(m_exportField);  // the page's in-memory file, as a download
+#endif
+  }
 
   // ---- View -----------------------------------------------------------------------
   if (section("view")) {
@@ -399,7 +424,8 @@ void SmoothDemo::gui(ShellControls& controls) {
 
   // ---- Numbers ----------------------------------------------------------------------
   ImGui::Separator();
-  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", flow.steps(), controls.msPerStep, controls.fps);
+  ImGui::Text("step %lld", flow.steps());
+  runRatePanel(controls);
   if (!m_area.empty()) {
     char line[200];
     std::snprintf(line, sizeof line, "area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(),
@@ -446,6 +472,7 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["cg_outcomes"] = m_outcomes;
   out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
   if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
+  out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};
 }
 
 }  // namespace texstream::app

@@ -49,13 +49,14 @@ class SmoothDemo : public Demo {
   nlohmann::ordered_json saveSettings() override;
   /// Starts over from the preset (its mesh, noise and flow settings).
   std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
-  /// A mesh file dropped onto the window: loadMeshFile.
-  void openFile(const std::string& path) override;
-  /// Reads the mesh file at `path` (.obj, .off, .ply), adds the noise and starts a new flow
-  /// on it; throws (MeshError with file and line, UsageError for an unknown format) and
-  /// keeps the current mesh when it cannot. The window's file drop and the browser page's
-  /// call this.
-  void loadMeshFile(const std::string& path);
+  /// A mesh file (.obj, .off, .ply) handed over by a drop onto the window or the page, or
+  /// the page's file picker (the one entry for all of them): read through the same readers
+  /// as --mesh, noised as a file (--noise, else none), and flowing from the next step; on
+  /// any error (not a mesh, malformed, too large for the texture limit) the current mesh
+  /// stays and the message names the file and the problem.
+  FileResult openFile(const std::string& path) override;
+  /// The smoothed mesh as OBJ: `folder`/NAME-smoothed.obj.
+  FileResult saveResult(const std::string& folder) override;
 
   static constexpr double kRunawayFactor = 1e4;
   static constexpr double kCollapseFactor = 1e-6;

@@ -3,7 +3,7 @@
 // the I, N, P and C textures, then CG on the segment matrix, warm-started from the current
 // positions. Windowed by default; --headless (or no DISPLAY) runs --steps and writes
 // --screenshot / --json / --out / --record. The settings (SmoothDemo.h) are options and
-// preset keys alike; a mesh file dropped onto the window is loaded (SmoothDemo::loadMeshFile).
+// preset keys alike; a mesh file dropped onto the window is loaded (SmoothDemo::openFile).
 // Exit status (app::kDemoExitStatus): 0 done; 1 a failure (a malformed mesh: file and
 // line), or a blow-up (the mesh running away: no OBJ is written); 2 a bad command line.
 #include "AppOptions.h"

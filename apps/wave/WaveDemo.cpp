@@ -1,5 +1,6 @@
 #include "WaveDemo.h"
 
+#include "RunRatePanel.h"
 #include "SolvePanel.h"
 
 #include <texstream/stream/Profiler.h>
@@ -231,7 +232,8 @@ void WaveDemo::gui(ShellControls& controls) {
   if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
 
   ImGui::Separator();
-  ImGui::Text("step %lld   %.2f ms/step   %.1f fps", w.steps(), controls.msPerStep, controls.fps);
+  ImGui::Text("step %lld", w.steps());
+  runRatePanel(controls);
   if (!m_energy.empty()) {
     ImGui::Text("energy %.6e", m_energy.back());
     // From zero, so that float noise on a conserved energy does not look like a trend.

@@ -3,6 +3,7 @@
 // problem (Neumann walls, Dirichlet outlets) solved by the layered multigrid of §4.2.
 #include <texstream/fluid/FluidSolver.h>
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/VectorOps.h>
@@ -89,6 +90,10 @@ PressureSolver parsePressureSolver(std::string_view text) {
                               stream::nameList(pressureSolverNames()) + ")");
 }
 
+gl::TextureFormat defaultFieldFormat() {
+  return gl::capabilities().floatRenderTargets ? gl::TextureFormat::RGBA32F : gl::TextureFormat::RGBA16F;
+}
+
 FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   const SceneDefaults d = sceneDefaults(params.scene);
   m_nx = params.nx > 0 ? params.nx : d.nx;
@@ -115,19 +120,40 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
     throw std::invalid_argument("FluidSolver: cycles, iterations and maxIterations must be >= 1");
   if (!(params.tolerance >= 0)) throw std::invalid_argument("FluidSolver: tolerance must be >= 0");
   solvers::validate(params.multigrid);
+  if (params.fieldFormat != gl::TextureFormat::RGBA32F && params.fieldFormat != gl::TextureFormat::RGBA16F)
+    throw std::invalid_argument(std::string("FluidSolver: fieldFormat must be RGBA32F or RGBA16F, not ") +
+                                gl::formatName(params.fieldFormat));
+  const gl::Capabilities& caps = gl::capabilities();
+  m_projects = caps.floatRenderTargets;
+  if (!m_projects) {
+    if (params.fieldFormat != gl::TextureFormat::RGBA16F)
+      throw std::invalid_argument("FluidSolver: RGBA32F fields need RGBA32F render targets: " +
+                                  caps.floatTargetsMissing() + "; ask for fieldFormat RGBA16F (advection only)");
+    m_halfFloatLimits = caps.floatTargetsMissing() + ". Velocity and dye are advected in RGBA16F (" +
+                        gl::Capabilities::kHalfFloatTargetsExtension +
+                        "), without the pressure projection or viscosity (their solvers need 32-bit floats), "
+                        "particles or statistics";
+    m_params.statistics = false;
+  }
   m_h = gridSpacing(m_nx, m_ny);
   m_scene = buildScene(params.scene, m_nx, m_ny, m_dt);
 
   gl::StateGuard guard;
+  const gl::TextureFormat fields = params.fieldFormat;
   m_scalar = stream::Scalar("fluid.scalar");
   m_grid = solvers::Multigrid::fineGrid(m_nx, m_ny, params.multigrid);
-  m_boundary = GridField(m_nx, m_ny, "fluid.boundary");
-  m_u = Vector(m_grid.layout(), "fluid.u");
-  m_v = Vector(m_grid.layout(), "fluid.v");
-  m_velocity = GridField(m_nx, m_ny, "fluid.velocity");
-  m_curl = GridField(m_nx, m_ny, "fluid.curl");
-  m_dye = GridField(params.dyeScale * (m_nx - 1) + 1, params.dyeScale * (m_ny - 1) + 1, "fluid.dye");
-  m_particleCount = params.particles;
+  // Node types and prescribed velocities are painted by passes: half floats where only
+  // those render (types are small integers, exact in half floats).
+  m_boundary = GridField(m_nx, m_ny, "fluid.boundary", m_projects ? gl::TextureFormat::RGBA32F : fields);
+  if (m_projects) {
+    m_u = Vector(m_grid.layout(), "fluid.u");
+    m_v = Vector(m_grid.layout(), "fluid.v");
+  }
+  m_velocity = GridField(m_nx, m_ny, "fluid.velocity", fields);
+  m_curl = GridField(m_nx, m_ny, "fluid.curl", fields);
+  m_dye = GridField(params.dyeScale * (m_nx - 1) + 1, params.dyeScale * (m_ny - 1) + 1, "fluid.dye", fields);
+  // Particle positions need 32-bit floats (a half float resolves a quarter node at 256).
+  m_particleCount = m_projects ? params.particles : 0;
   if (m_particleCount > 0) {
     const int side = int(std::ceil(std::sqrt(double(m_particleCount))));
     m_particles = GridField(side, side, "fluid.particles");
@@ -135,8 +161,15 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   reset(true);
   // The operators and multigrid hierarchies exist from here on, so that the pressure
   // multigrid, its solution and every field can be asked for before the first step.
-  rebuildOperators();
+  if (m_projects) rebuildOperators();
 }
+
+const solvers::Multigrid& FluidSolver::pressureMultigrid() const {
+  if (!m_pressure) throw std::logic_error("FluidSolver::pressureMultigrid: no pressure solve here: " + m_halfFloatLimits);
+  return *m_pressure;
+}
+
+bool FluidSolver::fieldAvailable(Field f) const { return m_projects || (f != Field::Pressure && f != Field::Divergence); }
 
 FluidSolver::~FluidSolver() = default;
 FluidSolver::FluidSolver(FluidSolver&&) noexcept = default;
@@ -146,10 +179,13 @@ void FluidSolver::buildGeometry() {
   std::vector<float> type(m_scene.type.size());
   for (std::size_t k = 0; k < type.size(); ++k) type[k] = float(int(m_scene.type[k]));
   m_boundary.uploadChannels({type, m_scene.u, m_scene.v});
-  m_operatorsDirty = true;
+  m_operatorsDirty = m_projects;
 }
 
 void FluidSolver::relayerVelocity() {
+  // Without the projection there is no layered velocity: the next step's forces pass
+  // imposes the boundary values on the node field.
+  if (!m_projects) return;
   Pass pass("fluid/relayer_velocity");
   m_grid.bind(pass);
   pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
@@ -164,8 +200,10 @@ void FluidSolver::reset(bool geometry) {
   m_velocityCurrent = false;
   m_splats.clear();
   m_stats = {};
-  // Velocity at rest except at the boundaries (relayered from a zero node field).
+  // Velocity at rest except at the boundaries (relayered from a zero node field; without
+  // the projection the first step's forces pass imposes them).
   m_velocity.setZero();
+  m_velocityCurrent = !m_projects;
   relayerVelocity();
   // Dye: the cavity starts with four coloured quadrants to show the mixing; the others
   // start clear and get dye from their sources.
@@ -213,12 +251,14 @@ void FluidSolver::setParameters(const FluidParameters& params) {
   FluidParameters next = params;
   next.nx = m_nx;
   next.ny = m_ny;
+  next.fieldFormat = m_params.fieldFormat;
+  if (!m_projects) next.statistics = false;  // the reductions need RGBA32F targets
   next.dyeScale = m_params.dyeScale;
   next.particles = m_params.particles;
   const double dt = params.dt > 0 ? params.dt : m_dt;
   const double nu = params.viscosity >= 0 ? params.viscosity : m_nu;
   if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("FluidSolver::setParameters: dt must be > 0");
-  if (dt != m_dt || nu != m_nu) m_operatorsDirty = true;
+  if ((dt != m_dt || nu != m_nu) && m_projects) m_operatorsDirty = true;
   m_dt = dt;
   m_nu = nu;
   next.dt = dt;
@@ -238,7 +278,7 @@ void FluidSolver::setVelocity(const std::vector<float>& u, const std::vector<flo
                                 std::to_string(v.size()) + " values for " + std::to_string(n) + " nodes");
   gl::StateGuard guard;
   m_velocity.uploadChannels({u, v});
-  m_velocityCurrent = false;
+  m_velocityCurrent = !m_projects;
   relayerVelocity();
 }
 
@@ -255,8 +295,8 @@ void FluidSolver::paintObstacle(float x, float y, float radius, bool solid) {
       .output(m_boundary)
       .label("fluid paint")
       .run();
-  m_operatorsDirty = true;
-  m_velocityCurrent = false;  // the next step re-imposes solid velocities from u, v
+  m_operatorsDirty = m_projects;
+  m_velocityCurrent = !m_projects;  // the next step re-imposes solid velocities from u, v
 }
 
 void FluidSolver::rebuildOperators() {
@@ -291,8 +331,10 @@ void FluidSolver::step() {
   if (m_operatorsDirty) rebuildOperators();
   m_stats = {};
   advectVelocity();
-  applyViscosity();
-  project();
+  if (m_projects) {
+    applyViscosity();
+    project();
+  }
   advectDye();
   advectParticles();
   if (m_params.statistics) {
@@ -317,7 +359,7 @@ void FluidSolver::advectVelocity() {
   }
   const float cells = float(m_dt / m_h);
   const float damping = float(1.0 / (1.0 + m_params.velocityDissipation * m_dt));
-  GridField advected = GridField::temporary(m_nx, m_ny, "fluid.advected");
+  GridField advected = GridField::temporary(m_nx, m_ny, "fluid.advected", m_velocity.format());
   auto advect = [&](const Vector& q, const Vector& velocity, Vector& out, bool reverse, float damp) {
     Pass pass("fluid/advect");
     if (reverse) pass.define("REVERSE");
@@ -326,8 +368,8 @@ void FluidSolver::advectVelocity() {
   };
   advect(m_velocity, m_velocity, advected, false, damping);
   if (m_params.advection == Advection::MacCormack) {
-    GridField back = GridField::temporary(m_nx, m_ny, "fluid.back");
-    GridField corrected = GridField::temporary(m_nx, m_ny, "fluid.corrected");
+    GridField back = GridField::temporary(m_nx, m_ny, "fluid.back", m_velocity.format());
+    GridField corrected = GridField::temporary(m_nx, m_ny, "fluid.corrected", m_velocity.format());
     advect(advected, m_velocity, back, true, 1.0f);
     Pass("fluid/maccormack")
         .input("u_q", m_velocity)
@@ -342,7 +384,8 @@ void FluidSolver::advectVelocity() {
         .run();
     std::swap(advected, corrected);
   }
-  const bool forces = m_params.buoyancy != 0 || m_params.vorticity != 0 || !m_splats.empty();
+  // Without the re-layering below, the forces pass imposes the boundary velocities.
+  const bool forces = m_params.buoyancy != 0 || m_params.vorticity != 0 || !m_splats.empty() || !m_projects;
   if (forces) {
     if (m_params.vorticity != 0) {
       Pass("fluid/curl")
@@ -360,12 +403,13 @@ void FluidSolver::advectVelocity() {
     pass.uniform("u_vorticity", float(m_params.vorticity)).uniform("u_dyeScale", float(m_params.dyeScale));
     pass.uniform("u_splatCount", int(m_splats.size()));
     pass.uniformArray("u_splatPosition", splats.position).uniformArray("u_splatForce", splats.force);
+    if (!m_projects) pass.define("IMPOSE_BOUNDARY");
     pass.output(m_velocity).label("fluid forces").run();
   } else {
     std::swap(m_velocity, advected);
   }
   relayerVelocity();
-  m_velocityCurrent = false;
+  m_velocityCurrent = !m_projects;
 }
 
 void FluidSolver::applyViscosity() {
@@ -498,7 +542,7 @@ void FluidSolver::advectDye() {
     pass.uniform("u_source", source[0], source[1], source[2], source[3]);
     pass.uniform("u_sourceColor", sourceColor[0], sourceColor[1], sourceColor[2], 0.0f).uniform("u_dt", float(m_dt));
   };
-  GridField out = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.next");
+  GridField out = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.next", m_dye.format());
   {
     Pass pass("fluid/advect");
     pass.input("u_q", m_dye).input("u_velocity", m_velocity).uniform("u_cells", cells).uniform("u_scale", scale);
@@ -507,8 +551,8 @@ void FluidSolver::advectDye() {
     pass.output(out).label("fluid dye").run();
   }
   if (m_params.advection == Advection::MacCormack) {
-    GridField back = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.back");
-    GridField corrected = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.corrected");
+    GridField back = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.back", m_dye.format());
+    GridField corrected = GridField::temporary(m_dye.nx(), m_dye.ny(), "fluid.dye.corrected", m_dye.format());
     Pass pass("fluid/advect");
     pass.define("REVERSE").input("u_q", out).input("u_velocity", m_velocity).uniform("u_cells", cells);
     pass.uniform("u_scale", scale).uniform("u_damping", 1.0f).output(back).label("fluid dye back").run();
@@ -552,14 +596,34 @@ void FluidSolver::advectParticles() {
 }
 
 void FluidSolver::fieldImage(Field f, GridField& out) {
+  if (!fieldAvailable(f))
+    throw std::invalid_argument(std::string("FluidSolver::fieldImage: the ") + fieldName(f) +
+                                " needs the pressure projection, which is off here: " + m_halfFloatLimits);
   gl::StateGuard guard;
   if (m_operatorsDirty) rebuildOperators();
+  const gl::TextureFormat format = m_params.fieldFormat;
   if (f == Field::Dye) {
-    if (!out.hasSize(m_dye.nx(), m_dye.ny())) out = GridField(m_dye.nx(), m_dye.ny(), "fluid.image");
+    if (!out.hasSize(m_dye.nx(), m_dye.ny()) || out.format() != format)
+      out = GridField(m_dye.nx(), m_dye.ny(), "fluid.image", format);
     linalg::copy(m_dye, out);
     return;
   }
-  if (!out.hasSize(m_nx, m_ny)) out = GridField(m_nx, m_ny, "fluid.image");
+  if (!out.hasSize(m_nx, m_ny) || out.format() != format) out = GridField(m_nx, m_ny, "fluid.image", format);
+  if (!m_projects) {
+    // The node fields themselves: no layered velocity to read.
+    if (f == Field::Velocity) linalg::copy(m_velocity, out);
+    if (f == Field::Type) linalg::copy(m_boundary, out);
+    if (f == Field::Vorticity) {
+      Pass("fluid/curl")
+          .input("u_velocity", m_velocity)
+          .input("u_boundary", m_boundary)
+          .uniform("u_h", float(m_h))
+          .output(out)
+          .label("fluid image")
+          .run();
+    }
+    return;
+  }
   const solvers::LayeredStencil& A = m_pressure->op();
   Pass pass("fluid/field_image");
   m_grid.bind(pass);
@@ -576,8 +640,17 @@ void FluidSolver::fieldImage(Field f, GridField& out) {
 
 std::vector<FluidSolver::NodeSample> FluidSolver::sampleNodes() {
   gl::StateGuard guard;
-  const std::vector<float> u = m_grid.unlayerHost(m_u.download());
-  const std::vector<float> v = m_grid.unlayerHost(m_v.download());
+  std::vector<float> u, v;
+  if (m_projects) {
+    u = m_grid.unlayerHost(m_u.download());
+    v = m_grid.unlayerHost(m_v.download());
+  } else {
+    const std::vector<float> velocity = m_velocity.download();
+    for (std::size_t k = 0; k < m_grid.nodes(); ++k) {
+      u.push_back(velocity[4 * k]);
+      v.push_back(velocity[4 * k + 1]);
+    }
+  }
   const std::vector<float> phi = m_pressure ? m_grid.unlayerHost(m_pressure->solution().download())
                                             : std::vector<float>(m_grid.nodes(), 0.0f);
   std::vector<NodeSample> out;

@@ -22,6 +22,13 @@
 //  4. dye (at a higher resolution than the velocity) and display particles (Bolz fig. 5)
 //     are advected through the new velocity.
 // Units: see Scene.h. Pressure p = phi h / dt.
+//
+// The advected fields (node velocity, dye, vorticity) are RGBA32F, or RGBA16F with
+// FluidParameters::fieldFormat. On a context that renders half floats only (iOS Safari:
+// EXT_color_buffer_half_float without EXT_color_buffer_float, Capabilities.h) RGBA16F is
+// the only choice, and the step is advection and forces alone: the viscosity and pressure
+// solves, particles and statistics need RGBA32F targets and are off (projects() is false,
+// halfFloatLimits() says why).
 #include <texstream/fluid/Scene.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/solvers/IterativeSolver.h>
@@ -80,7 +87,13 @@ struct FluidParameters {
 
   /// Read residuals and divergence norms back every step (blocking): the statistics below.
   bool statistics = true;
+  /// Storage of the advected fields: RGBA32F or RGBA16F (defaultFieldFormat() picks).
+  gl::TextureFormat fieldFormat = gl::TextureFormat::RGBA32F;
 };
+
+/// RGBA32F where the current context renders into it, else RGBA16F (a half-float-only
+/// context; Capabilities::halfFloatRenderTargets).
+gl::TextureFormat defaultFieldFormat();
 
 /// What one step measured (statistics on).
 struct StepStats {
@@ -141,7 +154,15 @@ class FluidSolver {
   double time() const { return m_time; }
   long long steps() const { return m_steps; }
   const StepStats& lastStats() const { return m_stats; }
-  const solvers::Multigrid& pressureMultigrid() const { return *m_pressure; }
+  /// The pressure solve's multigrid; throws std::logic_error where !projects().
+  const solvers::Multigrid& pressureMultigrid() const;
+  /// False on a context without RGBA32F render targets: the step advects and adds forces,
+  /// with no viscosity or pressure solve (the velocity is not made divergence-free).
+  bool projects() const { return m_projects; }
+  /// "" where projects(), else what this context lacks and what is off for it.
+  const std::string& halfFloatLimits() const { return m_halfFloatLimits; }
+  /// Whether fieldImage(f) can run here (pressure and divergence need the projection).
+  bool fieldAvailable(Field f) const;
 
   /// The dye grid (dyeWidth() x dyeHeight() nodes, rgb).
   const stream::GridField& dye() const { return m_dye; }
@@ -150,8 +171,9 @@ class FluidSolver {
   /// nx x ny nodes: .x node type (fluid/Scene.h), .yz prescribed velocity.
   const stream::GridField& boundary() const { return m_boundary; }
   /// Writes `f` into `out` (nx x ny nodes, or the dye grid for Field::Dye; `out` is
-  /// reallocated when its size differs): .x the scalar (pressure p, flux divergence,
-  /// vorticity, node type), .xy the velocity, .rgb the dye.
+  /// reallocated when its size or format (the field format) differs): .x the scalar
+  /// (pressure p, flux divergence, vorticity, node type), .xy the velocity, .rgb the dye.
+  /// Throws std::invalid_argument for a field that is not fieldAvailable().
   void fieldImage(Field f, stream::GridField& out);
   /// Particle positions in node coordinates (.xy), in a square texture of particle slots.
   const gl::Texture& particles() const { return m_particles.texture(); }
@@ -184,6 +206,8 @@ class FluidSolver {
 
   FluidParameters m_params;
   int m_nx = 0, m_ny = 0, m_particleCount = 0;
+  bool m_projects = true;
+  std::string m_halfFloatLimits;
   double m_h = 0, m_dt = 0, m_nu = 0, m_time = 0;
   long long m_steps = 0;
   SceneGeometry m_scene;

@@ -118,6 +118,11 @@ void loadWith(GLADloadfunc load) {
     glad_glGetBufferSubData = &emscripten_glGetBufferSubData;
     glad_glClientWaitSync = &clientWaitSync;
     glad_glWaitSync = &waitSync;
+    // WebGL2's timer queries come as EXT_disjoint_timer_query_webgl2, which glad does not
+    // know, so it leaves the result query null; emscripten implements it on WebGL2's own
+    // getQueryParameter.
+    if (!glad_glGetQueryObjectui64vEXT)
+      glad_glGetQueryObjectui64vEXT = reinterpret_cast<PFNGLGETQUERYOBJECTUI64VEXTPROC>(browserProc("glGetQueryObjectui64vEXT"));
   }
 #endif
 }
@@ -130,6 +135,22 @@ bool hasExtension(const std::set<std::string>& extensions, const char* name) { r
 
 // TEXSTREAM_DISABLE_FEATURES=compute,floatRenderTargets switches features off, so tests and
 // users can see what a lesser context does.
+// TEXSTREAM_MAX_TEXTURE_SIZE=N lowers the texture limit, so tests and users can see what a
+// device with a smaller one refuses.
+void applyMaxTextureSize(Capabilities& c) {
+  const char* env = std::getenv("TEXSTREAM_MAX_TEXTURE_SIZE");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != 0 || n < 1) {
+    throw Error(std::string("TEXSTREAM_MAX_TEXTURE_SIZE: invalid value \"") + env + "\": expected a whole number >= 1");
+  }
+  if (n < c.maxTextureSize) {
+    c.driverMaxTextureSize = c.maxTextureSize;
+    c.maxTextureSize = int(n);
+  }
+}
+
 void applyDisabledFeatures(Capabilities& c) {
   const char* env = std::getenv("TEXSTREAM_DISABLE_FEATURES");
   if (!env || !*env) return;
@@ -143,6 +164,7 @@ void applyDisabledFeatures(Capabilities& c) {
       {"memoryBarrier", &Capabilities::memoryBarrier},   {"debugOutput", &Capabilities::debugOutput},
       {"timerQueries", &Capabilities::timerQueries},     {"polygonMode", &Capabilities::polygonMode},
       {"floatRenderTargets", &Capabilities::floatRenderTargets},
+      {"halfFloatRenderTargets", &Capabilities::halfFloatRenderTargets},
       {"floatBlending", &Capabilities::floatBlending},
       {"floatLinearFiltering", &Capabilities::floatLinearFiltering},
       {"pixelBuffers", &Capabilities::pixelBuffers},     {"mapBufferRead", &Capabilities::mapBufferRead},
@@ -166,10 +188,11 @@ void applyDisabledFeatures(Capabilities& c) {
   if (!c.floatRenderTargets) c.floatBlending = false;
 }
 
-// Render to RGBA32F: core in desktop GL 3.0+; ES needs EXT_color_buffer_float, and some
-// drivers refuse anyway, so the answer comes from a real framebuffer. Reads no GL error
-// state: the host's pending errors stay where they are.
-bool canRenderToRgba32f(bool textureStorage) {
+// Render to RGBA32F (RGBA16F): core in desktop GL 3.0+; ES needs EXT_color_buffer_float
+// (or EXT_color_buffer_half_float), and some drivers refuse anyway, so the answer comes
+// from a real framebuffer. Reads no GL error state: the host's pending errors stay where
+// they are.
+bool canRenderTo(GLenum internalFormat, bool textureStorage) {
   GLint prevFbo = 0, prevTex = 0, prevUnit = 0;
   glGetIntegerv(GL_ACTIVE_TEXTURE, &prevUnit);
   glActiveTexture(GL_TEXTURE0);
@@ -179,9 +202,9 @@ bool canRenderToRgba32f(bool textureStorage) {
   glGenTextures(1, &tex);
   glBindTexture(GL_TEXTURE_2D, tex);
   if (textureStorage) {
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
+    glTexStorage2D(GL_TEXTURE_2D, 1, internalFormat, 1, 1);
   } else {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 1, 1, 0, GL_RGBA, GL_FLOAT, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GLint(internalFormat), 1, 1, 0, GL_RGBA, GL_FLOAT, nullptr);
   }
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -206,6 +229,15 @@ std::string Capabilities::apiName() const {
          (es ? "" : " core");
 }
 
+std::string Capabilities::floatTargetsMissing() const {
+  if (floatRenderTargets) return "";
+  const std::string context = "this context (" + apiName() + ", " + renderer + ")";
+  return std::string("RGBA32F render targets (") + kFloatTargetsExtension + " on OpenGL ES and WebGL2) are missing: " +
+         (!disabled.empty() ? context + " has them switched off (TEXSTREAM_DISABLE_FEATURES=" + disabled + ")"
+          : es              ? context + " lacks " + kFloatTargetsExtension
+                            : context + " cannot render to RGBA32F");
+}
+
 std::string Capabilities::glslHeader(int desktopVersion, int esVersion) const {
   if (!es) return "#version " + std::to_string(desktopVersion) + " core";
   std::string h = "#version " + std::to_string(esVersion) + " es\n"
@@ -218,8 +250,8 @@ std::string Capabilities::glslHeader(int desktopVersion, int esVersion) const {
 
 std::string_view disableableFeatures() {
   return "textureStorage, compute, imageLoadStore, storageBuffers, memoryBarrier, debugOutput, timerQueries, "
-         "polygonMode, floatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, "
-         "getTexImage, renderFeedbackLoops";
+         "polygonMode, floatRenderTargets, halfFloatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers, "
+         "mapBufferRead, getTexImage, renderFeedbackLoops";
 }
 
 void loadGl(void* (*getProcAddress)(const char* name)) {
@@ -292,7 +324,9 @@ Capabilities queryCapabilities() {
   c.debugOutput = c.debugOutput && ((glad_glDebugMessageCallback && glad_glObjectLabel) ||
                                     (glad_glDebugMessageCallbackKHR && glad_glObjectLabelKHR));
   c.timerQueries = desktop ? (glad_glBeginQuery && glad_glGetQueryObjectui64v)
-                           : hasExtension(extensions, "GL_EXT_disjoint_timer_query") && glad_glGetQueryObjectui64vEXT;
+                           : (hasExtension(extensions, "GL_EXT_disjoint_timer_query") ||
+                              hasExtension(extensions, "GL_EXT_disjoint_timer_query_webgl2")) &&
+                                 glad_glGetQueryObjectui64vEXT;
   c.polygonMode = desktop && glad_glPolygonMode;
   c.framebufferSrgb = desktop;
   c.programPointSize = desktop;
@@ -307,16 +341,27 @@ Capabilities queryCapabilities() {
   c.floatBlending = desktop || hasExtension(extensions, "GL_EXT_float_blend");
   c.floatLinearFiltering = desktop || hasExtension(extensions, "GL_OES_texture_float_linear");
   const bool colorBufferFloat = desktop || hasExtension(extensions, "GL_EXT_color_buffer_float");
-  c.floatRenderTargets = colorBufferFloat && canRenderToRgba32f(c.textureStorage);
+  const bool colorBufferHalfFloat = colorBufferFloat || hasExtension(extensions, "GL_EXT_color_buffer_half_float");
+  c.floatRenderTargets = colorBufferFloat && canRenderTo(GL_RGBA32F, c.textureStorage);
+  c.halfFloatRenderTargets = colorBufferHalfFloat && canRenderTo(GL_RGBA16F, c.textureStorage);
   if (!c.floatRenderTargets) c.floatBlending = false;
 
+  applyMaxTextureSize(c);
   applyDisabledFeatures(c);
-  if (!c.floatRenderTargets) {
-    throw Error("texstream needs RGBA32F render targets, which this context (" + c.apiName() + ", " + c.renderer +
-                ") does not offer" +
-                (c.es ? std::string(colorBufferFloat ? ": the framebuffer is incomplete" : ": EXT_color_buffer_float is missing")
-                      : std::string(": the framebuffer is incomplete")) +
-                (c.disabled.empty() ? "" : " (TEXSTREAM_DISABLE_FEATURES=" + c.disabled + ")"));
+  if (!c.floatRenderTargets && !c.halfFloatRenderTargets) {
+    // What the page or the terminal shows on such a device: the extensions, and what runs.
+    std::string why = ": the float framebuffers are incomplete";
+    if (!c.disabled.empty()) {
+      why = " (TEXSTREAM_DISABLE_FEATURES=" + c.disabled + ")";
+    } else if (c.es && !colorBufferHalfFloat) {
+      why = std::string(": it lacks ") + Capabilities::kFloatTargetsExtension + " and " +
+            Capabilities::kHalfFloatTargetsExtension;
+    }
+    throw Error("texstream needs RGBA32F render targets (" + std::string(Capabilities::kFloatTargetsExtension) +
+                "), or RGBA16F ones (" + Capabilities::kHalfFloatTargetsExtension +
+                ") for the fluid's half-float mode, and this context (" + c.apiName() + ", " + c.renderer +
+                ") offers neither" + why +
+                ": it can run none of texstream's solvers or demos (every pass renders into a float texture)");
   }
   return c;
 }

@@ -8,7 +8,11 @@
 //
 // Contexts texstream runs on: desktop OpenGL 3.3 core and up (macOS stops at 4.1), and
 // OpenGL ES 3.0 and up with EXT_color_buffer_float (the WebGL2 feature set). The compute
-// backend needs desktop 4.3 or ES 3.1.
+// backend needs desktop 4.3 or ES 3.1. An ES context with half-float render targets only
+// (EXT_color_buffer_half_float, as iOS Safari) is accepted too: its record says so
+// (floatRenderTargets false), fragment passes into 32-bit float textures refuse with
+// floatTargetsMissing(), and code that can do with RGBA16F (the fluid's advected fields)
+// asks for it.
 #include <string>
 #include <string_view>
 
@@ -29,11 +33,16 @@ struct Capabilities {
   bool storageBuffers = false;  ///< shader storage buffers (desktop 4.3, ES 3.1)
   bool memoryBarrier = false;   ///< glMemoryBarrier (desktop 4.2, ES 3.1)
   bool debugOutput = false;     ///< KHR_debug messages and object labels (desktop 4.3 or KHR_debug)
-  bool timerQueries = false;    ///< GL_TIME_ELAPSED (desktop 3.3, ES: EXT_disjoint_timer_query)
+  /// GL_TIME_ELAPSED (desktop 3.3; ES: EXT_disjoint_timer_query; WebGL2:
+  /// EXT_disjoint_timer_query_webgl2)
+  bool timerQueries = false;
   bool polygonMode = false;     ///< glPolygonMode (desktop only)
   bool framebufferSrgb = false; ///< GL_FRAMEBUFFER_SRGB enable (desktop only)
   bool programPointSize = false;///< GL_PROGRAM_POINT_SIZE enable (desktop only; always on in ES)
   bool floatRenderTargets = false;  ///< RGBA32F colour attachments complete (ES: EXT_color_buffer_float)
+  /// RGBA16F colour attachments complete (desktop 3.0; ES: EXT_color_buffer_half_float or
+  /// EXT_color_buffer_float)
+  bool halfFloatRenderTargets = false;
   bool floatBlending = false;       ///< additive blending into RGBA32F (ES: EXT_float_blend)
   bool floatLinearFiltering = false;///< GL_LINEAR on float textures (ES: OES_texture_float_linear)
   bool pixelBuffers = false;        ///< pixel pack/unpack buffers (desktop 2.1, ES 3.0)
@@ -43,12 +52,24 @@ struct Capabilities {
   /// allow it; ES drivers may skip such draws and WebGL2 refuses them).
   bool renderFeedbackLoops = false;
   std::string disabled;             ///< features switched off by TEXSTREAM_DISABLE_FEATURES
+  /// The GL_MAX_TEXTURE_SIZE the driver reports when TEXSTREAM_MAX_TEXTURE_SIZE lowered
+  /// maxTextureSize (0: not lowered).
+  int driverMaxTextureSize = 0;
 
   bool atLeast(int maj, int min) const { return major > maj || (major == maj && minor >= min); }
   /// "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 (Core Profile) Mesa 22.3.6"
   std::string summary() const;
   /// "OpenGL ES 3.0" or "OpenGL 4.1 core": the API and version, short.
   std::string apiName() const;
+  /// The extension that gives 32-bit float render targets where they are missing
+  /// ("EXT_color_buffer_float" on ES and WebGL2), and the one that gives half floats.
+  static constexpr const char* kFloatTargetsExtension = "EXT_color_buffer_float";
+  static constexpr const char* kHalfFloatTargetsExtension = "EXT_color_buffer_half_float";
+  /// "" where floatRenderTargets, else one sentence for messages: "RGBA32F render targets
+  /// (EXT_color_buffer_float on OpenGL ES and WebGL2) are missing: this context (OpenGL ES
+  /// 3.0, Apple GPU) lacks EXT_color_buffer_float" (or names the TEXSTREAM_DISABLE_FEATURES
+  /// list that switched them off).
+  std::string floatTargetsMissing() const;
   /// The first line of every shader texstream compiles for a stage that needs GLSL of at
   /// least desktop `desktopVersion` or ES `esVersion` (330/300 for fragment kernels,
   /// 430/310 for compute), with the precision statements ES needs.
@@ -67,8 +88,8 @@ void ensureGlLoaded();
 /// True when GL entry points are loaded and a context is current on this thread.
 bool contextIsCurrent();
 /// Queries the current context (not cached). Throws Error when it is older than desktop
-/// 3.3 / ES 3.0 or cannot render to RGBA32F, each with one clear sentence naming the
-/// context and the missing feature.
+/// 3.3 / ES 3.0 or can render to neither RGBA32F nor RGBA16F, each with one clear sentence
+/// naming the context, the missing extension and what cannot run without it.
 Capabilities queryCapabilities();
 /// This thread's record for its current context: queried on first use, then cached until
 /// forgetCapabilities() (called when texstream's runtime for the context shuts down).
@@ -78,8 +99,10 @@ void forgetCapabilities();
 /// Feature names TEXSTREAM_DISABLE_FEATURES accepts (comma-separated), to simulate a
 /// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,
 /// memoryBarrier, debugOutput, timerQueries, polygonMode, floatRenderTargets,
-/// floatBlending, floatLinearFiltering, pixelBuffers, mapBufferRead, getTexImage,
-/// renderFeedbackLoops.
+/// halfFloatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers,
+/// mapBufferRead, getTexImage, renderFeedbackLoops. `floatRenderTargets` alone simulates
+/// a device with half-float targets only (iOS Safari). TEXSTREAM_MAX_TEXTURE_SIZE=N lowers
+/// maxTextureSize to N (never raises it), to simulate a device with a smaller limit.
 std::string_view disableableFeatures();
 
 }  // namespace texstream::gl

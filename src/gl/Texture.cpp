@@ -20,15 +20,18 @@ struct FormatInfo {
   GLenum internal, format, type;
   int channels, bytes;
   const char* imageQualifier;
+  const char* name;  ///< for messages
 };
 FormatInfo info(TextureFormat f) {
   switch (f) {
-    case TextureFormat::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f"};
-    case TextureFormat::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, 8, "rg32f"};
-    case TextureFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, 4, "r32f"};
-    case TextureFormat::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, 4, "rgba8"};
+    case TextureFormat::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f", "RGBA32F"};
+    case TextureFormat::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, 8, "rg32f", "RG32F"};
+    case TextureFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, 4, "r32f", "R32F"};
+    case TextureFormat::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, 4, "rgba8", "RGBA8"};
+    // Floats go in and out; the GL converts (ES 3.0 accepts GL_FLOAT data for RGBA16F).
+    case TextureFormat::RGBA16F: return {GL_RGBA16F, GL_RGBA, GL_FLOAT, 4, 8, "rgba16f", "RGBA16F"};
   }
-  return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f"};
+  return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, 16, "rgba32f", "RGBA32F"};
 }
 }  // namespace
 
@@ -36,6 +39,10 @@ int bytesPerTexel(TextureFormat f) { return info(f).bytes; }
 unsigned int internalFormat(TextureFormat f) { return info(f).internal; }
 int channelCount(TextureFormat f) { return info(f).channels; }
 const char* imageFormatQualifier(TextureFormat f) { return info(f).imageQualifier; }
+bool isFloat32(TextureFormat f) {
+  return f == TextureFormat::RGBA32F || f == TextureFormat::RG32F || f == TextureFormat::R32F;
+}
+const char* formatName(TextureFormat f) { return info(f).name; }
 
 Texture::Texture(int width, int height, TextureFormat format, std::string name, int layers)
     : m_width(width), m_height(height), m_layers(layers), m_format(format), m_name(std::move(name)) {
@@ -162,6 +169,14 @@ void compactChannels(const float* rgba, float* out, std::size_t texels, int chan
   }
 }
 
+// Read-backs go through a framebuffer, which a 32-bit float texture cannot complete on a
+// context without RGBA32F render targets.
+void requireReadable(const char* what, const Texture& t) {
+  if (isFloat32(t.format()) && !capabilities().floatRenderTargets)
+    throw Error(std::string(what) + "(\"" + t.name() + "\"): reading a " + formatName(t.format()) +
+                " texture back needs RGBA32F render targets: " + capabilities().floatTargetsMissing());
+}
+
 void attachForReading(const Texture& t, int layer) {
   if (t.isArray()) {
     glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t.id(), 0, layer);
@@ -174,6 +189,7 @@ void attachForReading(const Texture& t, int layer) {
 void Texture::download(float* out, int layer) const {
   if (!m_id) throw Error("Texture::download(\"" + m_name + "\"): empty texture");
   if (m_format == TextureFormat::RGBA8) throw Error("Texture::download(\"" + m_name + "\"): float download of RGBA8");
+  requireReadable("Texture::download", *this);
   if (layer < 0 || (m_layers == 0 ? layer != 0 : layer >= m_layers)) {
     throw Error("Texture::download(\"" + m_name + "\"): layer " + std::to_string(layer) + " outside the texture");
   }
@@ -205,6 +221,7 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
   for (const Texture* t : textures) {
     if (!t || !t->id()) throw Error("downloadTextures: empty texture");
     if (t->format() == TextureFormat::RGBA8) throw Error("downloadTextures(\"" + t->name() + "\"): float download of RGBA8");
+    requireReadable("downloadTextures", *t);
     offsets.push_back(bytes);
     bytes += std::size_t(t->width()) * std::size_t(t->height()) * std::size_t(channelCount(t->format())) * sizeof(float);
   }
@@ -260,6 +277,13 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
 
 void Texture::fill(float value) {
   if (!m_id) return;
+  if (isFloat32(m_format) && !capabilities().floatRenderTargets) {
+    // Such a texture cannot complete a framebuffer to be cleared: upload the value instead.
+    const int layers = m_layers > 0 ? m_layers : 1;
+    const std::vector<float> values(std::size_t(m_width) * std::size_t(m_height) * std::size_t(channelCount(m_format)), value);
+    for (int l = 0; l < layers; ++l) upload(values.data(), l);
+    return;
+  }
   StateGuard guard;
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);

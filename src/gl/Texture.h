@@ -5,7 +5,10 @@
 
 namespace texstream::gl {
 
-enum class TextureFormat { RGBA32F, RG32F, R32F, RGBA8 };
+/// RGBA16F holds half floats (uploaded and read back as floats): the format of fields that
+/// can do with 11 bits of mantissa on contexts without RGBA32F render targets
+/// (Capabilities::halfFloatRenderTargets).
+enum class TextureFormat { RGBA32F, RG32F, R32F, RGBA8, RGBA16F };
 
 /// Bytes per texel, and the GLSL image format qualifier ("rgba32f") for imageStore.
 int bytesPerTexel(TextureFormat format);
@@ -13,6 +16,10 @@ int bytesPerTexel(TextureFormat format);
 unsigned int internalFormat(TextureFormat format);
 const char* imageFormatQualifier(TextureFormat format);
 int channelCount(TextureFormat format);
+/// RGBA32F, RG32F, R32F: the formats whose render targets need Capabilities::floatRenderTargets.
+bool isFloat32(TextureFormat format);
+/// "RGBA32F", ...: for messages.
+const char* formatName(TextureFormat format);
 
 class Texture {
  public:

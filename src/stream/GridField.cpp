@@ -19,13 +19,13 @@ Layout GridField::layoutFor(int nx, int ny) { return Layout::withWidth(4 * std::
 
 // The name is copied, not moved: the arguments' order of evaluation is unspecified, and the
 // checks name the field.
-GridField::GridField(int nx, int ny, std::string name)
-    : Vector(layoutFor(requirePositive(nx, "nx", name), requirePositive(ny, "ny", name)), name) {}
+GridField::GridField(int nx, int ny, std::string name, gl::TextureFormat format)
+    : Vector(layoutFor(requirePositive(nx, "nx", name), requirePositive(ny, "ny", name)), name, format) {}
 
-GridField GridField::temporary(int nx, int ny, std::string name) {
+GridField GridField::temporary(int nx, int ny, std::string name, gl::TextureFormat format) {
   requirePositive(nx, "nx", name);
   requirePositive(ny, "ny", name);
-  return GridField(Vector::temporary(layoutFor(nx, ny), std::move(name)));
+  return GridField(Vector::temporary(layoutFor(nx, ny), std::move(name), format));
 }
 
 void GridField::uploadChannels(std::initializer_list<std::span<const float>> channels) {

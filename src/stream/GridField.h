@@ -20,9 +20,9 @@ class GridField : public Vector {
  public:
   GridField() = default;
   /// nx x ny nodes (>= 1 each), zero. Throws Error when the texture does not fit.
-  GridField(int nx, int ny, std::string name);
+  GridField(int nx, int ny, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   /// From the runtime's texture pool (Vector::temporary): contents not zeroed.
-  static GridField temporary(int nx, int ny, std::string name);
+  static GridField temporary(int nx, int ny, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   /// The layout of an nx x ny field.
   static Layout layoutFor(int nx, int ny);
 

@@ -126,6 +126,15 @@ void Pass::run(const std::vector<Rect>& rects) {
                       std::to_string(o->width()) + "x" + std::to_string(o->height()) + ")");
     }
   }
+  if (backend == Backend::Fragment && !rt.caps().floatRenderTargets) {
+    // A half-float-only context (iOS Safari): the framebuffer would be incomplete.
+    for (const gl::Texture* o : m_outputs) {
+      if (gl::isFloat32(o->format()))
+        throw gl::Error("Pass(\"" + m_kernel + "\"): cannot render into the " + gl::formatName(o->format()) +
+                        " texture \"" + o->name() + "\": " + rt.caps().floatTargetsMissing() +
+                        " (texstream's solvers and reductions need 32-bit floats)");
+    }
+  }
   for (const Rect& r : rects) {
     if (r.x < 0 || r.y < 0 || r.x + r.w > width || r.y + r.h > height) {
       throw gl::Error("Pass(\"" + m_kernel + "\"): rectangle outside the output \"" + m_outputs[0]->name() + "\"");

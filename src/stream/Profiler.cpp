@@ -11,8 +11,13 @@ bool Profiler::available() { return Runtime::current().caps().timerQueries; }
 std::string Profiler::unavailableReason() {
   const gl::Capabilities& caps = Runtime::current().caps();
   if (caps.timerQueries) return "";
-  return "GPU timers not available: " + caps.apiName() +
-         (caps.es ? " without EXT_disjoint_timer_query" : " without timer queries") +
+#ifdef __EMSCRIPTEN__
+  // The browser names the extension after WebGL2 (ES contexts elsewhere after ES).
+  const char* missing = " without EXT_disjoint_timer_query_webgl2 (WebGL2)";
+#else
+  const char* missing = caps.es ? " without EXT_disjoint_timer_query" : " without timer queries";
+#endif
+  return "GPU timers not available: " + caps.apiName() + missing +
          (caps.disabled.empty() ? "" : " (TEXSTREAM_DISABLE_FEATURES=" + caps.disabled + ")");
 }
 

@@ -66,6 +66,9 @@ ScalarReadback::~ScalarReadback() {
 }
 
 void ScalarReadback::start(const Scalar& s) {
+  if (!Runtime::current().caps().floatRenderTargets)
+    throw gl::Error("ScalarReadback(\"" + s.texture().name() + "\"): reading an RGBA32F scalar back needs RGBA32F render targets: " +
+                    Runtime::current().caps().floatTargetsMissing());
   gl::StateGuard guard;
   gl::StateGuard::preparePixelTransfer();
   if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
@@ -75,6 +78,11 @@ void ScalarReadback::start(const Scalar& s) {
   glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s.texture().id(), 0);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
+  // Fresh storage for each copy: a browser keeps a shadow of a read-back buffer once its
+  // fence passes, and writing into the same storage again discards that shadow with a
+  // performance warning every time (Chromium: "READ-usage buffer was written, then
+  // fenced, but written again before being read back").
+  glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), nullptr, GL_STREAM_READ);
   // With a pack buffer bound, glReadPixels only enqueues the copy (offset 0 in the PBO).
   glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, nullptr);
   m_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

@@ -9,16 +9,23 @@
 
 namespace texstream::stream {
 
+namespace {
+gl::TextureFormat requireRgba(gl::TextureFormat format) {
+  if (format != gl::TextureFormat::RGBA32F && format != gl::TextureFormat::RGBA16F)
+    throw gl::Error(std::string("Vector: a vector's texture is RGBA32F or RGBA16F, not ") + gl::formatName(format));
+  return format;
+}
+}  // namespace
+
 Vector::Vector(std::size_t n, std::string name) : Vector(Layout::forSize(n), std::move(name)) {}
 
-Vector::Vector(const Layout& layout, std::string name)
-    : m_layout(layout), m_texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, std::move(name)) {}
+Vector::Vector(const Layout& layout, std::string name, gl::TextureFormat format)
+    : m_layout(layout), m_texture(layout.width(), layout.height(), requireRgba(format), std::move(name)) {}
 
-Vector Vector::temporary(const Layout& layout, std::string name) {
+Vector Vector::temporary(const Layout& layout, std::string name, gl::TextureFormat format) {
   Vector v;
   v.m_layout = layout;
-  v.m_texture = Runtime::current().pool().acquire(layout.width(), layout.height(), gl::TextureFormat::RGBA32F,
-                                                  std::move(name));
+  v.m_texture = Runtime::current().pool().acquire(layout.width(), layout.height(), requireRgba(format), std::move(name));
   v.m_pooled = true;
   // Pooled textures hold old data; the padding must be zero (identity of reductions).
   if (layout.usedTexels() < layout.texels() || layout.size() % 4 != 0) v.setZero();

@@ -18,10 +18,13 @@ class Vector {
   Vector() = default;
   /// n scalars, zero-initialised, in Layout::forSize(n).
   Vector(std::size_t n, std::string name);
-  Vector(const Layout& layout, std::string name);
+  /// `format` RGBA16F stores half floats: for fields that can do with them where RGBA32F
+  /// render targets are missing (Capabilities::halfFloatRenderTargets); the solvers and
+  /// reductions take RGBA32F vectors.
+  Vector(const Layout& layout, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   /// A vector whose texture comes from (and returns to) the runtime's texture pool:
   /// for temporaries inside operations. Contents are NOT zeroed except the padding.
-  static Vector temporary(const Layout& layout, std::string name);
+  static Vector temporary(const Layout& layout, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   ~Vector();
   Vector(Vector&& other) noexcept;
   Vector& operator=(Vector&& other) noexcept;
@@ -32,6 +35,7 @@ class Vector {
   const Layout& layout() const { return m_layout; }
   const std::string& name() const { return m_texture.name(); }
   const gl::Texture& texture() const { return m_texture; }
+  gl::TextureFormat format() const { return m_texture.format(); }
   /// For passes that write this vector (Pass::output).
   gl::Texture& mutableTexture() { return m_texture; }
   bool empty() const { return m_texture.id() == 0; }

@@ -3,6 +3,7 @@
 // one clear message naming the feature and the context.
 #include <catch2/catch.hpp>
 
+#include "support/Features.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -19,28 +20,14 @@
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
 using namespace texstream;
 
-namespace {
-
-// Re-reads the context's capabilities with `features` switched off for its lifetime.
-class DisabledFeatures {
- public:
-  explicit DisabledFeatures(const std::string& features) {
-    test::context();
-    if (!features.empty()) setenv("TEXSTREAM_DISABLE_FEATURES", features.c_str(), 1);
-    stream::Runtime::shutdown();
-  }
-  ~DisabledFeatures() {
-    unsetenv("TEXSTREAM_DISABLE_FEATURES");
-    stream::Runtime::shutdown();
-  }
-};
-
-}  // namespace
+using test::DisabledFeatures;
 
 TEST_CASE("without float blending the point matrix refuses, other products still run", "[gl][stream][caps]") {
   DisabledFeatures off("floatBlending");
@@ -98,11 +85,63 @@ TEST_CASE("without immutable storage or buffer mapping, textures and read-backs 
   REQUIRE(readback.value()[0] == 2.5f);
 }
 
-TEST_CASE("a context without RGBA32F render targets, or an unknown feature name, is refused clearly", "[gl][stream][caps]") {
+TEST_CASE("with half-float render targets only, 32-bit float passes and read-backs refuse, RGBA16F ones run",
+          "[gl][stream][caps]") {
+  // iOS Safari's WebGL2: EXT_color_buffer_half_float without EXT_color_buffer_float.
+  DisabledFeatures off("floatRenderTargets,compute");
+  const gl::Capabilities& caps = stream::Runtime::current().caps();
+  REQUIRE_FALSE(caps.floatRenderTargets);
+  REQUIRE(caps.halfFloatRenderTargets);
+  REQUIRE_FALSE(caps.floatBlending);
+  REQUIRE_THAT(caps.floatTargetsMissing(), Catch::Contains("EXT_color_buffer_float") && Catch::Contains(caps.apiName()));
+
+  const auto xs = test::randomFloats(1001, 31), ys = test::randomFloats(1001, 32);
+  stream::Vector x(1001, "x"), y(1001, "y");
+  x.upload(xs);  // uploads need no render target
+  REQUIRE_THROWS_WITH(linalg::axpy(2.0f, x, y), Catch::Contains("cannot render into the RGBA32F texture \"y\"") &&
+                                                    Catch::Contains("EXT_color_buffer_float"));
+  REQUIRE_THROWS_WITH(x.download(), Catch::Contains("\"x\"") && Catch::Contains("EXT_color_buffer_float"));
+  stream::Scalar s("s", 1.0f);
+  stream::ScalarReadback readback;
+  REQUIRE_THROWS_WITH(readback.start(s), Catch::Contains("EXT_color_buffer_float"));
+
+  // The same operation on RGBA16F vectors: half-float results against the double reference.
+  const stream::Layout layout = stream::Layout::forSize(1001);
+  stream::Vector hx(layout, "hx", gl::TextureFormat::RGBA16F), hy(layout, "hy", gl::TextureFormat::RGBA16F);
+  hx.upload(xs);
+  hy.upload(ys);
+  const std::vector<float> qx = hx.download(), qy = hy.download();  // the inputs as half floats
+  linalg::axpy(2.0f, hx, hy);
+  REQUIRE(hy.format() == gl::TextureFormat::RGBA16F);
+  const std::vector<float> got = hy.download();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double expected = 2.0 * double(qx[i]) + double(qy[i]);
+    INFO("i = " << i);
+    REQUIRE(std::abs(double(got[i]) - expected) <= 1e-3 * std::max(1.0, std::abs(expected)));  // 2^-11 rounding
+  }
+}
+
+TEST_CASE("a context without float render targets, or an unknown feature name, is refused clearly", "[gl][stream][caps]") {
   {
-    DisabledFeatures off("floatRenderTargets");
+    DisabledFeatures off("floatRenderTargets,halfFloatRenderTargets");
     REQUIRE_THROWS_WITH(stream::Runtime::current(),
-                        Catch::Contains("needs RGBA32F render targets") && Catch::Contains("does not offer"));
+                        Catch::Contains("needs RGBA32F render targets (EXT_color_buffer_float), or RGBA16F ones "
+                                        "(EXT_color_buffer_half_float)") &&
+                            Catch::Contains("offers neither") && Catch::Contains("can run none of texstream's"));
+  }
+  {
+    setenv("TEXSTREAM_MAX_TEXTURE_SIZE", "64", 1);
+    stream::Runtime::shutdown();
+    const int limit = stream::Runtime::current().caps().maxTextureSize;
+    const int driver = stream::Runtime::current().caps().driverMaxTextureSize;
+    REQUIRE_THROWS_WITH(gl::Texture(65, 3, gl::TextureFormat::RGBA32F, "wide"), Catch::Contains("exceeds this context's limits (64"));
+    setenv("TEXSTREAM_MAX_TEXTURE_SIZE", "many", 1);
+    stream::Runtime::shutdown();
+    REQUIRE_THROWS_WITH(stream::Runtime::current(), Catch::Contains("TEXSTREAM_MAX_TEXTURE_SIZE: invalid value \"many\""));
+    unsetenv("TEXSTREAM_MAX_TEXTURE_SIZE");
+    stream::Runtime::shutdown();
+    CHECK(limit == 64);
+    CHECK(driver > 64);
   }
   {
     DisabledFeatures off("compute,warpDrive");

@@ -2,6 +2,7 @@
 """Opens one texstream page in headless Chromium and reports its verdict.
 
   cdp_driver.py --root build-web/www --page "fluid.html?size=64&steps=30" [--panel]
+                [--scenario NAME] [--expect-log REGEX]... [--check NAME]
 
 Serves --root on 127.0.0.1 (python3 -m http.server, stopped by its process id), starts
 Chromium headless with software WebGL2 (SwiftShader) and talks the Chrome DevTools Protocol
@@ -11,7 +12,12 @@ FAIL (the page shell, web/texstream-page.js, sets it from the program's exit cod
 takes a screenshot and checks it is not blank (and, with --panel, that a Dear ImGui panel
 is drawn). Exit status 0 when the page says PASS, nothing was logged at error level, and
 the screenshot checks hold (with --expect-fail TEXT: when the page says FAIL and its error
-box shows TEXT); 1 otherwise, with the reason on stderr; 2 for a bad command line.
+box shows TEXT); 1 otherwise, with the reason on stderr; 2 for a bad command line. WebGL
+errors the browser reports on the console ("WebGL: INVALID_OPERATION ...") count as errors.
+
+--scenario NAME drives a running demo first (scenarios.py: touches, files, downloads) and
+ends its run; --check NAME looks at what the page left after its verdict (scenarios.py);
+--expect-log REGEX must match a line the page logged.
 
 Standard library only, so any machine with python3 and chromium runs it.
 """
@@ -21,6 +27,7 @@ import base64
 import fcntl
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -142,6 +149,77 @@ class Browser:
         os.close(self.from_browser)
 
 
+def is_webgl_error(text):
+    """A GL error the browser reports as a warning ("WebGL: INVALID_FRAMEBUFFER_OPERATION: ...")."""
+    return bool(re.search(r"WebGL: (INVALID_|OUT_OF_MEMORY|CONTEXT_LOST)|GL_INVALID_", text))
+
+
+class Page:
+    """The page as a scenario sees it: JavaScript, frames, touches, screenshots, downloads."""
+
+    def __init__(self, browser, download_dir):
+        self.browser = browser
+        self.download_dir = download_dir
+        self.logged = []  # console lines seen so far
+
+    def evaluate(self, expression, timeout=60):
+        """The value of a JavaScript expression (promises awaited); Failure on an exception."""
+        result = self.browser.send("Runtime.evaluate", {
+            "expression": expression, "returnByValue": True, "awaitPromise": True}, timeout=timeout)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise Failure("%s: %s" % (expression[:80], details.get("exception", {}).get("description", details.get("text"))))
+        return result["result"].get("value")
+
+    def frames(self):
+        return self.evaluate("window.texstreamPage && window.texstreamPage.frames ? window.texstreamPage.frames() : 0") or 0
+
+    def wait_frames(self, count=1, timeout=60):
+        """Waits until the program has drawn `count` more frames."""
+        target, deadline = self.frames() + count, time.monotonic() + timeout
+        while self.frames() < target:
+            if time.monotonic() > deadline:
+                raise Failure("the program drew no frame in %.0f s" % timeout)
+            time.sleep(0.05)
+
+    def touch(self, kind, points):
+        """Input.dispatchTouchEvent: kind touchStart/touchMove/touchEnd, points [(x, y), ...]
+        in CSS pixels, identified by their index."""
+        self.browser.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+    def drag(self, start, end, steps=8, fingers=None):
+        """One finger (or several, `fingers` = list of (start, end)) from start to end in
+        `steps` moves, a frame each."""
+        paths = fingers or [(start, end)]
+        at = lambda t: [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in paths]
+        self.touch("touchStart", at(0.0))
+        self.wait_frames()
+        for k in range(1, steps + 1):
+            self.touch("touchMove", at(k / steps))
+            self.wait_frames()
+        self.touch("touchEnd", [])
+        self.wait_frames(2)
+
+    def pixels(self, clip):
+        """RGB rows of the screenshot of clip = (x, y, width, height)."""
+        x, y, w, h = clip
+        png = base64.b64decode(self.browser.send("Page.captureScreenshot", {
+            "format": "png", "clip": {"x": x, "y": y, "width": w, "height": h, "scale": 1}})["data"])
+        width, height, rows, channels = decode_png(png)
+        return [[tuple(row[i:i + 3]) for i in range(0, width * channels, channels)] for row in rows]
+
+    def wait_for_download(self, timeout=30):
+        """The path of the next finished file in the download folder."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            done = [f for f in os.listdir(self.download_dir) if not f.endswith(".crdownload")]
+            if done:
+                return os.path.join(self.download_dir, done[0])
+            time.sleep(0.1)
+        raise Failure("no download within %.0f s" % timeout)
+
+
 def console_text(event):
     """One console event (Runtime.consoleAPICalled, Runtime.exceptionThrown, Log.entryAdded)
     as (level, text)."""
@@ -225,10 +303,21 @@ def main():
     parser.add_argument("--timeout", type=float, default=120, help="seconds to wait for PASS or FAIL")
     parser.add_argument("--screenshot", help="where to write the screenshot (PNG)")
     parser.add_argument("--panel", action="store_true", help="require a Dear ImGui panel in the screenshot")
-    parser.add_argument("--expect-fail", metavar="TEXT",
-                        help="the page must say FAIL and show TEXT in its error box (bad input is refused)")
+    parser.add_argument("--expect-fail", metavar="TEXT", action="append",
+                        help="the page must say FAIL and show TEXT in its error box (bad input is refused); "
+                             "repeatable: every TEXT")
+    parser.add_argument("--scenario", help="drive the running page first (a function of scenarios.py)")
+    parser.add_argument("--check", help="check what the page left after its verdict (a function of scenarios.py)")
+    parser.add_argument("--expect-log", action="append", default=[], metavar="REGEX",
+                        help="a line the page logs must match (repeatable)")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
     args = parser.parse_args()
+    # scenarios.py (next to this file) raises this module's Failure: one module, not two.
+    sys.modules.setdefault("cdp_driver", sys.modules[__name__])
+    import scenarios
+    for name in (args.scenario, args.check):
+        if name and not callable(getattr(scenarios, name, None)):
+            parser.error("no scenario or check \"%s\" in scenarios.py" % name)
     if not os.path.isdir(args.root):
         parser.error("--root %s is not a folder" % args.root)
     executable = shutil.which(args.chromium)
@@ -239,35 +328,52 @@ def main():
 
     server = Server(args.root)
     profile = tempfile.mkdtemp(prefix="texstream-chromium-")
+    downloads = tempfile.mkdtemp(prefix="texstream-downloads-")
     browser = None
     started = time.monotonic()
     try:
         browser = Browser(executable, profile)
+        browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads}, session=False)
         browser.attach_to_page()
         for domain in ("Runtime.enable", "Log.enable", "Page.enable"):
             browser.send(domain)
+        page = Page(browser, downloads)
         url = "http://127.0.0.1:%d/%s" % (server.port, args.page)
         print("cdp_driver: opening %s" % url, flush=True)
         browser.send("Page.navigate", {"url": url})
 
         errors, title, seen = [], "", set()
-        deadline = time.monotonic() + args.timeout
-        while True:
-            # A page that computes in one go (the kernel tests) answers only when it is done.
-            title = browser.send("Runtime.evaluate", {"expression": "document.title", "returnByValue": True},
-                                 timeout=max(1.0, deadline - time.monotonic()))["result"].get("value", "")
+
+        def drain_console():
             for event in browser.take_events():
                 level, text = console_text(event)
                 if level is None:
                     continue
-                # The browser repeats some warnings every frame (buffer read-backs): once is enough.
+                page.logged.append(text)
+                # The browser repeats some warnings every frame: once is enough.
                 if level in ("warning", "verbose") and text in seen:
                     continue
                 seen.add(text)
                 print("console.%s: %s" % (level, text), flush=True)
-                if level == "error":
+                if level == "error" or is_webgl_error(text):
                     errors.append(text)
+
+        deadline = time.monotonic() + args.timeout
+        scenario_done = not args.scenario
+        while True:
+            # A page that computes in one go (the kernel tests) answers only when it is done.
+            title = browser.send("Runtime.evaluate", {"expression": "document.title", "returnByValue": True},
+                                 timeout=max(1.0, deadline - time.monotonic()))["result"].get("value", "")
+            drain_console()
+            if not scenario_done and not title.startswith(("PASS", "FAIL")) and page.frames() >= 3:
+                print("cdp_driver: scenario %s" % args.scenario, flush=True)
+                getattr(scenarios, args.scenario)(page)
+                drain_console()
+                page.evaluate("window.texstreamPage.close()")  # the run ends as a closed window's
+                scenario_done = True
             if title.startswith("PASS") or title.startswith("FAIL"):
+                if not scenario_done:
+                    raise Failure("the run ended (\"%s\") before the scenario could drive it" % title)
                 break
             if any(e.startswith("uncaught") for e in errors):
                 title = "FAIL (uncaught exception)"
@@ -284,13 +390,22 @@ def main():
             print("cdp_driver: title \"%s\"; the page shows: %s" % (title, shown.strip()), flush=True)
             if not title.startswith("FAIL"):
                 raise Failure("the page says \"%s\", expected FAIL" % title)
-            if args.expect_fail not in shown:
-                raise Failure("the page's error box does not say \"%s\"" % args.expect_fail)
-            uncaught = [e for e in errors if e.startswith("uncaught")]
+            for text in args.expect_fail:
+                if text not in shown:
+                    raise Failure("the page's error box does not say \"%s\"" % text)
+            uncaught = [e for e in errors if e.startswith("uncaught") or is_webgl_error(e)]
             if uncaught:
                 raise Failure("; ".join(uncaught))
             print("cdp_driver: PASS %s (refused as expected)" % args.page)
             return 0
+
+        if args.check:
+            print("cdp_driver: check %s" % args.check, flush=True)
+            getattr(scenarios, args.check)(page)
+        drain_console()
+        for pattern in args.expect_log:
+            if not any(re.search(pattern, line) for line in page.logged):
+                raise Failure("no logged line matches \"%s\"" % pattern)
 
         png = base64.b64decode(browser.send("Page.captureScreenshot", {"format": "png"})["data"])
         if args.screenshot:
@@ -314,6 +429,7 @@ def main():
             browser.close()
         server.stop()
         shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(downloads, ignore_errors=True)
 
 
 if __name__ == "__main__":
