@@ -2,8 +2,9 @@
 // The command line every texstream demo shares (CLI11):
 //   --headless  --gl VERSION  --backend auto|fragment|compute  --size N|WxH  --steps N
 //   --screenshot PATH.png  --json PATH  --profile  --help
-// --gl and --backend default to TEXSTREAM_GL and TEXSTREAM_BACKEND when those are set.
-// Apps add their own options to cli() before parse(). Every bad value is reported as
+// --gl and --backend default to TEXSTREAM_GL and TEXSTREAM_BACKEND when those are set; the
+// demos add more (DemoCommandLine.h). Apps add their own options to cli() before parse().
+// Every bad value is reported as
 //   texstream-wave: --size: invalid value "0x3": width must be in [2, 16384]
 // and the program exits with kUsageExitCode (2).
 #include <texstream/gl/GlRequest.h>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace texstream::app {
 
@@ -74,6 +76,15 @@ std::string namedHelp(std::span<const stream::EnumName<E>> table) {
   return out;
 }
 
+/// What a recording writes and how (Recorder.h): --record PATH, --record-fps, --record-size,
+/// --record-panel.
+struct RecordOptions {
+  std::string path;           ///< .mp4, .webm or .gif ("" = no recording)
+  int fps = 30;               ///< frames per second of the clip (one frame per simulation step)
+  int width = 0, height = 0;  ///< clip size (0: the window's, or the headless frame's)
+  bool panel = false;         ///< the whole window with the panel, instead of the simulation view
+};
+
 /// The shared options, after validation.
 struct AppOptions {
   bool headless = false;
@@ -89,7 +100,16 @@ struct AppOptions {
   std::string json;         ///< JSON report to write after the run ("" = none)
   int defaultSteps = 100;   ///< headless runs without --steps
   int maxSide = 16384;      ///< upper bound of --size before a context exists (then the GL limit)
+  // The demos' options (DemoCommandLine.h).
+  GridSize window{0, 0};    ///< --window: window (and headless frame) size; 0: the app's
+  std::string preset;       ///< --preset as given ("" = none; already applied to the settings)
+  std::string savePreset;   ///< --save-preset: the final settings as a preset ("" = none)
+  RecordOptions record;     ///< --record ...
+  std::vector<std::string> drops;  ///< --drop: files opened as if dropped onto the window
+  bool checkPanel = false;  ///< --check-panel: fail the run on panel text that is clipped
 };
+
+
 
 /// Wraps a CLI::App holding the shared options; apps add theirs through cli().
 class CommandLine {
@@ -112,6 +132,9 @@ class CommandLine {
   CLI::App m_cli;
   std::string m_backendText = "auto", m_glText, m_sizeText, m_stepsText;
   std::string m_backendFromEnvironment, m_glFromEnvironment;  ///< TEXSTREAM_BACKEND / TEXSTREAM_GL
+
+ protected:
+  AppOptions& mutableOptions() { return m_options; }
 };
 
 }  // namespace texstream::app

@@ -16,6 +16,7 @@ namespace {
 Window* g_window = nullptr;
 Demo* g_demo = nullptr;
 std::function<void(const std::string&)> g_writeReport;
+std::function<FileResult(const std::string&)> g_open;
 long long g_frames = 0;
 
 // The page's message line (web/texstream-page.js), where a page has one.
@@ -30,16 +31,19 @@ void report(const FileResult& r) {
 
 }  // namespace
 
-void attachToPage(Window& window, Demo& demo, std::function<void(const std::string&)> writeReport) {
+void attachToPage(Window& window, Demo& demo, std::function<void(const std::string&)> writeReport,
+                  std::function<FileResult(const std::string&)> open) {
   g_window = &window;
   g_demo = &demo;
   g_writeReport = std::move(writeReport);
+  g_open = std::move(open);
 }
 
 void detachFromPage() {
   g_window = nullptr;
   g_demo = nullptr;
   g_writeReport = nullptr;
+  g_open = nullptr;
 }
 
 void pageFrameDrawn() { ++g_frames; }
@@ -54,7 +58,7 @@ EMSCRIPTEN_KEEPALIVE int texstream_open_file(const char* path) {
   if (!g_demo) return 0;
   FileResult r;
   try {
-    r = g_demo->openFile(path ? path : "");
+    r = g_open ? g_open(path ? path : "") : g_demo->openFile(path ? path : "");
   } catch (const std::exception& e) {
     r = {false, std::string(path ? path : "") + ": " + e.what(), ""};
   }

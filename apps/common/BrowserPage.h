@@ -2,8 +2,9 @@
 // What the page around a demo reaches in the program (browser build only): functions the
 // page shell (web/texstream-page.js) and the browser tests call, exported from the wasm.
 //  - texstream_open_file(path): a file the page wrote into emscripten's file system (dropped
-//    onto the page or chosen with its file picker) goes to Demo::openFile, the same entry a
-//    file dropped onto a native window takes; the result goes to the page's message line;
+//    onto the page or chosen with its file picker) goes where a file dropped onto a native
+//    window goes (the shell's open: a preset .json to Demo::loadSettings, anything else to
+//    Demo::openFile); the result goes to the page's message line;
 //  - texstream_save_result(): Demo::saveResult into /results, offered as a download;
 //  - texstream_close(): ends the run as closing the window does (JSON report, exit code as
 //    the page's verdict);
@@ -19,8 +20,9 @@
 namespace texstream::app {
 
 /// The run the exported functions act on, from its first frame to its end; `writeReport`
-/// writes its JSON report to a path.
-void attachToPage(Window& window, Demo& demo, std::function<void(const std::string&)> writeReport);
+/// writes its JSON report to a path, `open` opens a file as a drop onto the window does.
+void attachToPage(Window& window, Demo& demo, std::function<void(const std::string&)> writeReport,
+                  std::function<FileResult(const std::string&)> open);
 void detachFromPage();
 /// Counts a drawn frame.
 void pageFrameDrawn();

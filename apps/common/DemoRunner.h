@@ -2,7 +2,11 @@
 // The shell every demo runs in. A demo is a Demo (step, render, GUI, mouse, report); the
 // runner makes the context and drives it:
 //  - windowed (a GLFW window + Dear ImGui): steps once per frame until the window closes,
-//    or, with --steps N, until N steps are done; then writes --screenshot and --json;
+//    or, with --steps N, until N steps are done; then writes --screenshot and --json. The
+//    panel (Panel.h) is a sidebar on the left, the simulation view the rest of the window;
+//    the shell adds the shared keys (KeyBindings.h), the presets and recording sections,
+//    and opens files dropped onto the window (a .json preset: Demo::loadSettings; any
+//    other file: Demo::openFile);
 //  - headless (--headless, or no DISPLAY): an EGL context (texstream::gl::HeadlessContext),
 //    --steps steps, then one frame rendered into an offscreen framebuffer for --screenshot,
 //    and the --json report.
@@ -17,6 +21,8 @@
 // reset.
 #include "AppOptions.h"
 #include "HealthWatch.h"
+#include "KeyBindings.h"
+#include "Panel.h"
 #include "Window.h"
 
 #include <nlohmann/json.hpp>
@@ -24,7 +30,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace texstream::app {
 
@@ -53,6 +61,7 @@ struct ShellControls {
   double msPerStepRecent = 0;        ///< the same over the last few dozen steps
   double fps = 0;
   std::optional<BlowUp> blowUp;      ///< set by the shell's watch; the simulation is paused
+  ViewRect view;                     ///< the simulation view in the window (overlays go there)
 };
 
 class Demo {
@@ -60,10 +69,16 @@ class Demo {
   virtual ~Demo() = default;
   /// Advances the simulation by one step.
   virtual void step() = 0;
-  /// Draws the scene into the bound framebuffer; the viewport is (0, 0, width, height).
+  /// Draws the scene into the bound framebuffer's viewport, which is width x height (its
+  /// origin need not be (0, 0): glGetIntegerv(GL_VIEWPORT) has it). The scissor box may
+  /// limit clears to the view.
   virtual void render(int width, int height) = 0;
-  /// Dear ImGui widgets (windowed runs, once per frame).
+  /// Dear ImGui widgets inside the shell's panel window (windowed runs, once per frame);
+  /// section() (Panel.h) gives remembered collapsible parts.
   virtual void gui(ShellControls& /*controls*/) {}
+  /// The demo's own keys and what it draws over the view with Dear ImGui (a legend), every
+  /// windowed frame, whether or not the panel shows.
+  virtual void overlay(ShellControls& /*controls*/) {}
   /// Mouse input Dear ImGui did not take (windowed runs, once per frame).
   virtual void mouse(const MouseInput& /*input*/) {}
   /// Adds the demo's fields to the JSON report (may replace the common ones, e.g. "size").
@@ -75,12 +90,22 @@ class Demo {
   /// What measureHealth computes and its healthy range now (limit, and floor where a
   /// state can collapse).
   virtual HealthMeasure health() const = 0;
-  /// Back to the initial state (the panel's reset after a blow-up).
+  /// Back to the initial state (the panel's reset after a blow-up, the R key).
   virtual void restart() = 0;
-  /// A file the user hands over: dropped onto the window (GLFW) or the page, or chosen with
-  /// the page's file picker (the browser writes it into its in-memory file system first).
-  /// The demo loads what it accepts and keeps what it had otherwise; the result says
-  /// which, in one line naming the file and what is wrong.
+  /// Whether the demo has presets (a settings table: saveSettings, loadSettings).
+  virtual bool hasPresets() const { return false; }
+  /// The demo's settings (Settings.h) as a preset's values: the live state.
+  virtual nlohmann::ordered_json saveSettings() { return nlohmann::ordered_json::object(); }
+  /// Loads a preset's values over the defaults and applies them (rebuilding what they
+  /// change); returns the problems, one line each naming the key (Settings.h), the rest
+  /// applied. Throws std::runtime_error when the result cannot run (the previous settings
+  /// stay).
+  virtual std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source);
+  /// A file the user hands over that is not a preset (.json, which the shell loads through
+  /// loadSettings): dropped onto the window (GLFW) or the page, or chosen with the page's
+  /// file picker (the browser writes it into its in-memory file system first). The demo
+  /// loads what it accepts and keeps what it had otherwise; the result says which, in one
+  /// line naming the file and what is wrong.
   virtual FileResult openFile(const std::string& path);
   /// Writes the demo's result as a file into `folder` (the smoothed mesh as OBJ) and
   /// returns its path, or a message saying why there is none.
@@ -99,6 +124,7 @@ struct AppInfo {
   std::string name;   ///< "wave": the JSON "app" field and screenshot file names
   std::string title;  ///< window title
   int windowWidth = 1280, windowHeight = 800;  ///< also the offscreen size of headless runs
+  std::span<const Binding> bindings;  ///< the demo's own keys and mouse (the panel's "?")
   /// The demo runs on contexts with half-float render targets only (the fluid's RGBA16F
   /// mode); the others refuse them, naming the missing extension (exit kContextExitCode).
   bool runsOnHalfFloatTargets = false;

@@ -110,6 +110,9 @@ Window::Window(const std::string& title, int width, int height, std::optional<gl
   glfwSetWindowUserPointer(m_window, this);
   // Installed before Dear ImGui, which chains to it.
   glfwSetScrollCallback(m_window, scrollCallback);
+#ifndef __EMSCRIPTEN__
+  glfwSetDropCallback(m_window, dropCallback);
+#endif
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -140,6 +143,21 @@ Window::~Window() {
 
 void Window::scrollCallback(GLFWwindow* w, double /*dx*/, double dy) {
   if (auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w))) self->m_scrollAccum += dy;
+}
+
+void Window::dropCallback(GLFWwindow* w, int count, const char** paths) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+  if (!self) return;
+  for (int i = 0; i < count; ++i)
+    if (paths[i]) self->m_dropped.emplace_back(paths[i]);
+}
+
+std::vector<std::string> Window::takeDroppedPaths() { return std::exchange(m_dropped, {}); }
+
+void Window::simulateDrop(const std::vector<std::string>& paths) {
+  std::vector<const char*> raw;
+  for (const std::string& p : paths) raw.push_back(p.c_str());
+  dropCallback(m_window, int(raw.size()), raw.data());
 }
 
 bool Window::shouldClose() const { return glfwWindowShouldClose(m_window); }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -55,6 +56,12 @@ class Window {
   /// This frame's mouse (see guiWantsMouse() before acting on it).
   MouseInput mouse() const { return m_mouse; }
   bool guiWantsMouse() const;
+  /// Paths of the files dropped onto the window since the last call (GLFW's drop callback,
+  /// native builds; the browser page has its own file drop).
+  std::vector<std::string> takeDroppedPaths();
+  /// Feeds `paths` through the window's drop callback, as if the files had been dropped
+  /// (--drop, and the tests).
+  void simulateDrop(const std::vector<std::string>& paths);
 #ifdef __EMSCRIPTEN__
   /// Sizes the drawing buffer to the page's canvas element (#canvas) when its CSS size
   /// changed; called once per frame by the browser main loop.
@@ -65,6 +72,7 @@ class Window {
 
  private:
   static void scrollCallback(GLFWwindow* w, double dx, double dy);
+  static void dropCallback(GLFWwindow* w, int count, const char** paths);
   GLFWwindow* m_window = nullptr;
   std::string m_description;
   MouseInput m_mouse;
@@ -72,6 +80,7 @@ class Window {
   bool m_lastLeft = false, m_havePosition = false;
   double m_scrollAccum = 0;
   bool m_imguiReady = false;
+  std::vector<std::string> m_dropped;
 };
 
 }  // namespace texstream::app

@@ -1,6 +1,7 @@
 #include "FluidDemo.h"
 
 #include "NamedCombo.h"
+#include "Panel.h"
 #include "RunRatePanel.h"
 
 #include <texstream/gl/Capabilities.h>
@@ -16,12 +17,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 namespace texstream::app {
 
 namespace {
-
 
 void hueToRgb(float h, float& r, float& g, float& b) {
   auto f = [&](float n) {
@@ -31,19 +32,18 @@ void hueToRgb(float h, float& r, float& g, float& b) {
   r = f(5.0f), g = f(3.0f), b = f(1.0f);
 }
 
+/// "1.2e-03" for the legend.
+std::string number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
+
 }  // namespace
 
 FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : m_settings(settings) {
-  // Half floats where the context renders nothing wider (FluidSolver.h).
-  m_settings.params.fieldFormat = fluid::defaultFieldFormat();
+  describeFluidSettings(m_table, m_settings);
   rebuild();
-  if (!m_solver->projects())
-    std::cerr << "texstream-fluid: half-float mode: " << m_solver->halfFloatLimits() << "\n";
-  if (!m_solver->fieldAvailable(m_settings.display)) {
-    std::cerr << "texstream-fluid: --display " << fluid::fieldName(m_settings.display)
-              << ": not available without the pressure projection; showing the dye\n";
-    m_settings.display = fluid::Field::Dye;
-  }
   m_renderer = std::make_unique<FluidRenderer>();
   if (m_settings.exportAfter < 0 && ctx.headless)
     m_settings.exportAfter = ctx.options.steps >= 0 ? ctx.options.steps : ctx.options.defaultSteps;
@@ -62,12 +62,40 @@ FluidDemo::~FluidDemo() {
 }
 
 void FluidDemo::rebuild() {
+  finishFluidSettings(m_settings);
+  // Half floats where the context renders nothing wider (FluidSolver.h).
+  m_settings.params.fieldFormat = fluid::defaultFieldFormat();
   m_solver = std::make_unique<fluid::FluidSolver>(m_settings.params);
   m_settings.params = m_solver->parameters();
-  m_pendingNx = m_solver->nx();
-  m_pendingNy = m_solver->ny();
-  if (m_brushRadius <= 0) m_brushRadius = std::max(2.0f, float(std::min(m_solver->nx(), m_solver->ny())) / 40.0f);
+  if (!m_solver->projects() && !m_halfFloatReported) {
+    std::cerr << "texstream-fluid: half-float mode: " << m_solver->halfFloatLimits() << "\n";
+    m_halfFloatReported = true;
+  }
+  if (!m_solver->fieldAvailable(m_settings.display)) {
+    std::cerr << "texstream-fluid: --display " << fluid::fieldName(m_settings.display)
+              << ": not available without the pressure projection; showing the dye\n";
+    m_settings.display = fluid::Field::Dye;
+  }
   m_plotResidual.clear();
+  m_random.seed(1);
+  randomSplats(m_settings.splats);
+}
+
+void FluidDemo::randomSplats(int count) {
+  const double cellsToVelocity = m_solver->h() / m_solver->dt();
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const float nx = float(m_solver->nx() - 1), ny = float(m_solver->ny() - 1);
+  for (int k = 0; k < count; ++k) {
+    fluid::Splat s;
+    s.x = (0.15f + 0.7f * unit(m_random)) * nx;
+    s.y = (0.15f + 0.7f * unit(m_random)) * ny;
+    const float angle = 6.2831853f * unit(m_random), speed = float(2.0 * cellsToVelocity) * (0.5f + unit(m_random));
+    s.forceX = speed * std::cos(angle);
+    s.forceY = speed * std::sin(angle);
+    s.radius = 2.5f * std::max(2.0f, std::min(nx, ny) / 40.0f);
+    hueToRgb(unit(m_random), s.r, s.g, s.b);
+    m_solver->addSplat(s);
+  }
 }
 
 void FluidDemo::measureHealth(stream::Scalar& out) {
@@ -90,7 +118,38 @@ HealthMeasure FluidDemo::health() const {
   return h;
 }
 
-void FluidDemo::restart() { m_solver->reset(true); }
+void FluidDemo::restart() {
+  m_solver->reset(true);
+  m_random.seed(1);
+  randomSplats(m_settings.splats);
+}
+
+nlohmann::ordered_json FluidDemo::saveSettings() {
+  m_settings.params = m_solver->parameters();
+  return m_table.toJson();
+}
+
+std::vector<std::string> FluidDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
+  FluidSettings next;
+  next.exportFields = m_settings.exportFields;
+  next.exportAfter = m_settings.exportAfter;
+  std::vector<std::string> problems;
+  {
+    SettingTable table;
+    describeFluidSettings(table, next);
+    problems = table.setJson(values, source);
+  }
+  const FluidSettings previous = m_settings;
+  m_settings = next;
+  try {
+    rebuild();
+  } catch (const std::exception& e) {
+    m_settings = previous;
+    rebuild();
+    throw std::runtime_error(source + ": " + e.what());
+  }
+  return problems;
+}
 
 void FluidDemo::exportFields() {
   m_solver->writeCsv(m_settings.exportFields);
@@ -138,13 +197,15 @@ void FluidDemo::viewRect(int width, int height, float& x, float& y, float& w, fl
 void FluidDemo::render(int width, int height) {
   m_lastWidth = width;
   m_lastHeight = height;
+  GLint viewport[4] = {0, 0, width, height};
+  glGetIntegerv(GL_VIEWPORT, viewport);
   glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   float x, y, w, h;
-  viewRect(width, height, x, y, w, h);
-  glViewport(int(x), int(y), int(w), int(h));
-  m_renderer->draw(*m_solver, m_settings.display, m_settings.particles);
-  glViewport(0, 0, width, height);
+  viewRect(width, height, x, y, w, h);  // centred: the same from the top and the bottom
+  glViewport(viewport[0] + int(x), viewport[1] + int(y), int(w), int(h));
+  m_renderer->draw(*m_solver, m_settings);
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
 }
 
 void FluidDemo::mouse(const MouseInput& input) {
@@ -155,15 +216,18 @@ void FluidDemo::mouse(const MouseInput& input) {
   const float nodeX = (input.x - x) * sx, nodeY = (input.y - y) * sy;
   const float i = nodeX, j = float(m_solver->ny() - 1) - nodeY;  // node y grows upwards
   if (i < 0 || j < 0 || i > float(m_solver->nx() - 1) || j > float(m_solver->ny() - 1)) return;
+  const float radius = m_settings.brushRadius > 0
+                           ? m_settings.brushRadius
+                           : std::max(2.0f, float(std::min(m_solver->nx(), m_solver->ny())) / 40.0f);
   if (input.leftDown && (input.dx != 0 || input.dy != 0 || input.leftPressed)) {
     // The fluid follows the cursor: the drag in nodes per step, as a velocity.
     const double cellsToVelocity = m_solver->h() / m_solver->dt();
     fluid::Splat s;
     s.x = i;
     s.y = j;
-    s.forceX = float(input.dx * sx * cellsToVelocity * m_brushForce);
-    s.forceY = float(-input.dy * sy * cellsToVelocity * m_brushForce);
-    s.radius = m_brushRadius;
+    s.forceX = float(input.dx * sx * cellsToVelocity * m_settings.brushForce);
+    s.forceY = float(-input.dy * sy * cellsToVelocity * m_settings.brushForce);
+    s.radius = radius;
     m_hue = std::fmod(m_hue + 0.005f, 1.0f);
     hueToRgb(m_hue, s.r, s.g, s.b);
     s.r *= 0.8f, s.g *= 0.8f, s.b *= 0.8f;
@@ -171,142 +235,199 @@ void FluidDemo::mouse(const MouseInput& input) {
   }
   if (input.rightDown) {
     const bool erase = ImGui::GetIO().KeyShift;
-    m_solver->paintObstacle(i, j, m_brushRadius, !erase);
+    m_solver->paintObstacle(i, j, radius, !erase);
   }
 }
 
-void FluidDemo::gui(ShellControls& controls) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantCaptureKeyboard) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) controls.paused = !controls.paused;
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) m_solver->reset(true);
-    if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) controls.screenshotRequested = true;
+void FluidDemo::legend(const ShellControls& controls) {
+  const fluid::Field field = m_settings.display;
+  const bool ramp = field == fluid::Field::Dye &&
+                    (m_settings.dyeColors == DyeColors::Vorticity || m_settings.dyeColors == DyeColors::Speed);
+  const std::optional<float> range = m_renderer->range();
+  if (!range || field == fluid::Field::Type || (field == fluid::Field::Dye && !ramp)) return;
+  std::string title;
+  bool diverging = true;
+  switch (field) {
+    case fluid::Field::Pressure: title = "pressure p"; break;
+    case fluid::Field::Divergence: title = "flux divergence (1 / time)"; break;
+    case fluid::Field::Vorticity: title = "vorticity (1 / time)"; break;
+    case fluid::Field::Velocity:
+      title = "speed (brightness; hue: direction), full at |u| or |v| =";
+      diverging = false;
+      break;
+    default:
+      title = m_settings.dyeColors == DyeColors::Vorticity ? "dye by |vorticity| (1 / time)" : "dye by speed";
+      diverging = false;
+      break;
   }
+  // At the bottom of the view, in Dear ImGui's coordinates.
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const float viewX = float(controls.view.x) / scale.x, viewW = float(controls.view.width) / scale.x;
+  const float viewBottom = float(controls.view.y + controls.view.height) / scale.y;
+  const float barW = std::min(320.0f, viewW - 40.0f), barH = 12.0f;
+  if (barW < 80.0f) return;
+  const float x0 = viewX + 0.5f * (viewW - barW), y0 = viewBottom - 52.0f;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->AddRectFilled(ImVec2(x0 - 8, y0 - 24), ImVec2(x0 + barW + 8, y0 + barH + 22), IM_COL32(10, 10, 14, 190), 4.0f);
+  auto colorAt = [&](float t) -> ImU32 {  // t in [0, 1] along the bar, as the shader maps it
+    float r, g, b;
+    if (diverging) {
+      const float s = 2.0f * t - 1.0f;
+      const float white[3] = {0.95f, 0.95f, 0.95f}, blue[3] = {0.23f, 0.30f, 0.75f}, red[3] = {0.71f, 0.02f, 0.15f};
+      const float* end = s < 0 ? blue : red;
+      const float a = std::min(std::abs(s), 1.0f);
+      r = white[0] + (end[0] - white[0]) * a, g = white[1] + (end[1] - white[1]) * a, b = white[2] + (end[2] - white[2]) * a;
+    } else if (field == fluid::Field::Velocity) {
+      r = g = b = t;
+    } else {
+      // The temperature ramp at 0.25 + 0.75 sqrt(t), as FluidRenderer's dyeColor.
+      static const float stops[6][3] = {{0.02f, 0.01f, 0.06f}, {0.36f, 0.07f, 0.45f}, {0.80f, 0.15f, 0.25f},
+                                         {0.98f, 0.50f, 0.10f}, {1.00f, 0.85f, 0.30f}, {1.00f, 1.00f, 0.92f}};
+      const float u = std::clamp(0.25f + 0.75f * std::sqrt(t), 0.0f, 1.0f) * 5.0f;
+      const int k = std::min(int(u), 4);
+      const float f = u - float(k);
+      r = stops[k][0] + (stops[k + 1][0] - stops[k][0]) * f;
+      g = stops[k][1] + (stops[k + 1][1] - stops[k][1]) * f;
+      b = stops[k][2] + (stops[k + 1][2] - stops[k][2]) * f;
+    }
+    return IM_COL32(int(r * 255), int(g * 255), int(b * 255), 255);
+  };
+  const int segments = 32;
+  for (int k = 0; k < segments; ++k) {
+    const float a = float(k) / segments, b = float(k + 1) / segments;
+    draw->AddRectFilledMultiColor(ImVec2(x0 + a * barW, y0), ImVec2(x0 + b * barW, y0 + barH), colorAt(a), colorAt(b),
+                                  colorAt(b), colorAt(a));
+  }
+  const ImU32 text = IM_COL32(230, 230, 235, 255);
+  draw->AddText(ImVec2(x0, y0 - 18), text, title.c_str());
+  const std::string lo = diverging ? number(-*range) : "0", mid = diverging ? "0" : number(0.5 * *range),
+                    hi = number(*range);
+  draw->AddText(ImVec2(x0, y0 + barH + 3), text, lo.c_str());
+  draw->AddText(ImVec2(x0 + 0.5f * barW - 0.5f * ImGui::CalcTextSize(mid.c_str()).x, y0 + barH + 3), text, mid.c_str());
+  draw->AddText(ImVec2(x0 + barW - ImGui::CalcTextSize(hi.c_str()).x, y0 + barH + 3), text, hi.c_str());
+}
 
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("texstream-fluid");
-  fluid::FluidParameters p = m_settings.params;
+void FluidDemo::overlay(ShellControls& controls) {
+  if (!ImGui::GetIO().WantCaptureKeyboard) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) randomSplats(5);
+    if (ImGui::IsKeyPressed(GLFW_KEY_D, false)) {
+      const auto names = fluid::fieldNames();
+      const int next = (stream::indexOf(names, m_settings.display) + 1) % int(names.size());
+      m_settings.display = names[std::size_t(next)].value;
+    }
+  }
+  legend(controls);
+}
+
+void FluidDemo::gui(ShellControls& controls) {
+  fluid::FluidParameters& p = m_settings.params;
   bool changed = false, rebuildNeeded = false;
 
-  ImGui::Text("%s %dx%d, step %lld, t = %.3f", fluid::sceneName(p.scene), m_solver->nx(), m_solver->ny(),
-              m_solver->steps(), m_solver->time());
+  wrappedText(std::string(fluid::sceneName(p.scene)) + " " + std::to_string(m_solver->nx()) + "x" +
+              std::to_string(m_solver->ny()) + ", step " + std::to_string(m_solver->steps()) + ", t = " +
+              number(m_solver->time()));
   runRatePanel(controls);
   if (!m_solver->projects()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "half-float mode (RGBA16F fields)");
-    ImGui::TextWrapped("%s.", m_solver->halfFloatLimits().c_str());
+    wrappedText(m_solver->halfFloatLimits() + ".");
   }
   if (ImGui::Button(controls.paused ? "run (space)" : "pause (space)")) controls.paused = !controls.paused;
-  ImGui::SameLine();
-  if (ImGui::Button("reset (R)")) m_solver->reset(true);
-  ImGui::SameLine();
-  if (ImGui::Button("screenshot (S)")) controls.screenshotRequested = true;
+  if (flowButton("reset (R)")) restart();
+  if (flowButton("splats (P)")) randomSplats(5);
+  if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
 
-  if (ImGui::CollapsingHeader("scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (namedCombo("scene", p.scene, fluid::sceneNames())) {
-      const fluid::SceneDefaults d = fluid::sceneDefaults(p.scene);
-      p.nx = d.nx, p.ny = d.ny, p.dt = 0, p.viscosity = -1, p.vorticity = -1, p.buoyancy = -1;
+  if (section("scene")) {
+    if (m_table.widget("scene")) {
+      // A new scene starts from its own defaults.
+      p.nx = 0, p.ny = 0, p.dt = 0, p.viscosity = -1, p.vorticity = -1, p.buoyancy = -1;
       p.velocityDissipation = -1, p.dyeDissipation = -1;
       rebuildNeeded = true;
     }
-    ImGui::InputInt("nx", &m_pendingNx);
-    ImGui::InputInt("ny", &m_pendingNy);
-    m_pendingNx = std::clamp(m_pendingNx, 8, 8192);
-    m_pendingNy = std::clamp(m_pendingNy, 8, 8192);
-    if ((m_pendingNx != m_solver->nx() || m_pendingNy != m_solver->ny()) && ImGui::Button("apply grid size")) {
-      p.nx = m_pendingNx, p.ny = m_pendingNy, p.dt = 0;
-      rebuildNeeded = true;
-    }
-    float dt = float(p.dt);
-    if (ImGui::SliderFloat("time step", &dt, 1e-4f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic)) {
-      p.dt = dt;
-      changed = true;
-    }
+    if (m_table.widget("size")) p.dt = 0, rebuildNeeded = true;
+    changed |= m_table.widget("dt");
     if (p.scene == fluid::Scene::Cavity) {
-      float re = float(1.0 / std::max(p.viscosity, 1e-9));
-      if (ImGui::SliderFloat("Reynolds number", &re, 1.0f, 10000.0f, "%.0f", ImGuiSliderFlags_Logarithmic)) {
-        p.viscosity = 1.0 / re;
-        p.reynolds = re;
-        changed = true;
-      }
+      if (m_table.widget("re")) p.viscosity = 1.0 / p.reynolds, changed = true;
     } else {
-      float nu = float(p.viscosity);
-      if (ImGui::SliderFloat("viscosity", &nu, 0.0f, 0.01f, "%.6f", ImGuiSliderFlags_Logarithmic)) {
-        p.viscosity = nu;
-        changed = true;
-      }
+      changed |= m_table.widget("viscosity");
     }
-    float vort = float(p.vorticity), vd = float(p.velocityDissipation), dd = float(p.dyeDissipation);
-    float buoy = float(p.buoyancy);
-    if (ImGui::SliderFloat("vorticity", &vort, 0.0f, 2.0f)) p.vorticity = vort, changed = true;
-    if (ImGui::SliderFloat("velocity dissipation", &vd, 0.0f, 2.0f)) p.velocityDissipation = vd, changed = true;
-    if (ImGui::SliderFloat("dye dissipation", &dd, 0.0f, 2.0f)) p.dyeDissipation = dd, changed = true;
-    if (ImGui::SliderFloat("buoyancy", &buoy, 0.0f, 5.0f)) p.buoyancy = buoy, changed = true;
-    if (namedCombo("advection", p.advection, fluid::advectionNames())) changed = true;
-    ImGui::SliderFloat("brush radius", &m_brushRadius, 1.0f, 40.0f);
-    ImGui::SliderFloat("brush force", &m_brushForce, 0.1f, 5.0f);
-    ImGui::TextDisabled("left drag: force + dye, right drag: obstacle (shift: erase)");
+    for (const char* name : {"vorticity", "velocity-dissipation", "dye-dissipation", "buoyancy", "advection"})
+      changed |= m_table.widget(name);
+  }
+
+  if (section("stirring")) {
+    m_table.widget("splats");
+    m_table.widget("brush-radius");
+    m_table.widget("brush-force");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText("Left drag: force and dye. Right drag: obstacles (shift: erase). P: random splats.");
+    ImGui::PopStyleColor();
   }
 
   if (!m_solver->projects()) {
-    if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen))
+    if (section("pressure solver")) {
       ImGui::TextWrapped("off: multigrid, CG and Jacobi need RGBA32F render targets (%s), which this device lacks.",
                          gl::Capabilities::kFloatTargetsExtension);
-  } else if (ImGui::CollapsingHeader("pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (namedCombo("solver", p.solver, fluid::pressureSolverNames())) changed = true;
+    }
+  } else if (section("pressure solver")) {
+    changed |= m_table.widget("solver");
     if (p.solver == fluid::PressureSolver::Multigrid) {
-      if (ImGui::SliderInt("cycles per step", &p.cycles, 1, 10)) changed = true;
-      if (namedCombo("cycle", p.multigrid.cycle, solvers::cycleTypeNames())) changed = true;
-      if (ImGui::SliderInt("eta1 (pre)", &p.multigrid.preSmoothing, 0, 8)) changed = true;
-      if (ImGui::SliderInt("eta2 (post)", &p.multigrid.postSmoothing, 0, 8)) changed = true;
-      if (ImGui::SliderFloat("omega", &p.multigrid.omega, 0.1f, 1.2f)) changed = true;
-      if (namedCombo("coarse solve", p.multigrid.coarseSolve, solvers::coarseSolveNames())) changed = true;
-      if (ImGui::SliderInt("coarse iterations", &p.multigrid.coarseIterations, 1, 200)) changed = true;
-      if (namedCombo("border sync", p.multigrid.border, solvers::borderUpdateNames())) changed = true;
-      ImGui::Text("%d levels, finest %s", m_solver->pressureMultigrid().levels(),
-                  m_solver->pressureMultigrid().grid(0).describe().c_str());
+      for (const char* name : {"cycles", "cycle", "pre", "post", "omega", "coarse", "coarse-iterations", "border"})
+        changed |= m_table.widget(name);
+      wrappedText(std::to_string(m_solver->pressureMultigrid().levels()) + " levels, finest " +
+                  m_solver->pressureMultigrid().grid(0).describe());
     } else {
-      if (ImGui::SliderInt("iterations per step", &p.iterations, 1, 500)) changed = true;
+      changed |= m_table.widget("iterations");
     }
-    float tol = p.tolerance;
-    if (ImGui::InputFloat("tolerance (0: fixed count)", &tol, 0, 0, "%.1e")) {
-      p.tolerance = std::max(0.0f, tol);
-      changed = true;
-    }
-    if (ImGui::Checkbox("statistics (blocking reads)", &p.statistics)) changed = true;
+    changed |= m_table.widget("tolerance");
+    changed |= m_table.widget("statistics");
   }
 
-  if (ImGui::CollapsingHeader("display and backend", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (section("display")) {
     const fluid::Field shown = m_settings.display;
-    if (namedCombo("field", m_settings.display, fluid::fieldNames()) && !m_solver->fieldAvailable(m_settings.display))
+    if (m_table.widget("display") && !m_solver->fieldAvailable(m_settings.display))
       m_settings.display = shown;  // pressure and divergence need the projection
     if (!m_solver->projects()) ImGui::TextDisabled("pressure, divergence: need the pressure projection");
-    ImGui::Checkbox("particles", &m_settings.particles);
-    backendPanel();
+    if (m_settings.display == fluid::Field::Dye) {
+      m_table.widget("dye-colors");
+      if (m_settings.dyeColors == DyeColors::Single) m_table.widget("dye-color");
+      m_table.widget("shading");
+    }
+    m_table.widget("arrows");
+    if (m_settings.arrows) m_table.widget("arrow-spacing");
+    m_table.widget("particles");
   }
 
-  if (ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (section("backend", false)) backendPanel();
+
+  if (section("statistics")) {
     const fluid::StepStats& s = m_solver->lastStats();
-    ImGui::Text("divergence: %.3e -> %.3e (faces), %.3e (nodes)", s.divergenceBefore, s.divergenceAfter,
-                s.divergenceAfterNodes);
-    ImGui::Text("%d %s, max |u| %.3f", s.iterations,
-                p.solver == fluid::PressureSolver::Multigrid ? "cycles" : "iterations", s.maxSpeed);
-    if (!m_plotResidual.empty())
+    wrappedText("divergence: " + number(s.divergenceBefore) + " -> " + number(s.divergenceAfter) + " (faces), " +
+                number(s.divergenceAfterNodes) + " (nodes)");
+    wrappedText(std::to_string(s.iterations) +
+                (p.solver == fluid::PressureSolver::Multigrid ? " cycles" : " iterations") + ", max |u| " +
+                number(s.maxSpeed));
+    if (!m_plotResidual.empty()) {
       ImGui::PlotLines("log10 residual", m_plotResidual.data(), int(m_plotResidual.size()), 0, nullptr, -8.0f, 0.0f,
                        ImVec2(0, 80));
+      checkLastItem("log10 residual");
+    }
   }
-  if (ImGui::CollapsingHeader("GPU time per pass")) profilerPanel();
-  ImGui::End();
+  if (section("GPU time per pass", false)) profilerPanel();
 
   if (rebuildNeeded) {
-    m_settings.params = p;
-    rebuild();
+    try {
+      rebuild();
+    } catch (const std::exception& e) {
+      std::cerr << "texstream-fluid: " << e.what() << "\n";
+      m_settings.params = m_solver->parameters();
+    }
   } else if (changed) {
     try {
       m_solver->setParameters(p);
       m_settings.params = m_solver->parameters();
     } catch (const std::exception& e) {
       std::cerr << "texstream-fluid: " << e.what() << "\n";
+      m_settings.params = m_solver->parameters();
     }
   }
 }
@@ -332,6 +453,9 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["projection"] = m_solver->projects();
   if (!m_solver->projects()) out["half_float_limits"] = m_solver->halfFloatLimits();
   else out["levels"] = m_solver->pressureMultigrid().levels();
+  out["settings"] = nlohmann::json(m_table.toJson());
+  out["display"] = fluid::fieldName(m_settings.display);
+  out["dye_colors"] = stream::nameOf(dyeColorNames(), m_settings.dyeColors);
   out["divergence_before"] = m_divBefore;
   out["divergence_after"] = m_divAfter;
   out["divergence_after_nodes"] = m_divAfterNodes;

@@ -1,29 +1,33 @@
 #pragma once
 // The texstream-fluid demo: Stam's stable fluids on Bolz's layered multigrid (fluid/
-// FluidSolver.h), stirred with the mouse, every solver knob in a Dear ImGui panel.
+// FluidSolver.h), stirred with the mouse, every solver knob in the panel (FluidSettings.h:
+// the same names as the command line and the presets).
 //  - left drag: force and dye; right drag: paint obstacles (shift + right drag: erase);
-//  - keys: space pauses, R resets, S writes a screenshot;
+//  - keys: kFluidBindings below, and the shell's (space pauses, R resets, S screenshots, ...);
 //  - the JSON report holds per step the divergence before and after the projection, the
 //    relative residual after each cycle (or CG/Jacobi check), the solver's iterations and
 //    the GPU ms per pass (with --profile, the latest completed step's).
 #include "DemoRunner.h"
 #include "FluidRenderer.h"
+#include "FluidSettings.h"
+#include "KeyBindings.h"
 
 #include <texstream/fluid/FluidSolver.h>
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace texstream::app {
 
-struct FluidSettings {
-  fluid::FluidParameters params;
-  fluid::Field display = fluid::Field::Dye;
-  bool particles = false;        ///< draw the display particles
-  std::string exportFields;      ///< CSV written after the last step ("" = none)
-  long long exportAfter = -1;    ///< the step count after which to write it (-1: on exit)
+inline constexpr Binding kFluidBindings[] = {
+    {"left drag", "push the fluid and add dye"},
+    {"right drag", "paint obstacles"},
+    {"shift + right drag", "erase obstacles"},
+    {"P", "a few random coloured splats"},
+    {"D", "next displayed field"},
 };
 
 class FluidDemo : public Demo {
@@ -34,6 +38,8 @@ class FluidDemo : public Demo {
   void step() override;
   void render(int width, int height) override;
   void gui(ShellControls& controls) override;
+  /// The keys P and D, and the legend of the displayed quantity.
+  void overlay(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
   /// The sum of squared node speeds, bounded by every node moving kRunawayCellsPerStep
@@ -41,23 +47,32 @@ class FluidDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
+  nlohmann::ordered_json saveSettings() override;
+  /// Rebuilds the solver from the preset (a fresh flow).
+  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
 
  private:
   void rebuild();
   void exportFields();
-  /// Where the grid is drawn in a width x height framebuffer (aspect kept), y from the top.
+  /// Where the grid is drawn in a width x height view (aspect kept), y from the top.
   void viewRect(int width, int height, float& x, float& y, float& w, float& h) const;
+  /// `count` splats of random colour, place and direction (seeded: runs repeat).
+  void randomSplats(int count);
+  /// The colour bar of the displayed quantity at the bottom of the view, with its range.
+  void legend(const ShellControls& controls);
 
   FluidSettings m_settings;
+  SettingTable m_table;  ///< over m_settings
   std::unique_ptr<fluid::FluidSolver> m_solver;
   std::unique_ptr<FluidRenderer> m_renderer;
   bool m_exported = false;
+  bool m_halfFloatReported = false;
   int m_lastWidth = 0, m_lastHeight = 0;
-  float m_brushRadius = 0, m_brushForce = 1.0f;
   float m_hue = 0;
-  int m_pendingNx = 0, m_pendingNy = 0;
+  std::mt19937 m_random{1};
 
   // Per-step records (JSON, plots).
   std::vector<double> m_divBefore, m_divAfter, m_divAfterNodes, m_maxSpeed;

@@ -1,5 +1,7 @@
 #include "ParamDemo.h"
 
+#include "Panel.h"
+
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/linalg/MatrixMarket.h>
@@ -120,6 +122,9 @@ void ParamDemo::render(int width, int height) {
     frameUv(width, height);
     m_reframe = false;
   }
+  // The view need not start at the window's corner (the panel sits left of it).
+  GLint viewport[4] = {0, 0, width, height};
+  glGetIntegerv(GL_VIEWPORT, viewport);
   glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const int half = width / 2;
@@ -128,11 +133,11 @@ void ParamDemo::render(int width, int height) {
   m_view.activePin = m_dragPin;
   m_view.viewProjection = m_camera.projection(float(std::max(half, 1)) / float(std::max(height, 1))) * m_camera.view();
   m_view.eye = m_camera.eye();
-  glViewport(0, 0, std::max(half, 1), height);
+  glViewport(viewport[0], viewport[1], std::max(half, 1), height);
   m_renderer->drawSurface(m_lscm->uv(), m_view);
-  glViewport(half, 0, std::max(width - half, 1), height);
+  glViewport(viewport[0] + half, viewport[1], std::max(width - half, 1), height);
   m_renderer->drawPlane(m_lscm->uv(), m_view);
-  glViewport(0, 0, width, height);
+  glViewport(viewport[0], viewport[1], width, height);
 }
 
 void ParamDemo::mouse(const MouseInput& in) {
@@ -199,17 +204,13 @@ HealthMeasure ParamDemo::health() const {
 }
 
 void ParamDemo::gui(ShellControls& controls) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(420, 0), ImVec2(420, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20)));
-  ImGui::Begin("texstream-param", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::PushItemWidth(200);
   ImGui::TextWrapped("LSCM (Levy et al. 2002) solved on the GPU as the CNC does (Buatois et al. 2008). Left: the mesh "
                      "with a checkerboard through its (u, v); drag to orbit. Right: the (u, v) plane; drag a pin "
                      "(yellow) to move the map.");
   ImGui::Separator();
-  ImGui::Text("%s: %zu vertices, %zu triangles", m_mesh.name.c_str(), m_mesh.vertexCount(), m_mesh.triangleCount());
-  ImGui::Text("%zu boundary loops; pins: vertices %d and %d", m_lscm->boundaryLoopCount(), m_lscm->pins()[0],
-              m_lscm->pins()[1]);
+  ImGui::TextWrapped("%s: %zu vertices, %zu triangles", m_mesh.name.c_str(), m_mesh.vertexCount(), m_mesh.triangleCount());
+  ImGui::TextWrapped("%zu boundary loops; pins: vertices %d and %d", m_lscm->boundaryLoopCount(), m_lscm->pins()[0],
+                     m_lscm->pins()[1]);
 
   solvers::SystemSolverOptions options = m_lscm->solver().options();
   int route = options.route == solvers::LeastSquaresRoute::Cgls ? 1 : 0;
@@ -235,11 +236,16 @@ void ParamDemo::gui(ShellControls& controls) {
       m_status = e.what();
     }
   }
-  if (!m_status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", m_status.c_str());
+  if (!m_status.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+    wrappedText(m_status);
+    ImGui::PopStyleColor();
+  }
 
   ImGui::Separator();
   const solvers::SystemSolverSetup& setup = m_lscm->solver().setup();
-  ImGui::Text("set-up: rows %.1f ms, A^T A %.1f ms, upload %.1f ms", m_lscm->buildMs(), setup.normalMatrixMs, setup.uploadMs);
+  ImGui::TextWrapped("set-up: rows %.1f ms, A^T A %.1f ms, upload %.1f ms", m_lscm->buildMs(), setup.normalMatrixMs,
+                     setup.uploadMs);
   if (m_solves > 0) {
     ImGui::TextWrapped("solve %d: %d iterations, %s, residual %.2e, %.1f ms", m_solves, m_last.iterations,
                        solvers::outcomeName(m_last.outcome), m_last.relativeResidual, m_lastSolveMs);
@@ -249,22 +255,19 @@ void ParamDemo::gui(ShellControls& controls) {
       ImGui::PlotLines("log10 residual\n(per check)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
                        ImVec2(0, 60));
     ImGui::Text("flipped triangles: %zu", m_quality.flippedTriangles);
-    ImGui::Text("angle distortion: mean %.3f deg, max %.2f deg", m_quality.angleDistortionMean, m_quality.angleDistortionMax);
-    ImGui::Text("area distortion |ln ratio|: mean %.3f, max %.2f", m_quality.areaDistortionMean, m_quality.areaDistortionMax);
+    ImGui::TextWrapped("angle distortion: mean %.3f deg, max %.2f deg", m_quality.angleDistortionMean,
+                       m_quality.angleDistortionMax);
+    ImGui::TextWrapped("area distortion |ln ratio|: mean %.3f, max %.2f", m_quality.areaDistortionMean,
+                       m_quality.areaDistortionMax);
   }
-  if (ImGui::Button("reset pins")) restart();
-  ImGui::SameLine();
-  if (ImGui::Button("reframe")) m_reframe = true;
-  ImGui::SameLine();
+  if (flowButton("reset pins (R)", true)) restart();
+  if (flowButton("reframe")) m_reframe = true;
+  if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
   ImGui::Checkbox("wireframe", &m_view.wireframe);
-  ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
-  if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
-  backendPanel();
+  if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
+  if (section("backend", false)) backendPanel();
   const bool profiling = stream::Runtime::current().profiler().enabled();
-  if (ImGui::CollapsingHeader("GPU time per pass", profiling ? ImGuiTreeNodeFlags_DefaultOpen : 0)) profilerPanel();
-  ImGui::PopItemWidth();
-  ImGui::End();
+  if (section("GPU time per pass", profiling)) profilerPanel();
 }
 
 void ParamDemo::report(nlohmann::json& out) const {

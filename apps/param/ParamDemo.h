@@ -4,6 +4,7 @@
 // through its (u, v) beside the (u, v) plane, the pins draggable in the plane (each drag
 // re-solves from the current map), the distortion figures and the CG residual in the panel.
 #include "DemoRunner.h"
+#include "KeyBindings.h"
 #include "OrbitCamera.h"
 #include "ParamRenderer.h"
 
@@ -32,6 +33,11 @@ struct ParamSettings {
   /// Written before the first solve when set: the normal equations as Matrix Market or PETSc.
   std::string exportDirectory;
   bool exportPetsc = false;
+};
+
+inline constexpr Binding kParamBindings[] = {
+    {"drag on the left", "orbit the mesh"},
+    {"drag a pin on the right", "move the map (re-solves)"},
 };
 
 class ParamDemo : public Demo {

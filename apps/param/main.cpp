@@ -6,6 +6,7 @@
 // Exit status (app::kDemoExitStatus): 0 done; 1 a failure (a mesh LSCM cannot map: closed,
 // several pieces, ...: the message says what to do); 2 a bad command line.
 #include "AppOptions.h"
+#include "DemoCommandLine.h"
 #include "DemoRunner.h"
 #include "OutputPath.h"
 #include "ParamDemo.h"
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.defaultSteps = 1;
-  app::CommandLine cmd("texstream-param",
+  app::DemoCommandLine cmd("texstream-param",
                        "texstream-param: least squares conformal maps (Levy et al. 2002) on the GPU, solved as the CNC "
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
                                                   "(system.petsc)")
       ->type_name("mtx|petsc")
       ->capture_default_str();
-  cli.footer(app::kDemoExitStatus);
+  cmd.footer(app::kParamBindings);
 
   app::ParamSettings settings;
   const auto exitCode = cmd.parse(argc, argv, [&] {
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
   });
   if (exitCode) return *exitCode;
 
-  app::AppInfo info{"param", "texstream-param: least squares conformal maps", 1280, 720};
+  app::AppInfo info{"param", "texstream-param: least squares conformal maps", 1280, 720, app::kParamBindings};
   const int rc = app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
     return std::make_unique<app::ParamDemo>(ctx, settings);
   });

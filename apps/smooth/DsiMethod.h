@@ -40,7 +40,4 @@ class DsiMethod {
   std::vector<double> m_roughness;
 };
 
-/// The method choice and DSI's settings (Dear ImGui, inside the demo's panel).
-void dsiPanel(DsiSettings& settings);
-
 }  // namespace texstream::app

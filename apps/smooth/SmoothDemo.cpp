@@ -1,6 +1,5 @@
 #include "SmoothDemo.h"
 
-#include "NamedCombo.h"
 #include "RunRatePanel.h"
 #include "SolvePanel.h"
 
@@ -20,6 +19,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -52,41 +52,52 @@ double boundingRadius(const geometry::Mesh& m) {
 
 }  // namespace
 
-MeshSpec parseMeshSpec(const std::string& option, const std::string& text) {
-  MeshSpec spec;
-  const std::string prefix = "builtin:";
-  if (text.rfind(prefix, 0) != 0) {
-    if (text.empty()) throw UsageError(option + ": invalid value \"\": expected a mesh file or builtin:NAME");
-    spec.name = text;
-    return spec;
-  }
-  spec.builtin = true;
-  std::string rest = text.substr(prefix.size());
-  const std::size_t colon = rest.find(':');
-  if (colon != std::string::npos) {
-    spec.vertices = std::size_t(parseInteger(option, rest.substr(colon + 1), 4, 16'000'000));
-    rest = rest.substr(0, colon);
-  }
-  const auto& names = geometry::builtinMeshNames();
-  if (std::find(names.begin(), names.end(), rest) == names.end()) {
-    std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw UsageError(option + ": invalid value \"" + text + "\": unknown built-in mesh \"" + rest + "\" (known: " + list +
-                     ")");
-  }
-  spec.name = rest;
-  return spec;
-}
-
 SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings)
     : m_settings(std::move(settings)) {
   (void)ctx;
+  describeSmoothSettings(m_table, m_settings);
+  start();
+}
+
+void SmoothDemo::start() {
   const MeshSpec spec = parseMeshSpec("--mesh", m_settings.mesh);
-  m_noise = m_settings.noise.value_or(spec.builtin ? 0.3 : 0.0);
+  m_noise = m_settings.noise >= 0 ? m_settings.noise : (spec.builtin ? 0.3 : 0.0);
   setMesh(spec);
-  if (m_settings.lambdaDt) m_lambdaDt = *m_settings.lambdaDt;
+  if (m_settings.lambdaDt >= 0) m_lambdaDt = m_settings.lambdaDt;
   std::strncpy(m_pathField, spec.builtin ? "" : spec.name.c_str(), sizeof m_pathField - 1);
   m_builtinVertices = int(spec.vertices);
+}
+
+nlohmann::ordered_json SmoothDemo::saveSettings() {
+  m_settings.noise = m_noise;
+  m_settings.lambdaDt = m_lambdaDt;
+  return m_table.toJson();
+}
+
+std::vector<std::string> SmoothDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
+  SmoothSettings next;
+  next.result = m_settings.result;
+  std::vector<std::string> problems;
+  {
+    SettingTable table;
+    describeSmoothSettings(table, next);
+    problems = table.setJson(values, source);
+  }
+  const SmoothSettings previous = m_settings;
+  const double previousNoise = m_noise, previousLambdaDt = m_lambdaDt;
+  m_settings = next;
+  try {
+    start();
+  } catch (const std::exception& e) {
+    // setMesh changed nothing; the rest goes back too.
+    m_settings = previous;
+    m_noise = previousNoise;
+    m_lambdaDt = previousLambdaDt;
+    throw std::runtime_error(source + ": " + e.what());
+  }
+  m_status = "loaded " + source;
+  m_statusIsError = false;
+  return problems;
 }
 
 SmoothDemo::~SmoothDemo() {
@@ -114,7 +125,7 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
 void SmoothDemo::setMesh(const MeshSpec& spec) {
   geometry::Mesh clean = spec.builtin ? geometry::builtinMesh(spec.name, spec.vertices, 0.0) : geometry::readMesh(spec.name);
   geometry::Mesh initial = clean;
-  geometry::addNormalNoise(initial, m_noise, m_settings.seed);
+  geometry::addNormalNoise(initial, m_noise, std::uint64_t(m_settings.seed));
   std::unique_ptr<geometry::CurvatureFlow> flow = makeFlow(initial);
   // Everything worked: commit.
   for (const std::string& note : clean.notes) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
@@ -137,7 +148,7 @@ void SmoothDemo::setMesh(const MeshSpec& spec) {
 
 void SmoothDemo::applyNoise() {
   m_initial = m_clean;
-  geometry::addNormalNoise(m_initial, m_noise, m_settings.seed);
+  geometry::addNormalNoise(m_initial, m_noise, std::uint64_t(m_settings.seed));
   m_flow->setPositions(m_initial.positions);
   m_shadingDirty = true;
   measureReference();
@@ -181,7 +192,7 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
 }
 
 void SmoothDemo::step() {
-  for (int k = 0; k < m_stepsPerFrame; ++k) {
+  for (int k = 0; k < m_settings.stepsPerFrame; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     if (m_settings.dsi.enabled && !(m_dsi && m_dsi->matches(*m_flow, m_settings.dsi)))
       m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cgTolerance,
@@ -204,6 +215,9 @@ void SmoothDemo::render(int width, int height) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   m_view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
   m_view.eye = m_camera.eye();
+  m_view.wireframe = m_settings.wireframe;
+  m_view.colorByCurvature = m_settings.curvatureColors;
+  m_view.curvatureScale = float(1.0 / (double(std::max(m_settings.curvatureRange, 0.01f)) * m_curvatureReference));
   m_renderer.draw(*m_flow, m_view);
 }
 
@@ -214,10 +228,14 @@ void SmoothDemo::mouse(const MouseInput& in) {
 
 FileResult SmoothDemo::openFile(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
+  // A file takes --noise where given, else none (as --mesh PATH does).
+  const double previousNoise = m_noise;
+  m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.0;
   try {
     geometry::meshFormatFromPath(path);
     setMesh(MeshSpec{false, path, 0});
   } catch (const std::exception& e) {
+    m_noise = previousNoise;
     // Reader messages start with the path (the page's is a folder of its file system: the
     // file's name says more); GL limits name the texture, not the file.
     std::string what = e.what();
@@ -228,6 +246,8 @@ FileResult SmoothDemo::openFile(const std::string& path) {
     m_statusIsError = true;
     return {false, m_status, ""};
   }
+  m_settings.mesh = path;
+  m_settings.lambdaDt = -1;  // the new mesh's own scale
   std::strncpy(m_pathField, path.c_str(), sizeof m_pathField - 1);
   m_status = "loaded " + name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
              std::to_string(m_initial.triangleCount()) + " triangles";
@@ -256,154 +276,139 @@ void SmoothDemo::exportObj(const std::string& path) {
 }
 
 void SmoothDemo::gui(ShellControls& controls) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(440, 0), ImVec2(440, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20)));
-  ImGui::Begin("texstream-smooth", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::PushItemWidth(220);
-  ImGui::TextWrapped("Mean curvature flow, Bolz et al. 2003 s3: every matrix entry recomputed on the GPU each step, "
-                     "CG on the segment matrix. Drag: orbit. Scroll: zoom.");
+  wrappedText("Mean curvature flow, Bolz et al. 2003 s3: every matrix entry recomputed on the GPU each step, "
+              "CG on the segment matrix. Drag: orbit. Scroll: zoom. Drop a mesh file on the window to load it.");
   ImGui::Separator();
 
   // ---- Mesh ---------------------------------------------------------------------
   geometry::CurvatureFlow& flow = *m_flow;
   const geometry::TriangleTopology& topo = flow.topology();
-  ImGui::Text("%s: %zu vertices, %zu triangles", m_initial.name.c_str(), m_initial.vertexCount(), m_initial.triangleCount());
-  ImGui::Text("%zu boundary, %zu held vertices, max valence %d", topo.boundaryVertexCount(), flow.heldVertexCount(),
-              topo.maxValence());
-  bool reload = false;
-  MeshSpec next = m_spec;
-  const std::string current = m_spec.builtin ? m_spec.name : std::string("(file)");
-  if (ImGui::BeginCombo("built-in mesh", current.c_str())) {
-    for (const std::string& name : geometry::builtinMeshNames()) {
-      if (ImGui::Selectable(name.c_str(), m_spec.builtin && m_spec.name == name)) {
-        next = MeshSpec{true, name, std::size_t(m_builtinVertices)};
-        reload = true;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  const std::string verticesLabel = std::to_string(m_builtinVertices);
-  if (ImGui::BeginCombo("vertices", verticesLabel.c_str())) {
-    for (int v : kVertexChoices) {
-      if (ImGui::Selectable(std::to_string(v).c_str(), v == m_builtinVertices)) {
-        m_builtinVertices = v;
-        if (m_spec.builtin) {
-          next = MeshSpec{true, m_spec.name, std::size_t(v)};
+  if (section("mesh")) {
+    wrappedText(m_initial.name + ": " + std::to_string(m_initial.vertexCount()) + " vertices, " +
+                std::to_string(m_initial.triangleCount()) + " triangles");
+    wrappedText(std::to_string(topo.boundaryVertexCount()) + " boundary, " + std::to_string(flow.heldVertexCount()) +
+                " held vertices, max valence " + std::to_string(topo.maxValence()));
+    bool reload = false;
+    MeshSpec next = m_spec;
+    const std::string current = m_spec.builtin ? m_spec.name : std::string("(file)");
+    checkComboPreview("built-in mesh", current.c_str());
+    if (ImGui::BeginCombo("built-in mesh", current.c_str())) {
+      for (const std::string& name : geometry::builtinMeshNames()) {
+        if (ImGui::Selectable(name.c_str(), m_spec.builtin && m_spec.name == name)) {
+          next = MeshSpec{true, name, std::size_t(m_builtinVertices)};
           reload = true;
         }
       }
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
-  }
-  ImGui::InputText("##path", m_pathField, sizeof m_pathField);
-  ImGui::SameLine();
-  if (ImGui::Button("load file") && m_pathField[0] != 0) {
-    openFile(m_pathField);  // as a dropped file: the message below says what happened
-    ImGui::PopItemWidth();
-    ImGui::End();
-    return;  // `flow` may be gone; the next frame shows the new one
-  }
-  if (reload) {
-    try {
-      setMesh(next);
-      m_status = "loaded " + m_initial.name;
-      m_statusIsError = false;
-    } catch (const std::exception& e) {
-      m_status = e.what();  // the previous mesh stays
-      m_statusIsError = true;
+    const std::string verticesLabel = std::to_string(m_builtinVertices);
+    if (ImGui::BeginCombo("vertices", verticesLabel.c_str())) {
+      for (int v : kVertexChoices) {
+        if (ImGui::Selectable(std::to_string(v).c_str(), v == m_builtinVertices)) {
+          m_builtinVertices = v;
+          if (m_spec.builtin) {
+            next = MeshSpec{true, m_spec.name, std::size_t(v)};
+            reload = true;
+          }
+        }
+      }
+      ImGui::EndCombo();
     }
-    ImGui::PopItemWidth();
-    ImGui::End();
-    return;  // `flow` may be gone; the next frame shows the new one
-  }
-  if (!m_status.empty()) {
-    if (m_statusIsError) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", m_status.c_str());
-    else ImGui::TextWrapped("%s", m_status.c_str());
-  }
+    ImGui::InputText("mesh file", m_pathField, sizeof m_pathField);
+    if (ImGui::Button("load file") && m_pathField[0] != 0) {
+      openFile(m_pathField);  // as a dropped file: the message below says what happened
+      return;  // `flow` may be gone; the next frame shows the new one
+    }
+    if (reload) {
+      try {
+        m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.3;
+        setMesh(next);
+        m_settings.mesh = "builtin:" + next.name + ":" + std::to_string(next.vertices);
+        m_settings.lambdaDt = -1;
+        m_status = "loaded " + m_initial.name;
+        m_statusIsError = false;
+      } catch (const std::exception& e) {
+        m_status = e.what();  // the previous mesh stays
+        m_statusIsError = true;
+      }
+      return;  // `flow` may be gone; the next frame shows the new one
+    }
+    if (!m_status.empty()) {
+      if (m_statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+      wrappedText(m_status);
+      if (m_statusIsError) ImGui::PopStyleColor();
+    }
 
-  // ---- Noise ----------------------------------------------------------------------
-  float noise = float(m_noise);
-  if (ImGui::SliderFloat("noise (edge lengths)", &noise, 0.0f, 2.0f, "%.2f")) m_noise = std::max(0.0f, noise);
-  ImGui::SameLine();
-  if (ImGui::Button("re-noise")) {
-    ++m_settings.seed;
-    applyNoise();
+    // ---- Noise ------------------------------------------------------------------
+    m_settings.noise = m_noise;
+    if (m_table.widget("noise")) m_noise = std::max(0.0, m_settings.noise);
+    if (ImGui::Button("re-noise")) {
+      ++m_settings.seed;
+      applyNoise();
+    }
   }
 
   // ---- Flow -----------------------------------------------------------------------
-  ImGui::Separator();
-  dsiPanel(m_settings.dsi);
-  float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
-  if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0)
-    m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
-  ImGui::Text("lambda dt = %.4g (h = mean edge length %.4g)", m_lambdaDt, m_edgeLength);
-  ImGui::SliderInt("steps per frame", &m_stepsPerFrame, 1, 20);
-  bool fix = flow.options().fixBoundary;
-  if (topo.boundaryVertexCount() > 0) {
-    if (ImGui::Checkbox("fixed boundary", &fix)) {
-      if (fix && flow.options().rescale != geometry::Rescale::None) {
-        flow.setRescale(geometry::Rescale::None);
-        m_settings.rescale = geometry::Rescale::None;
+  if (section("flow")) {
+    m_table.widget("method");
+    if (m_settings.dsi.enabled) {
+      m_table.widget("dsi-weight");
+      ImGui::TextDisabled("each step: min roughness + weight |x - x_now|^2");
+    }
+    float dtScale = float(m_lambdaDt / (m_edgeLength * m_edgeLength));
+    if (ImGui::SliderFloat("lambda dt / h^2", &dtScale, 1e-3f, 1e3f, "%.3g", ImGuiSliderFlags_Logarithmic) && dtScale > 0) {
+      m_lambdaDt = double(dtScale) * m_edgeLength * m_edgeLength;
+      m_settings.lambdaDt = m_lambdaDt;
+    }
+    checkLastItem("lambda dt / h^2");
+    char line[160];
+    std::snprintf(line, sizeof line, "lambda dt = %.4g (h = mean edge length %.4g)", m_lambdaDt, m_edgeLength);
+    wrappedText(line);
+    m_table.widget("steps-per-frame");
+    if (topo.boundaryVertexCount() > 0) {
+      if (m_table.widget("free-boundary")) {
+        if (m_settings.fixBoundary && m_settings.rescale != geometry::Rescale::None) {
+          flow.setRescale(geometry::Rescale::None);
+          m_settings.rescale = geometry::Rescale::None;
+        }
+        flow.setFixBoundary(m_settings.fixBoundary);
       }
-      flow.setFixBoundary(fix);
-      m_settings.fixBoundary = fix;
+    } else {
+      ImGui::TextDisabled("closed mesh: no boundary");
     }
-  } else {
-    ImGui::TextDisabled("closed mesh: no boundary");
-  }
-  geometry::Flow flowKind = flow.options().flow;
-  if (namedCombo("flow", flowKind, geometry::flowNames())) {
-    flow.setFlow(flowKind);
-    m_settings.flow = flowKind;
-  }
-  geometry::Rescale rescale = flow.options().rescale;
-  const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
-  if (!canRescale) ImGui::BeginDisabled();
-  if (namedCombo("rescale", rescale, geometry::rescaleNames())) {
-    flow.setRescale(rescale);
-    m_settings.rescale = rescale;
-  }
-  if (!canRescale) {
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::TextDisabled("(free the boundary)");
+    if (m_table.widget("flow")) flow.setFlow(m_settings.flow);
+    const bool canRescale = !(flow.options().fixBoundary && topo.boundaryVertexCount() > 0);
+    if (!canRescale) ImGui::BeginDisabled();
+    if (m_table.widget("rescale")) flow.setRescale(m_settings.rescale);
+    if (!canRescale) {
+      ImGui::EndDisabled();
+      ImGui::TextDisabled("(free the boundary to rescale)");
+    }
   }
 
-  if (ImGui::TreeNodeEx("conjugate gradients", ImGuiTreeNodeFlags_DefaultOpen)) {
-    float tol = flow.options().cgTolerance;
-    int cap = flow.options().cgMaxIterations;
-    bool changed = ImGui::SliderFloat("tolerance", &tol, 1e-7f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic);
-    changed |= ImGui::SliderInt("iteration cap", &cap, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
-    if (changed && tol > 0 && tol < 1 && cap >= 1) {
-      flow.setCg(tol, cap);
-      m_settings.cgTolerance = tol;
-      m_settings.cgMaxIterations = cap;
-    }
-    bool jacobi = flow.options().jacobi;
-    if (ImGui::Checkbox("Jacobi preconditioner", &jacobi)) {
-      flow.setJacobi(jacobi);
-      m_settings.jacobi = jacobi;
-    }
+  if (section("conjugate gradients")) {
+    const bool tol = m_table.widget("cg-tol");
+    const bool cap = m_table.widget("cg-max-iter");
+    if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
+    if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
+    bool precision = m_table.widget("precision");
+    if (m_settings.precision == solvers::Precision::Mixed) precision |= m_table.widget("inner-tol");
+    if (precision) flow.setPrecision(m_settings.precision, m_settings.innerTolerance);
     if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
-    ImGui::TreePop();
   }
 
-  backendPanel();
+  if (section("backend", false)) backendPanel();
 
-  if (ImGui::Button(controls.paused ? "play" : "pause")) controls.paused = !controls.paused;
-  ImGui::SameLine();
-  if (ImGui::Button("step")) {
+  if (ImGui::Button(controls.paused ? "play (space)" : "pause (space)")) controls.paused = !controls.paused;
+  if (flowButton("step (N)")) {
     step();
     ++controls.steps;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("reset")) restart();
-  ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
-  if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
+  if (flowButton("reset (R)")) restart();
+  if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
+  if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
   ImGui::InputText("##export", m_exportField, sizeof m_exportField);
-  ImGui::SameLine();
-  if (ImGui::Button("export OBJ") && m_exportField[0] != 0) {
+  if (flowButton("export OBJ") && m_exportField[0] != 0) {
     exportObj(m_exportField);
 #ifdef __EMSCRIPTEN__
     if (!m_statusIsError) offerDownload(m_exportField);  // the page's in-memory file, as a download
@@ -411,33 +416,31 @@ void SmoothDemo::gui(ShellControls& controls) {
   }
 
   // ---- View -----------------------------------------------------------------------
-  ImGui::Separator();
-  ImGui::Checkbox("wireframe", &m_view.wireframe);
-  ImGui::SameLine();
-  ImGui::Checkbox("colour by mean curvature", &m_view.colorByCurvature);
-  static float range = 4.0f;  // |H| R mapped to full colour
-  if (ImGui::SliderFloat("curvature range (1/R)", &range, 0.5f, 100.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
-    range = std::max(range, 0.01f);
-  m_view.curvatureScale = float(1.0 / (double(range) * m_curvatureReference));
+  if (section("view")) {
+    m_table.widget("wireframe");
+    m_table.widget("curvature-colors");
+    m_table.widget("curvature-range");
+  }
 
   // ---- Numbers ----------------------------------------------------------------------
   ImGui::Separator();
   ImGui::Text("step %lld", flow.steps());
-  ImGui::SameLine();
   runRatePanel(controls);
   if (!m_area.empty()) {
-    ImGui::Text("area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(), m_volume.back(), m_degenerate.back());
+    char line[200];
+    std::snprintf(line, sizeof line, "area %.6g   volume %.6g   degenerate triangles %zu", m_area.back(),
+                  m_volume.back(), m_degenerate.back());
+    wrappedText(line);
     const std::vector<float> ms = plotTail(m_ms);
     ImGui::PlotLines("ms per step", ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 40));
   }
   const bool profiling = stream::Runtime::current().profiler().enabled();
-  if (ImGui::CollapsingHeader("GPU time per pass", profiling ? ImGuiTreeNodeFlags_DefaultOpen : 0)) profilerPanel();
-  ImGui::PopItemWidth();
-  ImGui::End();
+  if (section("GPU time per pass", profiling)) profilerPanel();
 }
 
 void SmoothDemo::report(nlohmann::json& out) const {
   const geometry::CurvatureFlow& flow = *m_flow;
+  out["settings"] = nlohmann::json(m_table.toJson());
   out["size"] = {flow.positions().layout().width(), flow.positions().layout().height()};
   out["mesh"] = m_initial.name;
   out["vertices"] = m_initial.vertexCount();

@@ -5,8 +5,11 @@
 // λΔt, CG, boundary, rescaling and backend.
 #include "DemoRunner.h"
 #include "DsiMethod.h"
+#include "KeyBindings.h"
 #include "MeshRenderer.h"
 #include "OrbitCamera.h"
+#include "Settings.h"
+#include "SmoothSettings.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
 #include <texstream/geometry/Mesh.h>
@@ -19,37 +22,11 @@
 
 namespace texstream::app {
 
-struct SmoothSettings {
-  /// A mesh file (.obj, .off, .ply) or "builtin:NAME[:VERTICES]".
-  std::string mesh = "builtin:cube";
-  /// Normal noise in mean edge lengths; nullopt: 0.3 for built-in meshes, 0 for files.
-  std::optional<double> noise;
-  std::uint64_t seed = 1;
-  /// λΔt per step in the mesh's own units; nullopt: the squared mean edge length.
-  std::optional<double> lambdaDt;
-  float cgTolerance = 1e-5f;
-  int cgMaxIterations = 500;
-  bool fixBoundary = true;
-  geometry::Rescale rescale = geometry::Rescale::None;
-  bool jacobi = true;
-  /// DSI smoothing instead of curvature flow (DsiMethod.h).
-  DsiSettings dsi;
-  geometry::Flow flow = geometry::Flow::MeanCurvature;
-  solvers::Precision precision = solvers::Precision::Single;
-  float innerTolerance = 1e-3f;
-  /// The smoothed mesh, filled when the demo ends (for --out), in the input's vertex order.
-  std::shared_ptr<geometry::Mesh> result;
+inline constexpr Binding kSmoothBindings[] = {
+    {"left or right drag", "orbit"},
+    {"scroll", "zoom"},
+    {"drop a mesh file", "load it (.obj, .off, .ply)"},
 };
-
-/// A parsed mesh specification.
-struct MeshSpec {
-  bool builtin = false;
-  std::string name;  ///< built-in name or file path
-  std::size_t vertices = 10000;
-};
-/// "builtin:NAME[:VERTICES]" or a path; throws UsageError for an unknown built-in or a
-/// bad vertex count, naming `option`.
-MeshSpec parseMeshSpec(const std::string& option, const std::string& text);
 
 class SmoothDemo : public Demo {
  public:
@@ -68,9 +45,14 @@ class SmoothDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  /// A mesh file (.obj, .off, .ply) handed over by a drop or the page's file picker: read
-  /// through the same readers as --mesh, noised as a file, and flowing from the next step;
-  /// on any error (not a mesh, malformed, too large for the texture limit) the current mesh
+  bool hasPresets() const override { return true; }
+  nlohmann::ordered_json saveSettings() override;
+  /// Starts over from the preset (its mesh, noise and flow settings).
+  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
+  /// A mesh file (.obj, .off, .ply) handed over by a drop onto the window or the page, or
+  /// the page's file picker (the one entry for all of them): read through the same readers
+  /// as --mesh, noised as a file (--noise, else none), and flowing from the next step; on
+  /// any error (not a mesh, malformed, too large for the texture limit) the current mesh
   /// stays and the message names the file and the problem.
   FileResult openFile(const std::string& path) override;
   /// The smoothed mesh as OBJ: `folder`/NAME-smoothed.obj.
@@ -90,8 +72,11 @@ class SmoothDemo : public Demo {
   void exportObj(const std::string& path);
   /// The health measure of the positions just set: the reference of health().
   void measureReference();
+  /// Builds everything from m_settings (the constructor, a preset).
+  void start();
 
   SmoothSettings m_settings;
+  SettingTable m_table;  ///< over m_settings
   MeshSpec m_spec;
   geometry::Mesh m_clean, m_initial;
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;
@@ -102,7 +87,6 @@ class SmoothDemo : public Demo {
   OrbitCamera m_camera;
   MeshView m_view;
   bool m_shadingDirty = true;
-  int m_stepsPerFrame = 1;
 
   // GUI state.
   char m_pathField[512] = {};

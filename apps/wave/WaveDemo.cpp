@@ -1,6 +1,5 @@
 #include "WaveDemo.h"
 
-#include "NamedCombo.h"
 #include "RunRatePanel.h"
 #include "SolvePanel.h"
 
@@ -8,10 +7,13 @@
 #include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -27,7 +29,12 @@ const int kGridSizes[] = {64, 128, 256, 512, 1024, 2048};
 WaveDemo::WaveDemo(const RunContext& ctx, const WaveSettings& settings)
     : m_settings(settings),
       m_maxTextureSize(ctx.maxTextureSize) {
-  rebuild(ctx.options.size.width, ctx.options.size.height);
+  describeWaveSettings(m_table, m_settings);
+  if (m_settings.width > m_maxTextureSize || m_settings.height > m_maxTextureSize)
+    throw UsageError("--size: invalid value \"" + std::to_string(m_settings.width) + "x" +
+                     std::to_string(m_settings.height) + "\": each side must be in [2, " +
+                     std::to_string(m_maxTextureSize) + "] (the maximum texture size of this context)");
+  rebuild(m_settings.width, m_settings.height);
   const wave::WaveParameters& p = m_wave->parameters();
   if (p.scheme == wave::Scheme::Explicit && m_wave->cfl() > wave::WaveEquation::explicitCflLimit())
     std::cerr << "texstream-wave: warning: the explicit scheme is unstable at c dt / h = " << m_wave->cfl() << " > "
@@ -35,10 +42,13 @@ WaveDemo::WaveDemo(const RunContext& ctx, const WaveSettings& settings)
 }
 
 void WaveDemo::rebuild(int width, int height) {
-  wave::WaveParameters p = m_wave ? m_wave->parameters() : m_settings.params;
+  wave::WaveParameters p = m_settings.params;
   if (m_settings.autoDt) p.dt = float(0.5 / (double(std::max(width, height)) + 1.0) / p.speed);
   m_wave.reset();  // free the old textures first: a 2048^2 grid holds five of 16 MiB
   m_wave.emplace(width, height, p, "wave");
+  m_settings.params = m_wave->parameters();
+  m_settings.width = width;
+  m_settings.height = height;
   dropStartingRipples();
   frameCamera();
   m_lastParameters = m_wave->parameters();
@@ -57,6 +67,35 @@ HealthMeasure WaveDemo::health() const {
 }
 
 void WaveDemo::restart() { rebuild(m_wave->gridWidth(), m_wave->gridHeight()); }
+
+nlohmann::ordered_json WaveDemo::saveSettings() {
+  m_settings.params = m_wave->parameters();
+  return m_table.toJson();
+}
+
+std::vector<std::string> WaveDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
+  WaveSettings next;
+  std::vector<std::string> problems;
+  {
+    SettingTable table;
+    describeWaveSettings(table, next);
+    problems = table.setJson(values, source);
+  }
+  finishWaveSettings(next);
+  if (next.width > m_maxTextureSize || next.height > m_maxTextureSize)
+    throw std::runtime_error(source + ": size: " + std::to_string(next.width) + "x" + std::to_string(next.height) +
+                             " exceeds this context's texture limit " + std::to_string(m_maxTextureSize));
+  const WaveSettings previous = m_settings;
+  m_settings = next;
+  try {
+    rebuild(next.width, next.height);
+  } catch (const std::exception& e) {
+    m_settings = previous;
+    rebuild(previous.width, previous.height);
+    throw std::runtime_error(source + ": " + e.what());
+  }
+  return problems;
+}
 
 void WaveDemo::dropStartingRipples() {
   // Fixed drops, so that a headless run (and its screenshot) shows interfering waves.
@@ -101,8 +140,8 @@ void WaveDemo::render(int width, int height) {
   HeightFieldView view;
   view.viewProjection = m_camera.projection(float(width) / float(std::max(height, 1))) * m_camera.view();
   view.eye = m_camera.eye();
-  view.heightScale = m_heightScale;
-  view.colorScale = 1.0f / std::max(m_rippleAmplitude, 1e-4f);
+  view.heightScale = m_settings.heightScale;
+  view.colorScale = 1.0f / std::max(std::abs(m_settings.rippleAmplitude), 1e-4f);
   m_renderer.draw(m_wave->height(), m_wave->gridWidth(), m_wave->gridHeight(), float(m_wave->spacing()), view);
 }
 
@@ -112,101 +151,88 @@ void WaveDemo::mouse(const MouseInput& in) {
   if (in.leftPressed) {
     // Ray–plane pick against the rest plane Y = 0.
     if (auto hit = m_camera.pickPlane(in.x, in.y, in.width, in.height)) {
-      m_wave->dropRipple(hit->x, hit->z, m_rippleRadius, m_rippleAmplitude);
+      m_wave->dropRipple(hit->x, hit->z, m_settings.rippleRadius, m_settings.rippleAmplitude);
       m_inputSinceStep = true;
     }
   }
 }
 
+void WaveDemo::overlay(ShellControls& /*controls*/) {
+  if (!ImGui::GetIO().WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_C, false)) m_wave->reset();
+}
+
 void WaveDemo::gui(ShellControls& controls) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  // Fits its content, up to the window's height (then it scrolls).
-  ImGui::SetNextWindowSizeConstraints(ImVec2(430, 0), ImVec2(430, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20)));
-  ImGui::Begin("texstream-wave", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::PushItemWidth(230);
-  ImGui::TextWrapped("2D wave equation, Krueger & Westermann GPU Gems 2 s44.4. Left click: drop a ripple. "
-                     "Right drag: orbit. Scroll: zoom.");
+  wrappedText("2D wave equation, Krueger & Westermann GPU Gems 2 s44.4. Left click: drop a ripple. "
+              "Right drag: orbit. Scroll: zoom.");
   ImGui::Separator();
 
   wave::WaveEquation& w = *m_wave;
-  wave::WaveParameters p = w.parameters();
+  wave::WaveParameters& p = m_settings.params;
 
-  // Grid size: rebuilds the simulation.
-  const std::string current = std::to_string(w.gridWidth()) + " x " + std::to_string(w.gridHeight());
-  if (ImGui::BeginCombo("grid", current.c_str())) {
-    for (int n : kGridSizes) {
-      if (n > m_maxTextureSize) continue;
-      const std::string label = std::to_string(n) + " x " + std::to_string(n);
-      if (ImGui::Selectable(label.c_str(), w.gridWidth() == n && w.gridHeight() == n)) {
-        rebuild(n, n);
-        ImGui::EndCombo();
-        ImGui::PopItemWidth();
-        ImGui::End();
-        return;  // `w` is gone; the next frame draws the new grid
+  if (section("simulation")) {
+    // Grid size: rebuilds the simulation.
+    const std::string current = std::to_string(w.gridWidth()) + " x " + std::to_string(w.gridHeight());
+    checkComboPreview("grid", current.c_str());
+    if (ImGui::BeginCombo("grid", current.c_str())) {
+      for (int n : kGridSizes) {
+        if (n > m_maxTextureSize) continue;
+        const std::string label = std::to_string(n) + " x " + std::to_string(n);
+        if (ImGui::Selectable(label.c_str(), w.gridWidth() == n && w.gridHeight() == n)) {
+          rebuild(n, n);
+          ImGui::EndCombo();
+          return;  // `w` is gone; the next frame draws the new grid
+        }
       }
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
+    if (m_table.widget("scheme")) w.setScheme(p.scheme);
+    if (m_table.widget("speed")) w.setSpeed(p.speed);
+    if (m_table.widget("dt")) {
+      w.setDt(p.dt);
+      m_settings.autoDt = false;
+    }
+    const double cfl = w.cfl();
+    if (cfl > wave::WaveEquation::explicitCflLimit()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.3f, 0.3f, 1.0f));
+      wrappedText("CFL c dt/h = " + std::to_string(cfl).substr(0, 5) + " > " +
+                  std::to_string(wave::WaveEquation::explicitCflLimit()).substr(0, 5) + ": explicit scheme unstable");
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::Text("CFL c dt/h = %.3f (explicit limit %.3f)", cfl, wave::WaveEquation::explicitCflLimit());
+    }
+    if (m_table.widget("damping")) w.setDamping(p.damping);
   }
 
-  if (namedCombo("scheme", p.scheme, wave::schemeNames())) w.setScheme(p.scheme);
-
-  float speed = p.speed;
-  if (ImGui::SliderFloat("wave speed c", &speed, 0.05f, 5.0f, "%.3f", ImGuiSliderFlags_Logarithmic) && speed > 0)
-    w.setSpeed(speed);
-  float dt = p.dt;
-  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 0.1f, "%.2e", ImGuiSliderFlags_Logarithmic) && dt > 0) {
-    w.setDt(dt);
-    m_settings.autoDt = false;
-  }
-  const double cfl = w.cfl();
-  if (cfl > wave::WaveEquation::explicitCflLimit()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "CFL c dt/h = %.3f > %.3f: explicit scheme unstable", cfl,
-                       wave::WaveEquation::explicitCflLimit());
-  } else {
-    ImGui::Text("CFL c dt/h = %.3f (explicit limit %.3f)", cfl, wave::WaveEquation::explicitCflLimit());
-  }
-  float damping = p.damping;
-  if (ImGui::SliderFloat("damping / step", &damping, 0.0f, 0.05f, "%.4f")) w.setDamping(std::clamp(damping, 0.0f, 0.99f));
-
-  if (ImGui::TreeNodeEx("CG (implicit scheme)", ImGuiTreeNodeFlags_DefaultOpen)) {
-    float tol = p.tolerance;
-    if (ImGui::SliderFloat("tolerance", &tol, 1e-7f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic) && tol > 0)
-      w.setTolerance(tol);
-    int cap = p.maxIterations;
-    if (ImGui::SliderInt("iteration cap", &cap, 1, 2000, "%d", ImGuiSliderFlags_Logarithmic) && cap >= 1)
-      w.setMaxIterations(cap);
+  if (section("CG (implicit scheme)")) {
+    if (m_table.widget("tolerance")) w.setTolerance(p.tolerance);
+    if (m_table.widget("max-iterations")) w.setMaxIterations(p.maxIterations);
     if (p.scheme == wave::Scheme::Implicit && !m_cgIterations.empty()) lastSolvePanel(w.lastSolve(), m_cgIterations);
-    ImGui::TreePop();
   }
 
-  backendPanel();
+  if (section("backend", false)) backendPanel();
 
-  ImGui::Separator();
-  ImGui::SliderFloat("height scale", &m_heightScale, 0.1f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("ripple radius", &m_rippleRadius, 0.005f, 0.2f, "%.3f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("ripple height", &m_rippleAmplitude, -0.2f, 0.2f, "%.3f");
+  if (section("view and ripples")) {
+    m_table.widget("height-scale");
+    m_table.widget("ripple-radius");
+    m_table.widget("ripple-height");
+  }
 
-  if (ImGui::Button(controls.paused ? "run" : "pause")) controls.paused = !controls.paused;
-  ImGui::SameLine();
-  if (ImGui::Button("step")) {
+  if (ImGui::Button(controls.paused ? "run (space)" : "pause (space)")) controls.paused = !controls.paused;
+  if (flowButton("step (N)")) {
     step();
     ++controls.steps;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("reset")) {
+  if (flowButton("reset (R)")) {
     w.reset();
     dropStartingRipples();
     m_inputSinceStep = true;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("clear")) w.reset();
-  ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
-  if (!controls.lastScreenshot.empty()) ImGui::Text("saved %s", controls.lastScreenshot.c_str());
+  if (flowButton("clear (C)")) w.reset();
+  if (flowButton("screenshot (S)")) controls.screenshotRequested = true;
+  if (!controls.lastScreenshot.empty()) wrappedText("saved " + controls.lastScreenshot);
 
   ImGui::Separator();
   ImGui::Text("step %lld", w.steps());
-  ImGui::SameLine();
   runRatePanel(controls);
   if (!m_energy.empty()) {
     ImGui::Text("energy %.6e", m_energy.back());
@@ -218,13 +244,12 @@ void WaveDemo::gui(ShellControls& controls) {
                      ImVec2(0, 50));
   }
   const bool profiling = stream::Runtime::current().profiler().enabled();
-  if (ImGui::CollapsingHeader("GPU time per pass", profiling ? ImGuiTreeNodeFlags_DefaultOpen : 0)) profilerPanel();
-  ImGui::PopItemWidth();
-  ImGui::End();
+  if (section("GPU time per pass", profiling)) profilerPanel();
 }
 
 void WaveDemo::report(nlohmann::json& out) const {
   const wave::WaveParameters& p = m_wave->parameters();
+  out["settings"] = nlohmann::json(m_table.toJson());
   out["scheme"] = wave::schemeName(p.scheme);
   out["size"] = {m_wave->gridWidth(), m_wave->gridHeight()};
   out["dt"] = p.dt;

@@ -3,7 +3,9 @@
 // §44.4) as a lit height field, with a Dear ImGui panel for the scheme and its parameters.
 #include "DemoRunner.h"
 #include "HeightFieldRenderer.h"
+#include "KeyBindings.h"
 #include "OrbitCamera.h"
+#include "WaveSettings.h"
 
 #include <texstream/wave/WaveEquation.h>
 
@@ -12,9 +14,11 @@
 
 namespace texstream::app {
 
-struct WaveSettings {
-  wave::WaveParameters params;
-  bool autoDt = true;  ///< dt = 0.5 h / c (CFL 0.5) for the grid, unless --dt was given
+inline constexpr Binding kWaveBindings[] = {
+    {"left click", "drop a ripple"},
+    {"right drag", "orbit"},
+    {"scroll", "zoom"},
+    {"C", "clear the water"},
 };
 
 class WaveDemo : public Demo {
@@ -24,6 +28,8 @@ class WaveDemo : public Demo {
   void step() override;
   void render(int width, int height) override;
   void gui(ShellControls& controls) override;
+  /// The key C (clear the water).
+  void overlay(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
   /// The discrete energy (WaveEquation::energy), bounded by kRunawayFactor x the energy
@@ -31,6 +37,10 @@ class WaveDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
+  nlohmann::ordered_json saveSettings() override;
+  /// Rebuilds the simulation from the preset.
+  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
   /// A stable scheme keeps the energy (no damping) or loses it; the explicit one past its
   /// CFL limit multiplies it every step.
@@ -43,12 +53,11 @@ class WaveDemo : public Demo {
   void frameCamera();
 
   WaveSettings m_settings;
+  SettingTable m_table;  ///< over m_settings
   int m_maxTextureSize = 0;
   std::optional<wave::WaveEquation> m_wave;
   HeightFieldRenderer m_renderer;
   OrbitCamera m_camera;
-  float m_heightScale = 2.0f;
-  float m_rippleRadius = 0.03f, m_rippleAmplitude = 0.04f;
   int m_lastWidth = 0, m_lastHeight = 0;  ///< viewport of the last render (for picking)
 
   // Per-step records (the JSON report and the plots).

@@ -4,7 +4,8 @@
 // JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] of positive ints;
 // "ms_per_step" is a non-negative number; "renderer" and "backend" are non-empty strings;
 // each --array KEY holds LEN finite numbers; each --string KEY is a non-empty string; each
-// --equals KEY=VALUE names a string that equals VALUE.
+// --equals KEY=VALUE: the value at KEY (a key, or a path such as settings/re) equals VALUE:
+// a string equal to VALUE, or another value equal to VALUE read as JSON.
 // "blew_up" is absent, or with --blew-up it is {"step": S, "reason": "..."} with
 // 0 <= S <= "steps" and a non-empty reason.
 // PNG: loads; is not blank (many pixels differ from the corner colour, with spread in
@@ -52,9 +53,20 @@ void checkJson(const std::string& path, const std::string& app, long long steps,
   if (!str("backend")) fail("\"backend\" missing or empty");
   for (const std::string& key : strings)
     if (!str(key.c_str())) fail("\"" + key + "\" missing or empty");
-  for (const auto& [key, value] : equals)
-    if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>() != value)
-      fail("\"" + key + "\" is not \"" + value + "\"" + (j.contains(key) ? " (it is " + j[key].dump() + ")" : " (missing)"));
+  for (const auto& [key, value] : equals) {
+    const nlohmann::json::json_pointer at("/" + key);
+    if (!j.contains(at)) {
+      fail("\"" + key + "\" is missing");
+      continue;
+    }
+    const nlohmann::json& actual = j.at(at);
+    nlohmann::json expected = value;
+    if (!actual.is_string()) {
+      expected = nlohmann::json::parse(value, nullptr, false);
+      if (expected.is_discarded()) expected = value;
+    }
+    if (actual != expected) fail("\"" + key + "\" is " + actual.dump() + ", not " + expected.dump());
+  }
   if (steps >= 0 && (!j.contains("steps") || !j["steps"].is_number_integer() || j["steps"].get<long long>() != steps))
     fail("\"steps\" is not " + std::to_string(steps));
   if (!j.contains("size") || !j["size"].is_array() || j["size"].size() != 2 || !j["size"][0].is_number_integer() ||

@@ -1,0 +1,443 @@
+#include "Settings.h"
+
+#include "Panel.h"
+
+#include <texstream/text/FloatChars.h>
+#include <texstream/text/Format.h>
+
+#include <CLI/CLI.hpp>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace texstream::app {
+
+namespace {
+
+/// A JSON number as shortest text (an integer stays an integer: 3, not 3.0).
+std::string numberText(const nlohmann::json& v) {
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+  return text::shortestText(v.get<double>());
+}
+
+[[noreturn]] void invalid(std::string_view source, std::string_view text, const std::string& why) {
+  throw UsageError(std::string(source) + ": invalid value " + text::quoted(text) + ": " + why);
+}
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b: the
+/// optimal string alignment distance.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::optional<std::string> closestName(std::string_view word, const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  std::size_t bestDistance = 0;
+  for (const std::string& c : candidates) {
+    const std::size_t d = editDistance(word, c);
+    if (!best || d < bestDistance) best = c, bestDistance = d;
+  }
+  // A typo: at most a third of the word changed.
+  if (best && bestDistance > 0 && bestDistance * 3 <= std::max<std::size_t>(word.size(), 3)) return best;
+  return std::nullopt;
+}
+
+// ---- Setting ----------------------------------------------------------------------------
+
+Setting& Setting::label(std::string text) {
+  m_label = std::move(text);
+  return *this;
+}
+
+Setting& Setting::slider(double min, double max, bool logarithmic, const char* format) {
+  m_hasSlider = true;
+  m_sliderMin = min;
+  m_sliderMax = max;
+  m_logarithmic = logarithmic;
+  m_format = format;
+  return *this;
+}
+
+Setting& Setting::unsetWhen(std::function<bool()> unset) {
+  m_unset = std::move(unset);
+  return *this;
+}
+
+Setting& Setting::typeName(std::string text) {
+  m_typeName = std::move(text);
+  return *this;
+}
+
+void Setting::set(std::string_view source, std::string_view text) const { m_parse(source, text); }
+
+void Setting::setJson(std::string_view source, const nlohmann::json& value) const {
+  if (m_jsonText) {
+    if (std::optional<std::string> t = m_jsonText(value)) {
+      m_parse(source, *t);
+      return;
+    }
+  }
+  if (value.is_string()) {
+    m_parse(source, value.get<std::string>());
+  } else if (value.is_boolean()) {
+    m_parse(source, value.get<bool>() ? "true" : "false");
+  } else if (value.is_number()) {
+    m_parse(source, numberText(value));
+  } else {
+    invalid(source, value.dump(), "expected " + std::string(m_kind == Kind::Flag ? "true or false" : "a single value"));
+  }
+}
+
+nlohmann::json Setting::json() const { return m_get(); }
+
+std::string Setting::text() const {
+  const nlohmann::json v = m_get();
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_array() && v.size() == 2) return std::to_string(v[0].get<int>()) + "x" + std::to_string(v[1].get<int>());
+  if (v.is_number()) return numberText(v);
+  return v.dump();
+}
+
+void Setting::tooltip() const {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+  ImGui::TextUnformatted(m_help.c_str());
+  ImGui::TextDisabled("--%s (preset key \"%s\")", m_name.c_str(), m_name.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+bool Setting::widget() const {
+  if (!m_widget) throw std::logic_error("Setting \"" + m_name + "\" has no generic widget");
+  const bool changed = m_widget(*this);
+  checkLastItem(m_label);
+  tooltip();
+  return changed;
+}
+
+// ---- SettingTable -------------------------------------------------------------------------
+
+Setting& SettingTable::add(Setting::Kind kind, std::string name, std::string help) {
+  if (find(name)) throw std::logic_error("SettingTable: two settings named \"" + name + "\"");
+  m_settings.push_back(Setting(kind, std::move(name), std::move(help)));
+  return m_settings.back();
+}
+
+const Setting* SettingTable::find(std::string_view name) const {
+  for (const Setting& s : m_settings)
+    if (s.m_name == name) return &s;
+  return nullptr;
+}
+
+bool SettingTable::widget(std::string_view name) const {
+  const Setting* s = find(name);
+  if (!s) throw std::logic_error("SettingTable: no setting named \"" + std::string(name) + "\"");
+  return s->widget();
+}
+
+template <class T>
+void SettingTable::bindInteger(Setting& s, T& field, T min, T max) {
+  s.m_typeName = "N";
+  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
+    field = T(parseInteger(source, text, min, max));
+  };
+  s.m_get = [&field] { return nlohmann::json(field); };
+  s.m_widget = [&field, min, max](const Setting& self) {
+    const std::string id = self.m_label + "##" + self.m_name;
+    int v = int(std::clamp<T>(field, T(std::numeric_limits<int>::min()), T(std::numeric_limits<int>::max())));
+    bool changed = false;
+    if (self.m_hasSlider) {
+      changed = ImGui::SliderInt(id.c_str(), &v, int(self.m_sliderMin), int(self.m_sliderMax), "%d",
+                                 self.m_logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+    } else {
+      changed = ImGui::InputInt(id.c_str(), &v);
+    }
+    const T clamped = std::clamp<T>(T(v), min, max);
+    if (!changed || clamped == field) return false;
+    field = clamped;
+    return true;
+  };
+}
+
+Setting& SettingTable::integer(std::string name, int& field, int min, int max, std::string help) {
+  Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
+  bindInteger(s, field, min, max);
+  return s;
+}
+
+Setting& SettingTable::integer(std::string name, long long& field, long long min, long long max, std::string help) {
+  Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
+  bindInteger(s, field, min, max);
+  return s;
+}
+
+template <class T>
+void SettingTable::bindReal(Setting& s, T& field, double min, double max, bool minInclusive) {
+  s.m_parse = [&field, min, max, minInclusive](std::string_view source, std::string_view text) {
+    field = T(parseReal(source, text, min, max, minInclusive));
+  };
+  s.m_get = [&field] {
+    // The shortest decimal of the field's own precision (0.8f is 0.8, not 0.800000011920929).
+    return nlohmann::json(std::strtod(text::shortestText(field).c_str(), nullptr));
+  };
+  s.m_widget = [&field, min, max, minInclusive](const Setting& self) {
+    const std::string id = self.m_label + "##" + self.m_name;
+    float v = float(field);
+    bool changed = false;
+    const char* format = self.m_format ? self.m_format : "%.4g";
+    if (self.m_hasSlider) {
+      changed = ImGui::SliderFloat(id.c_str(), &v, float(self.m_sliderMin), float(self.m_sliderMax), format,
+                                   self.m_logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
+    } else {
+      changed = ImGui::InputFloat(id.c_str(), &v, 0.0f, 0.0f, format);
+    }
+    // Typed values (ctrl-click on a slider) are held to the accepted range.
+    if (!changed || !std::isfinite(v)) return false;
+    const double d = std::clamp(double(v), min, max);
+    if ((!minInclusive && d <= min) || T(d) == field) return false;
+    field = T(d);
+    return true;
+  };
+}
+
+Setting& SettingTable::real(std::string name, double& field, double min, double max, bool minInclusive, std::string help) {
+  Setting& s = add(Setting::Kind::Real, std::move(name), std::move(help));
+  s.m_typeName = "X";
+  bindReal(s, field, min, max, minInclusive);
+  return s;
+}
+
+Setting& SettingTable::real(std::string name, float& field, double min, double max, bool minInclusive, std::string help) {
+  Setting& s = add(Setting::Kind::Real, std::move(name), std::move(help));
+  s.m_typeName = "X";
+  bindReal(s, field, min, max, minInclusive);
+  return s;
+}
+
+Setting& SettingTable::flag(std::string name, bool& field, std::string help) {
+  return flag(std::move(name), [&field] { return field; }, [&field](bool v) { field = v; }, std::move(help));
+}
+
+Setting& SettingTable::flag(std::string name, std::function<bool()> get, std::function<void(bool)> set, std::string help) {
+  Setting& s = add(Setting::Kind::Flag, std::move(name), std::move(help));
+  s.m_parse = [set](std::string_view source, std::string_view text) {
+    std::string l(text);
+    std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (l == "true" || l == "on" || l == "1") set(true);
+    else if (l == "false" || l == "off" || l == "0") set(false);
+    else invalid(source, text, "expected true or false");
+  };
+  s.m_get = [get] { return nlohmann::json(get()); };
+  s.m_widget = [get, set](const Setting& self) {
+    bool v = get();
+    const std::string id = self.m_label + "##" + self.m_name;
+    if (!ImGui::Checkbox(id.c_str(), &v)) return false;
+    set(v);
+    return true;
+  };
+  return s;
+}
+
+Setting& SettingTable::gridSize(std::string name, int& width, int& height, int minSide, int maxSide, std::string help) {
+  Setting& s = add(Setting::Kind::GridSize, std::move(name), std::move(help));
+  s.m_typeName = "N|WxH";
+  s.m_parse = [&width, &height, minSide, maxSide](std::string_view source, std::string_view text) {
+    const GridSize g = parseGridSize(source, text, minSide, maxSide);
+    width = g.width;
+    height = g.height;
+  };
+  s.m_get = [&width, &height] { return nlohmann::json::array({width, height}); };
+  s.m_jsonText = [](const nlohmann::json& v) -> std::optional<std::string> {
+    if (!v.is_array()) return std::nullopt;
+    if (v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return v.dump();  // refused by the parser
+    return numberText(v[0]) + "x" + numberText(v[1]);
+  };
+  s.m_widget = [&width, &height, minSide, maxSide](const Setting& self) {
+    if (!self.m_pendingValid) {
+      self.m_pending[0] = width;
+      self.m_pending[1] = height;
+      self.m_pendingValid = true;
+    }
+    const std::string id = self.m_label + "##" + self.m_name;
+    ImGui::InputInt2(id.c_str(), self.m_pending);
+    for (int& v : self.m_pending) v = std::clamp(v, minSide, maxSide);
+    if (self.m_pending[0] == width && self.m_pending[1] == height) return false;
+    const std::string apply = "apply " + std::to_string(self.m_pending[0]) + "x" + std::to_string(self.m_pending[1]) +
+                              "##apply-" + self.m_name;
+    if (!ImGui::Button(apply.c_str())) return false;
+    width = self.m_pending[0];
+    height = self.m_pending[1];
+    return true;
+  };
+  return s;
+}
+
+Setting& SettingTable::color(std::string name, float (&rgb)[3], std::string help) {
+  Setting& s = add(Setting::Kind::Color, std::move(name), std::move(help));
+  s.m_typeName = "#RRGGBB|R,G,B";
+  s.m_parse = [&rgb](std::string_view source, std::string_view text) {
+    float c[3] = {0, 0, 0};
+    if (!text.empty() && text[0] == '#') {
+      if (text.size() != 7) invalid(source, text, "expected #RRGGBB (hexadecimal) or R,G,B (each in [0, 1])");
+      for (int k = 0; k < 3; ++k) {
+        const int hi = hexDigit(text[std::size_t(1 + 2 * k)]), lo = hexDigit(text[std::size_t(2 + 2 * k)]);
+        if (hi < 0 || lo < 0) invalid(source, text, "expected #RRGGBB (hexadecimal digits)");
+        c[k] = float(hi * 16 + lo) / 255.0f;
+      }
+    } else {
+      std::size_t start = 0;
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t comma = text.find(',', start);
+        if ((k < 2) != (comma != std::string_view::npos))
+          invalid(source, text, "expected #RRGGBB (hexadecimal) or R,G,B (three numbers in [0, 1])");
+        const std::string_view part = text.substr(start, k < 2 ? comma - start : std::string_view::npos);
+        try {
+          c[k] = float(parseReal(source, part, 0.0, 1.0, true));
+        } catch (const UsageError&) {
+          invalid(source, text, "each of R,G,B must be a number in [0, 1]");
+        }
+        start = comma + 1;
+      }
+    }
+    std::copy(c, c + 3, rgb);
+  };
+  s.m_get = [&rgb] {
+    char buffer[8];
+    auto byte = [](float v) { return int(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+    std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", byte(rgb[0]), byte(rgb[1]), byte(rgb[2]));
+    return nlohmann::json(std::string(buffer));
+  };
+  s.m_widget = [&rgb](const Setting& self) {
+    const std::string id = self.m_label + "##" + self.m_name;
+    return ImGui::ColorEdit3(id.c_str(), rgb, ImGuiColorEditFlags_NoInputs);
+  };
+  return s;
+}
+
+Setting& SettingTable::text(std::string name, std::string& field,
+                            std::function<void(std::string_view source, const std::string&)> check, std::string help) {
+  Setting& s = add(Setting::Kind::Text, std::move(name), std::move(help));
+  s.m_typeName = "TEXT";
+  s.m_parse = [&field, check](std::string_view source, std::string_view text) {
+    const std::string value(text);
+    if (check) check(source, value);
+    field = value;
+  };
+  s.m_get = [&field] { return nlohmann::json(field); };
+  return s;
+}
+
+bool SettingTable::comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels,
+                               const std::vector<const char*>& names) {
+  const std::string id = self.m_label + "##" + self.m_name;
+  const bool chosen = index >= 0 && index < int(labels.size());
+  const char* preview = chosen ? labels[std::size_t(index)] : "";
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (chosen && ImGui::CalcTextSize(preview).x > room) preview = names[std::size_t(index)];
+  checkComboPreview(self.m_label, preview);
+  bool changed = false;
+  if (ImGui::BeginCombo(id.c_str(), preview)) {
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const bool selected = int(i) == index;
+      if (ImGui::Selectable(labels[i], selected) && !selected) {
+        index = int(i);
+        changed = true;
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+nlohmann::ordered_json SettingTable::toJson() const {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const Setting& s : m_settings)
+    if (s.isSet()) out[s.m_name] = s.json();
+  return out;
+}
+
+std::vector<std::string> SettingTable::setJson(const nlohmann::json& values, std::string_view source) const {
+  std::vector<std::string> problems;
+  const std::string prefix = source.empty() ? std::string() : std::string(source) + ": ";
+  if (!values.is_object()) {
+    problems.push_back(prefix + "expected a JSON object of settings, got " + std::string(values.type_name()));
+    return problems;
+  }
+  for (const Setting& s : m_settings) {
+    auto it = values.find(s.m_name);
+    if (it == values.end()) continue;
+    try {
+      s.setJson(prefix + s.m_name, *it);
+    } catch (const UsageError& e) {
+      problems.push_back(e.what());
+    }
+  }
+  std::vector<std::string> names;
+  for (const Setting& s : m_settings) names.push_back(s.m_name);
+  for (auto it = values.begin(); it != values.end(); ++it) {
+    if (find(it.key())) continue;
+    std::string line = prefix + "unknown key \"" + it.key() + "\"";
+    if (auto near = closestName(it.key(), names)) line += " (did you mean \"" + *near + "\"?)";
+    problems.push_back(line);
+  }
+  return problems;
+}
+
+void SettingTable::addTo(CLI::App& cli, const std::string& group) {
+  for (Setting& s : m_settings) {
+    const std::string option = "--" + s.m_name;
+    if (CLI::Option* shared = cli.get_option_no_throw(option)) {
+      s.m_option = shared;
+      continue;
+    }
+    if (s.m_kind == Setting::Kind::Flag) {
+      s.m_option = cli.add_flag(option + ",!--no-" + s.m_name, s.m_cliFlag, s.m_help + (s.isSet() && s.json().get<bool>() ? " (default: on)" : ""));
+    } else {
+      s.m_option = cli.add_option(option, s.m_cliText, s.m_help);
+      s.m_option->type_name(s.m_typeName);
+      if (s.isSet()) s.m_option->default_str(s.text());
+    }
+    s.m_option->group(group);
+  }
+}
+
+void SettingTable::applyCommandLine() const {
+  for (const Setting& s : m_settings) {
+    if (!s.m_option || s.m_option->count() == 0) continue;
+    const std::string option = "--" + s.m_name;
+    if (s.m_kind == Setting::Kind::Flag) {
+      s.set(option, s.m_cliFlag ? "true" : "false");
+    } else if (!s.m_cliText.empty() || s.m_option->results().empty()) {
+      s.set(option, s.m_cliText);
+    } else {
+      s.set(option, s.m_option->results().back());  // an option the shared command line owns
+    }
+  }
+}
+
+}  // namespace texstream::app

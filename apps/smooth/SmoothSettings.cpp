@@ -1,0 +1,115 @@
+#include "SmoothSettings.h"
+
+#include <texstream/geometry/MeshIo.h>
+#include <texstream/geometry/ProceduralMeshes.h>
+#include <texstream/text/Format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace texstream::app {
+
+MeshSpec parseMeshSpec(const std::string& option, const std::string& text) {
+  MeshSpec spec;
+  const std::string prefix = "builtin:";
+  if (text.rfind(prefix, 0) != 0) {
+    if (text.empty()) throw UsageError(option + ": invalid value \"\": expected a mesh file or builtin:NAME");
+    spec.name = text;
+    return spec;
+  }
+  spec.builtin = true;
+  std::string rest = text.substr(prefix.size());
+  const std::size_t colon = rest.find(':');
+  if (colon != std::string::npos) {
+    spec.vertices = std::size_t(parseInteger(option, rest.substr(colon + 1), 4, 16'000'000));
+    rest = rest.substr(0, colon);
+  }
+  const auto& names = geometry::builtinMeshNames();
+  if (std::find(names.begin(), names.end(), rest) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw UsageError(option + ": invalid value \"" + text + "\": unknown built-in mesh \"" + rest + "\" (known: " + list +
+                     ")");
+  }
+  spec.name = rest;
+  return spec;
+}
+
+MeshSpec checkMeshSpec(const std::string& option, const std::string& text) {
+  const MeshSpec spec = parseMeshSpec(option, text);
+  if (spec.builtin) return spec;
+  try {
+    geometry::meshFormatFromPath(spec.name);
+  } catch (const geometry::MeshError&) {
+    const std::string ext = std::filesystem::path(spec.name).extension().string();
+    throw UsageError(option + ": invalid value " + text::quoted(text) + ": unknown mesh format " +
+                     (ext.empty() ? std::string("(no extension)") : text::quoted(ext)) +
+                     "; accepted: .obj, .off, .ply (any case) or builtin:NAME");
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(spec.name, ec)) throw UsageError(option + ": invalid value " + text::quoted(text) + ": no such file");
+  return spec;
+}
+
+void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
+  static constexpr stream::EnumName<bool> kPreconditionerNames[] = {{false, "none", "none"}, {true, "jacobi", "Jacobi"}};
+  static constexpr stream::EnumName<bool> kMethodNames[] = {{false, "curvature", "curvature flow (Bolz s3)"},
+                                                            {true, "dsi", "DSI (Mallet 1992, CNC)"}};
+  t.text("mesh", s.mesh, [](std::string_view source, const std::string& text) { checkMeshSpec(std::string(source), text); },
+         "A mesh file (.obj, .off, .ply: ASCII or binary) or builtin:NAME[:VERTICES] with NAME one of cube, icosphere, "
+         "torus, patch (default 10000 vertices)")
+      .typeName("PATH|builtin:NAME");
+  t.named("method", s.dsi.enabled, std::span<const stream::EnumName<bool>>(kMethodNames),
+          "Smoothing: mean curvature flow (Bolz et al. 2003), or Discrete Smooth Interpolation (Mallet 1992, as the CNC "
+          "solves it), one least-squares solve a step");
+  t.real("dsi-weight", s.dsi.dataWeight, 0.0, 1e6, false,
+         "DSI: weight of the data rows pulling each vertex to where it was, > 0 (smaller smooths more per step)")
+      .label("DSI data weight")
+      .slider(1e-3, 10.0, true, "%.3g");
+  t.real("dt", s.lambdaDt, 0.0, 1e30, true,
+         "lambda*dt of a step, in the mesh's own units (no normalisation of the geometry); default: the squared mean "
+         "edge length of the mesh")
+      .unsetWhen([&s] { return s.lambdaDt < 0; });
+  t.real("noise", s.noise, 0.0, 100.0, true,
+         "Normal noise added to the mesh, in mean edge lengths (default 0.3 for built-in meshes, 0 for files)")
+      .label("noise (edge lengths)")
+      .slider(0.0, 2.0, false, "%.2f")
+      .unsetWhen([&s] { return s.noise < 0; });
+  t.integer("seed", s.seed, 0, 1ll << 53, "Seed of the noise");
+  t.real("cg-tol", s.cgTolerance, 0.0, 0.999999, false,
+         "CG tolerance: stop at ||r|| / ||b|| below it (x, y, z together), in (0, 1)")
+      .label("CG tolerance")
+      .slider(1e-7, 1e-2, true, "%.1e")
+      .typeName("TOL");
+  t.integer("cg-max-iter", s.cgMaxIterations, 1, 10000000, "CG iteration cap per step, >= 1")
+      .label("CG iteration cap")
+      .slider(1, 5000, true);
+  t.named("precond", s.jacobi, std::span<const stream::EnumName<bool>>(kPreconditionerNames),
+          "CG preconditioner: jacobi (diag(A); needed on real scans, where plain CG stalls) or none")
+      .label("preconditioner");
+  t.named("flow", s.flow, geometry::flowNames(), "Flow");
+  t.named("precision", s.precision, solvers::precisionNames(),
+          "Solver precision (mixed reaches --cg-tol on ill-conditioned steps where float CG stalls)");
+  t.real("inner-tol", s.innerTolerance, 0.0, 0.999999, false,
+         "Mixed precision: the residual reduction each inner CG solve asks for, in (0, 1)")
+      .label("inner tolerance")
+      .slider(1e-6, 0.5, true, "%.1e")
+      .typeName("TOL");
+  t.flag("free-boundary", [&s] { return !s.fixBoundary; }, [&s](bool free) { s.fixBoundary = !free; },
+         "Let boundary vertices move too (default: fixed, as in Bolz et al.)")
+      .label("free boundary");
+  t.named("rescale", s.rescale, geometry::rescaleNames(),
+          "Rescale after each step to keep the initial area or volume (needs a closed mesh or --free-boundary)");
+  t.integer("steps-per-frame", s.stepsPerFrame, 1, 1000, "Flow steps per displayed frame (windowed runs)")
+      .label("steps per frame")
+      .slider(1, 20);
+  t.flag("wireframe", s.wireframe, "Draw the mesh's edges");
+  t.flag("curvature-colors", s.curvatureColors, "Colour the mesh by its mean curvature (red convex, blue concave)")
+      .label("colour by curvature");
+  t.real("curvature-range", s.curvatureRange, 0.0, 1e4, false,
+         "Mean curvature |H| R shown at full colour (R: the mesh's bounding radius)")
+      .label("curvature range (1/R)")
+      .slider(0.5, 100.0, true, "%.1f");
+}
+
+}  // namespace texstream::app
