@@ -16,6 +16,17 @@ uniform int u_stride;          // values texels between consecutive entries of a
 
 float gatherX(int j) { return fetchElementShift(u_x, j, u_xShift); }
 
+// Where this pass's part of texel `texel`'s segment starts in the values texture.
+int segmentStart(ivec2 texel) { return int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride; }
+
+// Entry c of the segment starting at s: its four values (one per row of the texel) and
+// the element indices j of their columns.
+void segmentEntry(int s, int c, out vec4 a, out ivec4 j) {
+  ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
+  a = texelFetch(u_values, at, 0);
+  j = ivec4(texelFetch(u_columns, at, 0));
+}
+
 vec4 segmentProduct(ivec2 texel) {
   vec4 sum = vec4(0.0);
 #if DIAGONAL
@@ -25,13 +36,12 @@ vec4 segmentProduct(ivec2 texel) {
   sum += texelFetch(u_partial, texel, 0);
 #endif
 #if K > 0
-  int s = int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride;
+  int s = segmentStart(texel);
   for (int c = 0; c < K; ++c) {
-    ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
-    vec4 a = texelFetch(u_values, at, 0);
-    ivec4 j = ivec4(texelFetch(u_columns, at, 0));
-    vec4 xj = vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
-    sum += a * xj;
+    vec4 a;
+    ivec4 j;
+    segmentEntry(s, c, a, j);
+    sum += a * vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
   }
 #endif
   return sum;
@@ -53,11 +63,11 @@ void segmentResidual(ivec2 texel, out vec4 hi, out vec4 lo) {
   dfAddProduct(hi, lo, -texelFetch(u_diagonal, texel, 0), texelFetch(u_x, texel, 0), texelFetch(u_xLo, texel, 0));
 #endif
 #if K > 0
-  int s = int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride;
+  int s = segmentStart(texel);
   for (int c = 0; c < K; ++c) {
-    ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
-    vec4 a = texelFetch(u_values, at, 0);
-    ivec4 j = ivec4(texelFetch(u_columns, at, 0));
+    vec4 a;
+    ivec4 j;
+    segmentEntry(s, c, a, j);
     vec4 xj = vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
     vec4 xjLo = vec4(fetchElementShift(u_xLo, j.x, u_xShift), fetchElementShift(u_xLo, j.y, u_xShift),
                      fetchElementShift(u_xLo, j.z, u_xShift), fetchElementShift(u_xLo, j.w, u_xShift));

@@ -168,7 +168,9 @@ TEST_CASE("BandedMatrix and StencilMatrix form b - A x in double-float arithmeti
 
 TEST_CASE("DenseMatrix forms b - A x in double-float arithmetic, one batch and split-K", "[gl][linalg][double-float]") {
   TEXSTREAM_FOR_EACH_BACKEND();
-  for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{1, 1}, {7, 5}, {97, 64}, {33, 131}, {5, 301}}) {
+  for (const auto& shape : {std::pair<std::size_t, std::size_t>{1, 1}, {7, 5}, {97, 64}, {33, 131}, {5, 301}}) {
+    // Named copies: clang 14 (emscripten) cannot capture structured bindings in lambdas.
+    const std::size_t rows = shape.first, cols = shape.second;
     const auto values = test::randomFloats(rows * cols, rows * 1000 + cols);
     const linalg::DenseMatrix a(rows, cols, values, "A");
     auto multiply = [&](bool absolute) {
