@@ -11,6 +11,8 @@
 // "spmv.segment_user" shows what apply() in user order costs with its two gathers.
 // Every row is checked against the double-precision product (or k CG iterations) in the
 // user's order.
+#include "SparseRows.h"
+
 #include "BenchCase.h"
 #include "CudaPeers.h"
 #include "EigenPeers.h"
@@ -24,6 +26,7 @@
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -32,16 +35,6 @@
 
 namespace texstream::bench {
 
-namespace {
-
-using stream::Backend;
-using stream::Vector;
-
-constexpr double kSpmvTolerance = 1e-5;
-constexpr double kCgTolerance = 1e-3;  // as CgBench: float CG drifts a little from double CG
-
-/// The curvature-flow system of Bolz §3 on `mesh` (closed: no held rows), assembled on the
-/// CPU in double precision. SPD: 4 diag(A_i) plus λΔt times the cotangent stiffness matrix.
 linalg::Csr curvatureMatrix(const geometry::Mesh& mesh, double lambdaDt) {
   const std::size_t n = mesh.vertexCount();
   std::vector<std::int64_t> r, c;
@@ -81,6 +74,14 @@ linalg::Csr curvatureMatrix(const geometry::Mesh& mesh, double lambdaDt) {
   }
   return linalg::Csr::fromTriplets(n, n, r, c, v);  // the two halves of each edge summed
 }
+
+namespace {
+
+using stream::Backend;
+using stream::Vector;
+
+constexpr double kSpmvTolerance = 1e-5;
+constexpr double kCgTolerance = 1e-3;  // as CgBench: float CG drifts a little from double CG
 
 /// One storage format behind the internal-order interface.
 struct Format {
@@ -134,23 +135,30 @@ std::vector<float> toUserOrder(const Format& f, const Vector& internal, std::siz
   return user.download();
 }
 
-void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, int cgIterations) {
-  geometry::Mesh mesh = geometry::builtinMesh("icosphere", vertices, 0.3, 5);
-  const double lambdaDt = 1e-3;
-  const linalg::Csr A = curvatureMatrix(mesh, lambdaDt);
-  const std::size_t n = A.rows;
-  ctx.progress("sparse." + tag + ": noisy icosphere, " + std::to_string(n) + " vertices, " +
-               std::to_string(A.nonZeros()) + " non-zeros (curvature flow, lambda dt = 1e-3)");
+std::unique_ptr<Format> makeFormat(const linalg::Csr& A, SparseFormat format, const std::string& tag) {
+  using linalg::SegmentPacking;
+  switch (format) {
+    case SparseFormat::SegmentGroups: return segmentFormat(A, SegmentPacking::GroupRectangles, tag);
+    case SparseFormat::SegmentTiles: return segmentFormat(A, SegmentPacking::IdenticalTiles, tag);
+    case SparseFormat::SegmentTilesInterleaved: return segmentFormat(A, SegmentPacking::IdenticalTiles, tag, "interleaved");
+    case SparseFormat::SegmentGroupsInterleaved:
+      return segmentFormat(A, SegmentPacking::GroupRectangles, tag, "interleaved");
+    case SparseFormat::SegmentTilesUnmerged: return segmentFormat(A, SegmentPacking::IdenticalTiles, tag, "unmerged");
+    case SparseFormat::Bcrs2: return bcrsFormat(A, 2, false, tag);
+    case SparseFormat::Bcrs4: return bcrsFormat(A, 4, false, tag);
+    case SparseFormat::Bcrs4Rcm: return bcrsFormat(A, 4, true, tag);
+  }
+  throw std::logic_error("sparse rows: unknown format");
+}
 
+}  // namespace
+
+void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsSpec& spec) {
+  const std::string& tag = spec.tag;
+  const std::size_t n = A.rows;
+  const std::string matrixNote = spec.matrixNote.empty() ? "" : spec.matrixNote + "; ";
   std::vector<std::unique_ptr<Format>> formats;
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "interleaved"));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::GroupRectangles, tag, "interleaved"));
-  formats.push_back(segmentFormat(A, linalg::SegmentPacking::IdenticalTiles, tag, "unmerged"));
-  formats.push_back(bcrsFormat(A, 2, false, tag));
-  formats.push_back(bcrsFormat(A, 4, false, tag));
-  formats.push_back(bcrsFormat(A, 4, true, tag));
+  for (SparseFormat f : spec.spmvFormats) formats.push_back(makeFormat(A, f, tag));
 
   const std::vector<float> xs = randomFloats(n, 501);
   const std::vector<double> reference = A.multiply(toDouble(xs));
@@ -172,12 +180,14 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
       row.maxRelErr = maxRelativeError(toUserOrder(*f, y, n), reference);
       row.tolerance = kSpmvTolerance;
       row.peerCandidates = spmvPeers;
-      row.note = f->note + ", internal order";
+      row.note = matrixNote + f->note + ", internal order";
       ctx.add(std::move(row));
     }
   }
   // apply() in the user's order: gather x in, multiply, gather y out.
-  {
+  if (spec.userOrderRow) {
+    if (formats.empty() || !formats[0]->segment)
+      throw std::logic_error("sparse rows: the user-order row needs a segment format first");
     const linalg::SegmentMatrix& S = *formats[0]->segment;
     Vector y(n, "bench.sparse.y");
     for (Backend b : ctx.backends) {
@@ -191,7 +201,7 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
       row.maxRelErr = maxRelativeError(y.download(), reference);
       row.tolerance = kSpmvTolerance;
       row.peerCandidates = spmvPeers;
-      row.note = "groups packing, user order: permute x, product, permute y";
+      row.note = matrixNote + "groups packing, user order: permute x, product, permute y";
       ctx.add(std::move(row));
     }
   }
@@ -217,14 +227,16 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
 
   // One CG iteration: k iterations of plain CG from x = 0 with tolerance 0 (as the peers),
   // one residual read-back per solve, set-up included, divided by k.
-  const int k = cgIterations;
+  const int k = spec.cgIterations;
   const std::vector<float> bs = randomFloats(n, 502);
   const std::vector<double> cgRef = cgReference(A, toDouble(bs), k);
   const std::vector<std::string> cgPeers = {"peer.cusparse_cg_iteration." + tag, "peer.eigen_cg_iteration." + tag};
   Vector bUser(n, "bench.sparse.b");
   bUser.upload(bs);
-  // segment groups (Bolz's consecutive segments), groups interleaved, bcrs4.
-  for (std::size_t which : {std::size_t(0), std::size_t(3), std::size_t(7)}) {
+  for (SparseFormat cgFormat : spec.cgFormats) {
+    const auto which = std::size_t(
+        std::find(spec.spmvFormats.begin(), spec.spmvFormats.end(), cgFormat) - spec.spmvFormats.begin());
+    if (which == formats.size()) throw std::logic_error("sparse rows: a CG format that is not an SpMV format");
     const Format& f = *formats[which];
     Vector b(f.layout(), "bench.sparse.bi"), x(f.layout(), "bench.sparse.xi");
     f.toInternal(bUser, b);
@@ -254,7 +266,7 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
       row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
       row.tolerance = kCgTolerance;
       row.peerCandidates = cgPeers;
-      row.note = std::to_string(k) + " iterations per solve, " + f.note + ", internal order";
+      row.note = matrixNote + std::to_string(k) + " iterations per solve, " + f.note + ", internal order";
       ctx.add(std::move(row));
     }
   }
@@ -276,6 +288,26 @@ void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, i
     row.note = std::to_string(k) + " iterations per solve, " + eigen::description();
     ctx.add(std::move(row));
   }
+}
+
+namespace {
+
+void meshCase(BenchContext& ctx, const std::string& tag, std::size_t vertices, int cgIterations) {
+  const geometry::Mesh mesh = geometry::builtinMesh("icosphere", vertices, 0.3, 5);
+  const linalg::Csr A = curvatureMatrix(mesh, 1e-3);
+  ctx.progress("sparse." + tag + ": noisy icosphere, " + std::to_string(A.rows) + " vertices, " +
+               std::to_string(A.nonZeros()) + " non-zeros (curvature flow, lambda dt = 1e-3)");
+  SparseRowsSpec spec;
+  spec.tag = tag;
+  spec.spmvFormats = {SparseFormat::SegmentGroups,        SparseFormat::SegmentTiles,
+                      SparseFormat::SegmentTilesInterleaved, SparseFormat::SegmentGroupsInterleaved,
+                      SparseFormat::SegmentTilesUnmerged, SparseFormat::Bcrs2,
+                      SparseFormat::Bcrs4,                SparseFormat::Bcrs4Rcm};
+  // Segment groups (Bolz's consecutive segments), groups interleaved, bcrs4.
+  spec.cgFormats = {SparseFormat::SegmentGroups, SparseFormat::SegmentGroupsInterleaved, SparseFormat::Bcrs4Rcm};
+  spec.cgIterations = cgIterations;
+  spec.userOrderRow = true;
+  sparseMatrixRows(ctx, A, spec);
 }
 
 }  // namespace
