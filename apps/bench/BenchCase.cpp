@@ -49,6 +49,9 @@ const std::vector<BenchCase>& benchCases() {
       {"smooth", "one mean-curvature-flow step (GPU assembly + CG), Eigen LLT and CG peers", runSmooth},
       {"sparse", "SpMV (segment, BCRS 2x2/4x4) and CG on mesh curvature-flow systems", runSparse},
       {"ebj", "enhanced block Jacobi (Bajaj 2004): iteration, solves to 1e-3/1e-4/1e-5 vs Jacobi, CG, CPU GS", runEbj},
+      {"lscm", "LSCM parameterization at CNC Table 3 sizes: set-up, whole solve, SpMV and CG on A^T A; Eigen LLT/CG peers", runLscm},
+      {"dsi", "DSI smoothing at CNC Table 3 sizes: set-up, whole step, SpMV and CG on A^T A; Eigen LLT/CG peers", runDsi},
+      {"refine", "mixed vs single precision: time to 1e-6 and 1e-10 true residual; double CG peers", runRefine},
   };
   return cases;
 }

@@ -61,5 +61,8 @@ void runFluid(BenchContext& ctx);
 void runSmooth(BenchContext& ctx);    // SmoothBench.cpp
 void runSparse(BenchContext& ctx);    // SparseBench.cpp
 void runEbj(BenchContext& ctx);       // EbjBench.cpp
+void runLscm(BenchContext& ctx);      // LeastSquaresBench.cpp
+void runDsi(BenchContext& ctx);
+void runRefine(BenchContext& ctx);    // RefinementBench.cpp
 
 }  // namespace texstream::bench

@@ -135,88 +135,102 @@ Timing timeCuda(const std::function<void()>& body, const TimingSpec& spec) {
   return t;
 }
 
-// A CSR matrix on the device in cuSPARSE's generic API (32-bit indices, float values).
-class DeviceCsr {
+template <typename T>
+constexpr cudaDataType dataType() {
+  return sizeof(T) == 8 ? CUDA_R_64F : CUDA_R_32F;
+}
+
+// A CSR matrix on the device in cuSPARSE's generic API (32-bit indices, T values).
+template <typename T>
+class DeviceCsrT {
  public:
-  explicit DeviceCsr(const linalg::Csr& A)
+  explicit DeviceCsrT(const linalg::Csr& A)
       : m_rowPtr(A.rows + 1), m_colIdx(A.nonZeros()), m_values(A.nonZeros()) {
     if (A.nonZeros() > std::size_t(std::numeric_limits<std::int32_t>::max()))
       throw std::runtime_error("CUDA peer: " + std::to_string(A.nonZeros()) +
                                " non-zeros do not fit cuSPARSE's 32-bit indices");
     std::vector<std::int32_t> rowPtr(A.rowPtr.begin(), A.rowPtr.end());
-    std::vector<float> values(A.values.begin(), A.values.end());
+    std::vector<T> values(A.values.begin(), A.values.end());
     m_rowPtr.upload(rowPtr);
     m_colIdx.upload(A.colIdx);
     m_values.upload(values);
     TS_CUSPARSE(cusparseCreateCsr(&m_descr, std::int64_t(A.rows), std::int64_t(A.cols), std::int64_t(A.nonZeros()),
                                   m_rowPtr.get(), m_colIdx.get(), m_values.get(), CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dataType<T>()));
   }
-  ~DeviceCsr() { cusparseDestroySpMat(m_descr); }
-  DeviceCsr(const DeviceCsr&) = delete;
-  DeviceCsr& operator=(const DeviceCsr&) = delete;
+  ~DeviceCsrT() { cusparseDestroySpMat(m_descr); }
+  DeviceCsrT(const DeviceCsrT&) = delete;
+  DeviceCsrT& operator=(const DeviceCsrT&) = delete;
   cusparseSpMatDescr_t descr() const { return m_descr; }
 
  private:
   DeviceArray<std::int32_t> m_rowPtr, m_colIdx;
-  DeviceArray<float> m_values;
+  DeviceArray<T> m_values;
   cusparseSpMatDescr_t m_descr = nullptr;
 };
+using DeviceCsr = DeviceCsrT<float>;
 
-class DenseVec {
+template <typename T>
+class DenseVecT {
  public:
-  DenseVec(float* data, std::size_t n) { TS_CUSPARSE(cusparseCreateDnVec(&m_descr, std::int64_t(n), data, CUDA_R_32F)); }
-  ~DenseVec() { cusparseDestroyDnVec(m_descr); }
-  DenseVec(const DenseVec&) = delete;
-  DenseVec& operator=(const DenseVec&) = delete;
+  DenseVecT(T* data, std::size_t n) { TS_CUSPARSE(cusparseCreateDnVec(&m_descr, std::int64_t(n), data, dataType<T>())); }
+  ~DenseVecT() { cusparseDestroyDnVec(m_descr); }
+  DenseVecT(const DenseVecT&) = delete;
+  DenseVecT& operator=(const DenseVecT&) = delete;
   cusparseDnVecDescr_t descr() const { return m_descr; }
 
  private:
   cusparseDnVecDescr_t m_descr = nullptr;
 };
+using DenseVec = DenseVecT<float>;
 
 // y = alpha A x + beta y with its work buffer allocated once (and preprocessed: what a
 // solver that applies one matrix many times does).
-class SpMV {
+template <typename T>
+class SpMVT {
  public:
-  SpMV(cusparseHandle_t h, const DeviceCsr& A, const DenseVec& x, const DenseVec& y, float alpha, float beta)
+  SpMVT(cusparseHandle_t h, const DeviceCsrT<T>& A, const DenseVecT<T>& x, const DenseVecT<T>& y, T alpha, T beta)
       : m_handle(h), m_A(A.descr()), m_x(x.descr()), m_y(y.descr()), m_alpha(alpha), m_beta(beta) {
     std::size_t bytes = 0;
     TS_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
-                                        CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+                                        dataType<T>(), CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
     TS_CUDA(cudaMalloc(&m_buffer, std::max<std::size_t>(bytes, 1)));
     TS_CUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
-                                        CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
+                                        dataType<T>(), CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
   }
-  ~SpMV() { cudaFree(m_buffer); }
-  SpMV(const SpMV&) = delete;
-  SpMV& operator=(const SpMV&) = delete;
+  ~SpMVT() { cudaFree(m_buffer); }
+  SpMVT(const SpMVT&) = delete;
+  SpMVT& operator=(const SpMVT&) = delete;
   void run() const {
     TS_CUSPARSE(cusparseSpMV(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_alpha, m_A, m_x, &m_beta, m_y,
-                             CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
+                             dataType<T>(), CUSPARSE_SPMV_ALG_DEFAULT, m_buffer));
   }
 
  private:
   cusparseHandle_t m_handle;
   cusparseSpMatDescr_t m_A;
   cusparseDnVecDescr_t m_x, m_y;
-  float m_alpha, m_beta;
+  T m_alpha, m_beta;
   void* m_buffer = nullptr;
 };
+using SpMV = SpMVT<float>;
 
 // CG's scalar updates on the device (one thread): alpha = rho / pq, and -alpha.
-__global__ void cgAlpha(const float* rho, const float* pq, float* alpha, float* negAlpha) {
-  const float a = *rho / *pq;
+template <typename T>
+__global__ void cgAlpha(const T* rho, const T* pq, T* alpha, T* negAlpha) {
+  const T a = *rho / *pq;
   *alpha = a;
   *negAlpha = -a;
 }
 // beta = rhoNew / rho; rho = rhoNew.
-__global__ void cgBeta(float* rho, const float* rhoNew, float* beta) {
+template <typename T>
+__global__ void cgBeta(T* rho, const T* rhoNew, T* beta) {
   *beta = *rhoNew / *rho;
   *rho = *rhoNew;
 }
 // p = r + beta p (cuBLAS has no xpay; a CUDA CG writes this one-liner).
-__global__ void xpay(const float* r, const float* beta, float* p, std::int64_t n) {
+template <typename T>
+__global__ void xpay(const T* r, const T* beta, T* p, std::int64_t n) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) p[i] = r[i] + *beta * p[i];
 }
@@ -365,17 +379,76 @@ Timing cg(const linalg::Csr& A, const std::vector<float>& b, int iterations, std
     for (int k = 0; k < iterations; ++k) {
       product.run();
       TS_CUBLAS(cublasSdot(blas.handle, len, dp.get(), 1, dq.get(), 1, pq));
-      cgAlpha<<<1, 1>>>(rho, pq, alpha, negAlpha);
+      cgAlpha<float><<<1, 1>>>(rho, pq, alpha, negAlpha);
       TS_CUBLAS(cublasSaxpy(blas.handle, len, alpha, dp.get(), 1, dx.get(), 1));
       TS_CUBLAS(cublasSaxpy(blas.handle, len, negAlpha, dq.get(), 1, dr.get(), 1));
       TS_CUBLAS(cublasSdot(blas.handle, len, dr.get(), 1, dr.get(), 1, rhoNew));
-      cgBeta<<<1, 1>>>(rho, rhoNew, beta);
-      xpay<<<blocks, 256>>>(dr.get(), beta, dp.get(), std::int64_t(n));
+      cgBeta<float><<<1, 1>>>(rho, rhoNew, beta);
+      xpay<float><<<blocks, 256>>>(dr.get(), beta, dp.get(), std::int64_t(n));
     }
   };
   Timing t = timeCuda(solve, spec);
   t.ms /= iterations;
   t.wallMs /= iterations;
+  dx.poison();
+  solve();
+  x = dx.download();
+  return t;
+}
+
+Timing cgDouble(const linalg::Csr& A, const std::vector<double>& b, double tolerance, int maxIterations,
+                int checkEvery, std::vector<double>& x, int& iterations, const TimingSpec& spec) {
+  if (maxIterations < 1 || checkEvery < 1)
+    throw std::invalid_argument("CUDA peer cgDouble: maxIterations and checkEvery must be >= 1");
+  Blas blas;
+  Sparse sparse;
+  const std::size_t n = A.rows;
+  const int len = cublasLength(n);
+  DeviceCsrT<double> dA(A);
+  DeviceArray<double> db(b), dx(n), dr(n), dp(n), dq(n), scalars(7);
+  double* rho = scalars.get();
+  double* rhoNew = rho + 1;
+  double* pq = rho + 2;
+  double* alpha = rho + 3;
+  double* negAlpha = rho + 4;
+  double* beta = rho + 5;
+  double* bNorm = rho + 6;
+  DenseVecT<double> vx(dx.get(), n), vr(dr.get(), n), vp(dp.get(), n), vq(dq.get(), n);
+  SpMVT<double> residual(sparse.handle, dA, vx, vr, -1.0, 1.0);  // r = b - A x (r holds b)
+  SpMVT<double> product(sparse.handle, dA, vp, vq, 1.0, 0.0);    // q = A p
+  const unsigned blocks = unsigned((n + 255) / 256);
+
+  auto solve = [&] {
+    TS_CUDA(cudaMemsetAsync(dx.get(), 0, n * sizeof(double)));
+    TS_CUDA(cudaMemcpyAsync(dr.get(), db.get(), n * sizeof(double), cudaMemcpyDeviceToDevice));
+    residual.run();
+    TS_CUDA(cudaMemcpyAsync(dp.get(), dr.get(), n * sizeof(double), cudaMemcpyDeviceToDevice));
+    TS_CUBLAS(cublasDdot(blas.handle, len, dr.get(), 1, dr.get(), 1, rho));
+    TS_CUBLAS(cublasDnrm2(blas.handle, len, db.get(), 1, bNorm));
+    double host[2] = {0, 0};  // rho, ||b||
+    TS_CUDA(cudaMemcpy(&host[0], rho, sizeof(double), cudaMemcpyDeviceToHost));
+    TS_CUDA(cudaMemcpy(&host[1], bNorm, sizeof(double), cudaMemcpyDeviceToHost));
+    const double stop = tolerance * host[1];
+    iterations = 0;
+    if (std::sqrt(host[0]) <= stop) return;
+    while (iterations < maxIterations) {
+      product.run();
+      TS_CUBLAS(cublasDdot(blas.handle, len, dp.get(), 1, dq.get(), 1, pq));
+      cgAlpha<double><<<1, 1>>>(rho, pq, alpha, negAlpha);
+      TS_CUBLAS(cublasDaxpy(blas.handle, len, alpha, dp.get(), 1, dx.get(), 1));
+      TS_CUBLAS(cublasDaxpy(blas.handle, len, negAlpha, dq.get(), 1, dr.get(), 1));
+      TS_CUBLAS(cublasDdot(blas.handle, len, dr.get(), 1, dr.get(), 1, rhoNew));
+      cgBeta<double><<<1, 1>>>(rho, rhoNew, beta);
+      xpay<double><<<blocks, 256>>>(dr.get(), beta, dp.get(), std::int64_t(n));
+      ++iterations;
+      if (iterations % checkEvery == 0 || iterations == maxIterations) {
+        double r2 = 0;
+        TS_CUDA(cudaMemcpy(&r2, rho, sizeof(double), cudaMemcpyDeviceToHost));
+        if (std::sqrt(r2) <= stop) return;
+      }
+    }
+  };
+  Timing t = timeCuda(solve, spec);
   dx.poison();
   solve();
   x = dx.download();

@@ -44,6 +44,12 @@ Timing sgemv(std::size_t rows, std::size_t cols, const std::vector<float>& rowMa
 /// the Timing is per iteration. x: the iterate after one such solve.
 Timing cg(const linalg::Csr& A, const std::vector<float>& b, int iterations, std::vector<float>& x,
           const TimingSpec& spec);
+/// CG in double precision (cuSPARSE SpMV and cuBLAS Ddot/Daxpy on doubles, scalars on the
+/// device) from x = 0 until the recurrence residual ||r|| <= tolerance ||b|| (read back
+/// every checkEvery iterations) or maxIterations; one solve per repetition, set-up
+/// included. iterations and x: of one solve.
+Timing cgDouble(const linalg::Csr& A, const std::vector<double>& b, double tolerance, int maxIterations,
+                int checkEvery, std::vector<double>& x, int& iterations, const TimingSpec& spec);
 #else
 // Built without CUDA: available() says so, and callers guard the peer calls with
 // #ifdef TEXSTREAM_BENCH_CUDA.
