@@ -56,11 +56,28 @@ std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisio
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
   validate(options);
-  if (!inner) throw std::invalid_argument("refine: no inner solve given");
   if (A.rows() != A.cols()) {
     throw gl::Error("refine: the operator \"" + A.name() + "\" is " + std::to_string(A.rows()) + "x" +
                     std::to_string(A.cols()) + ", not square");
   }
+  gl::StateGuard guard;
+  DefectCorrection pairs;
+  pairs.rightHandSideNorm = norm2(b);
+  pairs.defect = [&](stream::Vector& r) {
+    A.residualInDoubleFloat(b, x, r);
+    return norm2(r);
+  };
+  pairs.addCorrection = [&](const stream::Vector& c) { x.add(c); };
+  pairs.setSolutionZero = [&] { x.setZero(); };
+  return refine(b.layout(), pairs, options, inner);
+}
+
+RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target,
+                        const RefinementOptions& options, const InnerSolve& inner) {
+  validate(options);
+  if (!inner) throw std::invalid_argument("refine: no inner solve given");
+  if (!target.defect || !target.addCorrection || !target.setSolutionZero)
+    throw std::invalid_argument("refine: the defect correction lacks one of its three calls");
   gl::StateGuard guard;
   const auto start = std::chrono::steady_clock::now();
   RefinementStatus status;
@@ -71,11 +88,10 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
     return status;
   };
 
-  stream::Vector r(b.layout(), "refine.r"), c(b.layout(), "refine.c");
-  const double bNorm = norm2(b);
+  stream::Vector r(layout, "refine.r"), c(layout, "refine.c");
+  const double bNorm = target.rightHandSideNorm;
   auto defect = [&] {
-    A.residualInDoubleFloat(b, x, r);
-    const double rNorm = norm2(r);
+    const double rNorm = target.defect(r);
     return bNorm > 0 ? rNorm / bNorm : rNorm;
   };
   double relative = defect();
@@ -85,7 +101,7 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
   if (options.onStep) options.onStep(0, 0, relative);
   if (!std::isfinite(relative)) return finish(Outcome::NonFinite, "refine: the initial residual is not finite");
   if (bNorm == 0) {
-    x.setZero();
+    target.setSolutionZero();
     status.relativeResidual = 0;
     return finish(Outcome::Converged, "refine: b = 0, x = 0");
   }
@@ -98,13 +114,34 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
     const SolverStatus innerStatus = inner(r, c, innerTolerance);
     status.innerIterations.push_back(innerStatus.iterations);
     status.iterations += innerStatus.iterations;
-    if (innerStatus.outcome == Outcome::NonFinite || innerStatus.outcome == Outcome::Breakdown) {
+    // A breakdown after some iterations (float CG meeting p . A p <= 0 on a nearly singular
+    // step) still leaves a correction worth adding: the defect decides whether it helped.
+    const bool noCorrection = innerStatus.outcome == Outcome::Breakdown && innerStatus.iterations == 0;
+    if (innerStatus.outcome == Outcome::NonFinite || noCorrection) {
       return finish(innerStatus.outcome, "refine: step " + std::to_string(step) + ": the inner solve ended in " +
                                              outcomeName(innerStatus.outcome) + ": " + innerStatus.message);
     }
-    x.add(c);
-    const double previous = relative;
+    target.addCorrection(c);
+    const double before = relative;
     relative = defect();
+    if (!(relative < before) && std::isfinite(relative)) {
+      // The correction made things worse (an inner solve that broke down or ran out of
+      // iterations on a nearly singular system): undo it, and stop.
+      linalg::scale(-1.0f, c);
+      target.addCorrection(c);
+      relative = defect();
+      status.residualHistory.push_back(relative);
+      status.checkedAt.push_back(status.iterations);
+      status.relativeResidual = relative;
+      if (options.onStep) options.onStep(step, innerStatus.iterations, relative);
+      if (relative <= options.tolerance) break;
+      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + text::formatNumber(relative) +
+                                            ": step " + std::to_string(step) + "'s correction (inner solve: " +
+                                            innerStatus.message + ") raised it, and was undone (" +
+                                            std::to_string(status.iterations) + " inner iterations; tolerance " +
+                                            text::formatNumber(options.tolerance) + ")");
+    }
+    const double previous = before;
     status.residualHistory.push_back(relative);
     status.checkedAt.push_back(status.iterations);
     status.relativeResidual = relative;

@@ -29,6 +29,7 @@ class LinearOperator;
 }  // namespace texstream::linalg
 
 namespace texstream::stream {
+class Layout;
 class Vector;
 }
 
@@ -71,6 +72,28 @@ struct RefinementStatus : SolverStatus {
 /// the vectors), std::invalid_argument on bad options; solver failures are in the status.
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner);
+
+/// The higher-precision side of a refinement, wherever the caller keeps x and b: as
+/// double-float pairs on the GPU (refine() above), or as doubles on the host with the
+/// defect formed on the CPU from a matrix assembled in double, as Göddeke et al. ran their
+/// outer loop (CurvatureFlow's mixed precision: there the matrix entries themselves need
+/// more than float).
+struct DefectCorrection {
+  /// ||b||, in the higher precision.
+  double rightHandSideNorm = 0;
+  /// Forms b - A x in the higher precision, rounds it to float into r (the layout passed
+  /// to refine) and returns its norm in the higher precision.
+  std::function<double(stream::Vector& r)> defect;
+  /// x += c in the higher precision.
+  std::function<void(const stream::Vector& c)> addCorrection;
+  /// x = 0 (the answer when b = 0).
+  std::function<void()> setSolutionZero;
+};
+
+/// The refinement loop of refine() on any DefectCorrection; r and c are float vectors of
+/// `layout`, the inner solve's right-hand side and correction.
+RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target,
+                        const RefinementOptions& options, const InnerSolve& inner);
 
 /// The inner solve by (preconditioned) CG from a zero guess, with `options` but the
 /// tolerance each outer step asks for.

@@ -11,6 +11,8 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/VectorOps.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
@@ -161,6 +163,97 @@ TEST_CASE("Refinement reports stagnation below what the defect's precision allow
   REQUIRE_THAT(status.message, Catch::Contains("stagnated at relative residual"));
   REQUIRE(status.relativeResidual < 1e-11);  // it got as far as the pairs allow first
   REQUIRE(status.outerSteps() < 40);
+}
+
+TEST_CASE("Refinement with the defect in double on the host reaches 1e-10 on a matrix float cannot hold", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(263)}) {
+    INFO(n << " unknowns");
+    // Entries with all 53 bits used (S A S with irrational scales over six orders of
+    // magnitude): the GPU gets them rounded to float, the host defect uses them exactly.
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) s[i] = std::pow(10.0, 3.0 * std::sin(double(i) * 1.7)) * std::sqrt(2.0 + double(i));
+    const std::size_t side = std::size_t(std::ceil(std::sqrt(double(n))));
+    linalg::Csr poisson = linalg::Csr::poisson2D(side, side);
+    linalg::Csr exact = test::scaledSymmetric(poisson, [&] {
+      std::vector<double> all(poisson.rows, 1.0);
+      for (std::size_t i = 0; i < n; ++i) all[i] = s[i];
+      return all;
+    }());
+    // Keep the leading n x n block (SPD as a principal submatrix).
+    std::vector<std::int64_t> rows, cols;
+    std::vector<double> values;
+    for (std::size_t i = 0; i < n; ++i)
+      for (auto e = exact.rowPtr[i]; e < exact.rowPtr[i + 1]; ++e)
+        if (std::size_t(exact.colIdx[std::size_t(e)]) < n)
+          rows.push_back(std::int64_t(i)), cols.push_back(exact.colIdx[std::size_t(e)]), values.push_back(exact.values[std::size_t(e)]);
+    exact = linalg::Csr::fromTriplets(n, n, rows, cols, values);
+    const linalg::SegmentMatrix A(exact, "rounded");
+    const solvers::JacobiPreconditioner M(A, stream::Layout::forSize(n));
+    const auto rhs = randomRhs(n, 17 + n);
+    std::vector<double> x(n, 0.0);
+    solvers::DefectCorrection host;
+    host.rightHandSideNorm = std::sqrt(test::dotD(rhs, rhs));
+    host.defect = [&](stream::Vector& r) {
+      const auto ax = exact.multiply(x);
+      std::vector<float> rf(n);
+      double rr = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        rf[i] = float(rhs[i] - ax[i]);
+        rr += (rhs[i] - ax[i]) * (rhs[i] - ax[i]);
+      }
+      r.upload(rf);
+      return std::sqrt(rr);
+    };
+    host.addCorrection = [&](const stream::Vector& c) {
+      const auto cf = c.download();
+      for (std::size_t i = 0; i < n; ++i) x[i] += double(cf[i]);
+    };
+    host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
+    const auto status = solvers::refine(stream::Layout::forSize(n), host, {.tolerance = 1e-10},
+                                        solvers::cgInnerSolve(A, {.maxIterations = 5000}, &M));
+    INFO(status.message);
+    REQUIRE(status.converged());
+    REQUIRE(relativeResidual(exact, x, rhs) <= 1e-10);
+    // Float CG alone, on the rounded matrix, stays orders of magnitude above that.
+    if (n > 1) {
+      stream::Vector bf(n, "bf"), xf(n, "xf");
+      bf.upload(std::vector<float>(rhs.begin(), rhs.end()));
+      solvers::cg(A, bf, xf, {.tolerance = 1e-7f, .maxIterations = 5000}, &M);
+      REQUIRE(test::trueRelativeResidual(exact, xf.download(), rhs) > 1e-8);
+    }
+  }
+}
+
+TEST_CASE("Refinement undoes a correction that raises the residual", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const std::size_t nx = 23, ny = 17, n = nx * ny;
+  const auto A = linalg::StencilMatrix::poisson2D(nx, ny, "poisson");
+  const auto rhs = randomRhs(n, 21);
+  DoubleFloatVector b(n, "b"), x(n, "x");
+  b.upload(rhs);
+  const auto start = randomRhs(n, 22);
+  x.upload(start);
+  // An inner solve that answers with a correction pointing the wrong way, as float CG can
+  // after a breakdown on a nearly singular system.
+  const solvers::InnerSolve wrongWay = [](const stream::Vector& r, stream::Vector& c, double) {
+    linalg::copy(r, c);
+    linalg::scale(-50.0f, c);
+    solvers::SolverStatus s;
+    s.iterations = 3;
+    s.outcome = Outcome::MaxIterations;
+    s.message = "made up";
+    return s;
+  };
+  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-10}, wrongWay);
+  INFO(status.message);
+  REQUIRE(status.outcome == Outcome::Stagnated);
+  REQUIRE_THAT(status.message, Catch::Contains("was undone") && Catch::Contains("made up"));
+  REQUIRE(status.outerSteps() == 1);
+  const auto after = x.download();
+  // x + c - c in double-float arithmetic: the start again, to the pairs' precision.
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(std::abs(after[i] - start[i]) <= 1e-12 * (1.0 + std::abs(start[i])));
+  REQUIRE(status.residualHistory.front() == Approx(status.residualHistory.back()).epsilon(1e-6));
 }
 
 TEST_CASE("Refinement names bad options, operators without the kernel and zero right-hand sides", "[gl][solvers][refinement]") {
