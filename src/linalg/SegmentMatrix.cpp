@@ -321,10 +321,10 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
   m_columns.upload(columns.data());
   m_starts = gl::Texture(W, H, gl::TextureFormat::R32F, this->name() + ".segmentStarts");
   m_starts.upload(starts.data());
-  uploadValues(A.values);
+  uploadValues(A.values, {});
 }
 
-void SegmentMatrix::uploadValues(const std::vector<double>& csrValues) {
+void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span<const double> extraDiagonal) {
   const std::string title = this->title();
   if (csrValues.size() != m_pattern.nonZeros()) {
     throw std::invalid_argument(title + ".setValues: " + std::to_string(csrValues.size()) + " values for " +
@@ -335,6 +335,12 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues) {
   const auto& internalToUser = this->internalToUser();
   for (std::size_t p = 0; p < layout.size(); ++p) {
     if (internalToUser[p] < 0) diagonal[p] = 1.0f;  // dead slot: an identity row holding 0
+  }
+  const auto& userToInternal = this->userToInternal();
+  for (std::size_t i = 0; i < extraDiagonal.size(); ++i) {
+    if (!std::isfinite(extraDiagonal[i]))
+      throw std::invalid_argument(title + ".setValues: diagonal value " + std::to_string(i) + " is not finite");
+    diagonal[std::size_t(userToInternal[i])] += float(extraDiagonal[i]);
   }
   std::vector<float> values(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()), 0.0f);
   for (std::size_t e = 0; e < csrValues.size(); ++e) {
@@ -356,7 +362,15 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues) {
   m_values.upload(values.data());
 }
 
-void SegmentMatrix::setValues(const std::vector<double>& csrValues) { uploadValues(csrValues); }
+void SegmentMatrix::setValues(const std::vector<double>& csrValues) { uploadValues(csrValues, {}); }
+
+void SegmentMatrix::setValues(const std::vector<double>& csrValues, std::span<const double> diagonal) {
+  if (diagonal.size() != rows()) {
+    throw std::invalid_argument(title() + ".setValues: " + std::to_string(diagonal.size()) + " diagonal values for " +
+                                std::to_string(rows()) + " rows");
+  }
+  uploadValues(csrValues, diagonal);
+}
 
 std::int32_t SegmentMatrix::entryRow(std::int64_t e) const {
   if (e < 0 || std::size_t(e) >= m_pattern.nonZeros()) {

@@ -131,6 +131,10 @@ class SegmentMatrix : public PermutedMatrix {
   /// New values for the pattern, one per CSR entry in the pattern's order (duplicates
   /// summed). std::invalid_argument on a wrong count or a non-finite value.
   void setValues(const std::vector<double>& csrValues);
+  /// The same, with a diagonal per row (user order) added to the pattern's diagonal
+  /// entries: for patterns without diagonal entries (a mesh's edges). std::invalid_argument
+  /// on a wrong count or a non-finite value.
+  void setValues(const std::vector<double>& csrValues, std::span<const double> diagonal);
   /// The current matrix (downloads the GPU values): same pattern, entry order as built.
   Csr toCsr() const;
 
@@ -202,7 +206,7 @@ class SegmentMatrix : public PermutedMatrix {
   /// vectors in internalLayout().
   void requireInternalProduct(const stream::Vector& x, const stream::Vector& y, const std::string& what) const;
   void applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal, const std::string& what) const;
-  void uploadValues(const std::vector<double>& csrValues);
+  void uploadValues(const std::vector<double>& csrValues, std::span<const double> extraDiagonal);
 
   SegmentOptions m_options;
   Csr m_pattern;

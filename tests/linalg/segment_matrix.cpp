@@ -285,6 +285,54 @@ TEST_CASE("SegmentMatrix::transposed gives A^T x in the same internal order", "[
   checkProduct(At, transpose(csr), 8);
 }
 
+TEST_CASE("SegmentMatrix: setValues with a separate diagonal on a pattern without one", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(611)}) {
+    INFO(n << " rows");
+    // A mesh-like pattern: off-diagonal entries only; the diagonal comes on its own.
+    Csr full = randomRows(n, 9, 41 + n);
+    Csr offPattern;
+    offPattern.rows = offPattern.cols = n;
+    offPattern.rowPtr.assign(n + 1, 0);
+    std::vector<double> diagonal(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (auto e = full.rowPtr[i]; e < full.rowPtr[i + 1]; ++e) {
+        const std::size_t j = std::size_t(full.colIdx[std::size_t(e)]);
+        if (j == i) {
+          diagonal[i] += full.values[std::size_t(e)];
+          continue;
+        }
+        offPattern.colIdx.push_back(std::int32_t(j));
+        offPattern.values.push_back(full.values[std::size_t(e)]);
+      }
+      offPattern.rowPtr[i + 1] = std::int64_t(offPattern.colIdx.size());
+    }
+    const auto extra = test::randomFloats(n, 43 + n);
+    for (std::size_t i = 0; i < n; ++i) diagonal[i] += 2.0 + extra[i];
+    // The expected matrix: the off-diagonal entries plus the diagonal, as one CSR.
+    std::vector<std::int64_t> rows, cols;
+    std::vector<double> values;
+    for (std::size_t i = 0; i < n; ++i) {
+      rows.push_back(std::int64_t(i)), cols.push_back(std::int64_t(i)), values.push_back(diagonal[i]);
+      for (auto e = offPattern.rowPtr[i]; e < offPattern.rowPtr[i + 1]; ++e)
+        rows.push_back(std::int64_t(i)), cols.push_back(offPattern.colIdx[std::size_t(e)]),
+            values.push_back(offPattern.values[std::size_t(e)]);
+    }
+    const Csr expected = Csr::fromTriplets(n, n, rows, cols, values);
+    SegmentMatrix A = SegmentMatrix::fromPattern(offPattern, "A");
+    A.setValues(offPattern.values, diagonal);
+    checkProduct(A, expected, 12);
+    // Setting again replaces the diagonal rather than adding to the last one.
+    A.setValues(offPattern.values, diagonal);
+    checkProduct(A, expected, 13);
+    REQUIRE_THROWS_WITH(A.setValues(offPattern.values, std::vector<double>(n + 1, 1.0)),
+                        Catch::Contains("diagonal values for"));
+    std::vector<double> bad = diagonal;
+    bad[n / 2] = std::nan("");
+    REQUIRE_THROWS_WITH(A.setValues(offPattern.values, bad), Catch::Contains("diagonal value " + std::to_string(n / 2)));
+  }
+}
+
 TEST_CASE("SegmentMatrix: values from setValues and written through the texel mapping", "[gl][linalg][segment]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const Csr csr = randomRows(777, 30, 19);
