@@ -198,7 +198,7 @@ void SmoothDemo::step() {
       m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cgTolerance,
                                           m_flow->options().cgMaxIterations);
     const solvers::SolverStatus status =
-        m_settings.dsi.enabled ? m_dsi->step(*m_flow) : m_flow->step(float(m_lambdaDt));
+        m_settings.dsi.enabled ? m_dsi->step(*m_flow) : m_flow->step(m_lambdaDt);
     glFinish();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     recordStep(status, ms);

@@ -5,7 +5,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
-#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/geometry/CurvatureSystem.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/stream/Pass.h>
@@ -13,6 +13,7 @@
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -201,6 +202,8 @@ void CurvatureFlow::uploadPositions(std::span<const double> xyz) {
   m_stiffnessPositions.upload(texels);
   m_stiffnessLambdaDt = NAN;
   m_uploaded.assign(xyz.begin(), xyz.end());
+  m_hostPositions = m_uploaded;
+  m_hostPositionsCurrent = true;
   m_reference = measure();
 }
 
@@ -210,9 +213,11 @@ void CurvatureFlow::restorePositions(const stream::Vector& saved) {
   gl::StateGuard guard;
   stream::requireSameLayout("CurvatureFlow::restorePositions", saved, m_positions);
   linalg::copy(saved, m_positions);
+  m_hostPositionsCurrent = false;
 }
 
 std::vector<double> CurvatureFlow::downloadPositions() const {
+  if (m_hostPositionsCurrent) return m_hostPositions;
   gl::StateGuard guard;
   const std::vector<float> texels = m_positions.download();
   const std::size_t n = m_mesh.vertexCount();
@@ -297,13 +302,21 @@ void CurvatureFlow::assemble(float lambdaDt) {
   if (m_options.jacobi) m_jacobi->update(*m_operator);
 }
 
-solvers::SolverStatus CurvatureFlow::step(float lambdaDt) {
+solvers::SolverStatus CurvatureFlow::step(double lambdaDt) {
+  if (!std::isfinite(lambdaDt) || !(lambdaDt >= 0.0) || !std::isfinite(float(lambdaDt)))
+    throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\").step: lambdaDt = " + std::to_string(lambdaDt) +
+                                "; the step needs a finite lambdaDt >= 0");
   gl::StateGuard guard;
-  assemble(lambdaDt);
+  assemble(float(lambdaDt));
   stream::Vector backup = stream::Vector::temporary(m_positions.layout(), m_name + ".previous");
   linalg::copy(m_positions, backup);
 
-  solveStep();
+  if (m_options.precision == solvers::Precision::Mixed) {
+    solveStepMixed(lambdaDt);
+  } else {
+    solveStep();
+    m_hostPositionsCurrent = false;
+  }
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) {
     linalg::copy(backup, m_positions);
     m_lastSolve.message += " (step undone: positions kept)";
@@ -314,32 +327,95 @@ solvers::SolverStatus CurvatureFlow::step(float lambdaDt) {
   return m_lastSolve;
 }
 
-void CurvatureFlow::solveStep() {
+solvers::CgOptions CurvatureFlow::cgOptions() const {
   solvers::CgOptions cg;
   cg.tolerance = m_options.cgTolerance;
   cg.maxIterations = m_options.cgMaxIterations;
   cg.checkEvery = m_options.cgCheckEvery;
   cg.asynchronousCheck = m_options.cgAsynchronousCheck;
+  return cg;
+}
+
+void CurvatureFlow::solveStep() {
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
-  if (m_options.precision == solvers::Precision::Single) {
-    m_lastSolve = {};
-    static_cast<solvers::SolverStatus&>(m_lastSolve) = solvers::cg(*m_operator, m_rhs, m_positions, cg, M);
-    return;
+  m_lastSolve = {};
+  static_cast<solvers::SolverStatus&>(m_lastSolve) = solvers::cg(*m_operator, m_rhs, m_positions, cgOptions(), M);
+}
+
+void CurvatureFlow::solveStepMixed(double lambdaDt) {
+  if (!m_hostPositionsCurrent) {
+    m_hostPositions = downloadPositions();
+    m_hostPositionsCurrent = true;
   }
-  // Mixed: b and the warm start x as exact pairs, then defect correction; the new
-  // positions are the pairs rounded to float.
-  if (!m_rhsPairs) {
-    m_rhsPairs = std::make_unique<linalg::DoubleFloatVector>(m_rhs.layout(), m_name + ".bPairs");
-    m_positionPairs = std::make_unique<linalg::DoubleFloatVector>(m_positions.layout(), m_name + ".xPairs");
+  // The step's system in double from the double positions (for the conformalized flow the
+  // stiffness of the positions last uploaded, as the GPU assembly takes it).
+  const bool conformalized = m_options.flow == Flow::Conformalized;
+  const CurvatureSystem system = buildCurvatureSystem(m_mesh, m_topology, lambdaDt, m_options.fixBoundary,
+                                                      m_hostPositions, conformalized ? m_uploaded : std::vector<double>{});
+  const std::size_t n = m_mesh.vertexCount();
+  const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
+  std::vector<double> x = m_hostPositions;
+
+  // The inner solves run on that matrix rounded to float (entries within 2^-24 of the
+  // double ones), not on the float assembly from float positions: on a pinching step the
+  // latter's cotangents carry errors that the condition number turns into a different
+  // solution (2% of the bounding box on CGAL's man.off after 5 steps), where no refinement
+  // around it can converge. The next assembly rebuilds the GPU's own entries.
+  {
+    const linalg::Csr& P = m_topology.pattern();
+    std::vector<double> offDiagonal(P.nonZeros()), diagonal(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto first = system.A.rowPtr[i];  // the diagonal, then the pattern's entries in order
+      diagonal[i] = system.A.values[std::size_t(first)];
+      for (auto e = P.rowPtr[i]; e < P.rowPtr[i + 1]; ++e)
+        offDiagonal[std::size_t(e)] = system.A.values[std::size_t(first + 1 + (e - P.rowPtr[i]))];
+    }
+    m_matrix->setValues(offDiagonal, diagonal);
+    m_stiffnessLambdaDt = NAN;
+    if (m_options.jacobi) m_jacobi->update(*m_operator);
   }
-  m_rhsPairs->assign(m_rhs);
-  m_positionPairs->assign(m_positions);
+
+  solvers::DefectCorrection host;
+  double b2 = 0;
+  for (double v : system.rhs) b2 += v * v;
+  host.rightHandSideNorm = std::sqrt(b2);
+  std::vector<float> texels(m_positions.size(), 0.0f);
+  host.defect = [&](stream::Vector& r) {
+    double r2 = 0;
+    std::fill(texels.begin(), texels.end(), 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      double ri[3] = {system.rhs[3 * i], system.rhs[3 * i + 1], system.rhs[3 * i + 2]};
+      for (auto e = system.A.rowPtr[i]; e < system.A.rowPtr[i + 1]; ++e) {
+        const std::size_t j = std::size_t(system.A.colIdx[std::size_t(e)]);
+        const double a = system.A.values[std::size_t(e)];
+        for (std::size_t c = 0; c < 3; ++c) ri[c] -= a * x[3 * j + c];
+      }
+      for (std::size_t c = 0; c < 3; ++c) {
+        r2 += ri[c] * ri[c];
+        texels[4 * std::size_t(toInternal[i]) + c] = float(ri[c]);
+      }
+    }
+    r.upload(texels);
+    return std::sqrt(r2);
+  };
+  host.addCorrection = [&](const stream::Vector& c) {
+    const std::vector<float> correction = c.download();
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < 3; ++k) x[3 * i + k] += double(correction[4 * std::size_t(toInternal[i]) + k]);
+  };
+  host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
+
   solvers::RefinementOptions refinement;
   refinement.tolerance = m_options.cgTolerance;
   refinement.innerTolerance = m_options.innerTolerance;
-  m_lastSolve =
-      solvers::refine(*m_operator, *m_rhsPairs, *m_positionPairs, refinement, solvers::cgInnerSolve(*m_operator, cg, M));
-  linalg::copy(m_positionPairs->hi(), m_positions);
+  const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
+  m_lastSolve = solvers::refine(m_positions.layout(), host, refinement, solvers::cgInnerSolve(*m_operator, cgOptions(), M));
+  if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
+  m_hostPositions = std::move(x);
+  for (std::size_t v = 0; v < n; ++v)
+    for (std::size_t c = 0; c < 3; ++c)
+      texels[4 * std::size_t(toInternal[v]) + c] = float(m_hostPositions[3 * v + c] - m_origin[c]);
+  m_positions.upload(texels);
 }
 
 void CurvatureFlow::rescale() {
@@ -350,7 +426,12 @@ void CurvatureFlow::rescale() {
   } else if (m_options.rescale == Rescale::Volume && now.volume * m_reference.volume > 0) {
     s = std::cbrt(m_reference.volume / now.volume);
   }
-  if (std::isfinite(s) && s != 1.0) linalg::scale(float(s), m_positions);
+  if (!std::isfinite(s) || s == 1.0) return;
+  linalg::scale(float(s), m_positions);
+  if (m_hostPositionsCurrent) {
+    for (std::size_t k = 0; k < m_hostPositions.size(); ++k)
+      m_hostPositions[k] = m_origin[k % 3] + s * (m_hostPositions[k] - m_origin[k % 3]);
+  }
 }
 
 void CurvatureFlow::triangleMeasures(stream::Vector& areas, stream::Vector& volumes, stream::Vector& degenerate) const {

@@ -52,9 +52,6 @@
 namespace texstream::stream {
 class Scalar;
 }
-namespace texstream::linalg {
-class DoubleFloatVector;
-}
 
 namespace texstream::geometry {
 
@@ -96,9 +93,16 @@ struct CurvatureFlowOptions {
   /// little gain (docs/performance.md has both).
   bool jacobi = true;
   /// Single: float CG on each step's system, warm-started from the current positions.
-  /// Mixed: that CG inside double-float defect correction (solvers/MixedPrecisionRefinement.h):
-  /// cgTolerance is then the true residual's, reached on ill-conditioned steps (thin features
-  /// of real scans) where float CG alone stalls; cgMaxIterations caps each inner solve.
+  /// Mixed: the positions kept in double on the host, each step's system assembled there in
+  /// double (CurvatureSystem.h) and solved by defect correction (solvers/
+  /// MixedPrecisionRefinement.h, DefectCorrection: b - A x in double on the CPU, float CG on
+  /// the GPU for the corrections, on that matrix rounded to float, as Göddeke et al. 2007
+  /// split the work).
+  /// On thin features of real scans the step's condition number amplifies float's rounding
+  /// of the matrix entries themselves, so the defect needs entries in double, not only a
+  /// double x. cgTolerance is then the true residual's in double; cgMaxIterations caps each
+  /// inner solve. Costs per step: one CPU assembly and, per outer step, a CPU product and a
+  /// vertex vector each way.
   solvers::Precision precision = solvers::Precision::Single;
   /// Mixed: the residual reduction each inner CG solve asks for, in (0, 1).
   float innerTolerance = 1e-3f;
@@ -136,7 +140,8 @@ class CurvatureFlow {
   /// One semi-implicit step of size λΔt (finite, >= 0; std::invalid_argument otherwise).
   /// Returns the CG status (also lastSolve()); a solve that did not converge leaves the
   /// positions where CG stopped (non-finite ones are not kept: the step is undone).
-  solvers::SolverStatus step(float lambdaDt);
+  /// The GPU assembles with λΔt rounded to float; mixed precision's defect uses it exactly.
+  solvers::SolverStatus step(double lambdaDt);
   /// Steps 1-3 (and the Jacobi vector) only: A(x) and b(x) for the current positions.
   void assemble(float lambdaDt);
 
@@ -220,8 +225,12 @@ class CurvatureFlow {
   /// bound; the caller adds the rest and runs it.
   stream::Pass ringPass(const std::string& kernel, const linalg::SegmentGroup& g) const;
   void rescale();
-  /// One step's solve in single or mixed precision (m_lastSolve).
+  /// The CG options of every solve from m_options.
+  solvers::CgOptions cgOptions() const;
+  /// One step's solve in single precision (m_lastSolve).
   void solveStep();
+  /// One step's solve in mixed precision (see CurvatureFlowOptions::precision).
+  void solveStepMixed(double lambdaDt);
 
   std::string m_name;
   CurvatureFlowOptions m_options;
@@ -241,8 +250,10 @@ class CurvatureFlow {
   /// off-diagonal entries (and G) were last assembled for (NaN: to be assembled).
   stream::Vector m_stiffnessPositions;
   float m_stiffnessLambdaDt = NAN;
-  /// Mixed precision: b and x as double-float pairs (allocated on first use).
-  std::unique_ptr<linalg::DoubleFloatVector> m_rhsPairs, m_positionPairs;
+  /// The positions in double (mesh order): current after an upload or a mixed-precision
+  /// step, stale after a single-precision step or restorePositions().
+  std::vector<double> m_hostPositions;
+  bool m_hostPositionsCurrent = false;
   long long m_steps = 0;
 };
 

@@ -49,7 +49,8 @@ std::size_t countDegenerateTriangles(const Mesh& mesh, const std::vector<double>
 }
 
 CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& topology, double lambdaDt,
-                                     bool fixBoundary, const std::vector<double>& positions) {
+                                     bool fixBoundary, const std::vector<double>& positions,
+                                     const std::vector<double>& stiffnessPositions) {
   if (!(lambdaDt >= 0.0) || !std::isfinite(lambdaDt))
     throw std::invalid_argument("buildCurvatureSystem(\"" + mesh.name + "\"): lambdaDt = " + std::to_string(lambdaDt) +
                                 "; the step needs a finite lambdaDt >= 0");
@@ -61,8 +62,14 @@ CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& t
   if (x.size() != 3 * n)
     throw std::invalid_argument("buildCurvatureSystem(\"" + mesh.name + "\"): " + std::to_string(x.size()) +
                                 " position values for " + std::to_string(n) + " vertices");
+  const std::vector<double>& xs = stiffnessPositions.empty() ? x : stiffnessPositions;
+  if (xs.size() != 3 * n)
+    throw std::invalid_argument("buildCurvatureSystem(\"" + mesh.name + "\"): " + std::to_string(xs.size()) +
+                                " stiffness position values for " + std::to_string(n) + " vertices");
+  const bool separateStiffness = &xs != &x;
   const linalg::Csr& P = topology.pattern();
   auto at = [&](std::int32_t v) { return &x[3 * std::size_t(v)]; };
+  auto stiffnessAt = [&](std::int32_t v) { return &xs[3 * std::size_t(v)]; };
 
   CurvatureSystem s;
   s.A.rows = s.A.cols = n;
@@ -91,10 +98,13 @@ CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& t
       const double* lo = std::int32_t(i) < j ? xi : xj;
       const double* hi = std::int32_t(i) < j ? xj : xi;
       double w = 0.0;
+      const double* loS = std::int32_t(i) < j ? stiffnessAt(std::int32_t(i)) : stiffnessAt(j);
+      const double* hiS = std::int32_t(i) < j ? stiffnessAt(j) : stiffnessAt(std::int32_t(i));
       for (const std::int32_t k : {topology.next(std::size_t(e)), topology.prev(std::size_t(e))}) {
         if (k < 0) continue;
-        const Corner c = corner(lo, at(k), hi);
-        area += 0.25 * c.crossLength;  // half of the triangle's area: each triangle is seen from two edges
+        const Corner c = corner(loS, stiffnessAt(k), hiS);
+        // Half of the triangle's area: each triangle is seen from two edges.
+        area += 0.25 * (separateStiffness ? corner(lo, at(k), hi).crossLength : c.crossLength);
         if (!c.degenerate) {
           w += c.dot / c.crossLength;
           ++usable;

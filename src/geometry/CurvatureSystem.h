@@ -61,9 +61,13 @@ struct CurvatureSystem {
 };
 
 /// The system at `positions` (3 per vertex, the mesh's order; the mesh's own when empty).
-/// lambdaDt >= 0 (std::invalid_argument otherwise).
+/// lambdaDt >= 0 (std::invalid_argument otherwise). `stiffnessPositions` (same count) give
+/// the cotangent weights and which triangles are degenerate, the areas and b still coming
+/// from `positions`: the conformalized flow's system (Kazhdan et al. 2012, §4: the
+/// stiffness of the initial surface, the mass of the current one); empty: `positions`.
 CurvatureSystem buildCurvatureSystem(const Mesh& mesh, const TriangleTopology& topology, double lambdaDt,
-                                     bool fixBoundary, const std::vector<double>& positions = {});
+                                     bool fixBoundary, const std::vector<double>& positions = {},
+                                     const std::vector<double>& stiffnessPositions = {});
 
 /// Triangles of `mesh` at `positions` (the mesh's own when empty) failing the test above.
 std::size_t countDegenerateTriangles(const Mesh& mesh, const std::vector<double>& positions = {});

@@ -351,64 +351,45 @@ TEST_CASE("One smoothing step equals Eigen's Cholesky solve of the same symmetri
   }
 }
 
-/// Eigen's Cholesky solve of the system the GPU assembled (its float entries and b), in
-/// double: the reference for the solver alone. Positions relative to the origin.
-std::vector<double> eigenSolveAssembled(const CurvatureFlow& flow) {
-  gl::StateGuard guard;
-  const linalg::Csr off = flow.matrix().toCsr();
-  const std::vector<double> diagonal = perRow(flow, flow.matrix().internalDiagonal().download());
-  const std::vector<double> b = perVertex(flow, flow.rightHandSide().download());
-  const auto n = Eigen::Index(diagonal.size());
-  std::vector<Eigen::Triplet<double>> triplets;
-  for (std::size_t i = 0; i < diagonal.size(); ++i) {
-    triplets.emplace_back(Eigen::Index(i), Eigen::Index(i), diagonal[i]);
-    for (auto e = off.rowPtr[i]; e < off.rowPtr[i + 1]; ++e)
-      triplets.emplace_back(Eigen::Index(i), Eigen::Index(off.colIdx[std::size_t(e)]), off.values[std::size_t(e)]);
-  }
-  Eigen::SparseMatrix<double> A(n, n);
-  A.setFromTriplets(triplets.begin(), triplets.end());
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
-  REQUIRE(llt.info() == Eigen::Success);
-  std::vector<double> x(b.size());
-  for (int c = 0; c < 3; ++c) {
-    Eigen::VectorXd bc(n);
-    for (Eigen::Index i = 0; i < n; ++i) bc[i] = b[3 * std::size_t(i) + std::size_t(c)];
-    const Eigen::VectorXd xc = llt.solve(bc);
-    for (Eigen::Index i = 0; i < n; ++i) x[3 * std::size_t(i) + std::size_t(c)] = xc[i];
-  }
-  return x;
-}
-
-TEST_CASE("A mixed-precision step solves the assembled system to double-precision accuracy", "[gl][geometry][refinement]") {
+TEST_CASE("Mixed-precision steps equal double direct solves of the double-assembled systems", "[gl][geometry][refinement]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   for (const Case& c : assemblyCases()) {
-    for (const bool jacobi : {true, false}) {
-      INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free") << (jacobi ? ", Jacobi" : ", plain CG"));
-      CurvatureFlowOptions opts;
-      opts.fixBoundary = c.fixBoundary;
-      opts.jacobi = jacobi;
-      opts.cgTolerance = 1e-10f;
-      opts.precision = solvers::Precision::Mixed;
-      CurvatureFlow flow(c.mesh, opts, "test");
-      const std::vector<double> x0 = flow.downloadPositions();
-      const float lambdaDt = float(2.0 * std::pow(meanEdgeLength(c.mesh), 2));
-      flow.assemble(lambdaDt);
-      std::vector<double> expected = eigenSolveAssembled(flow);
-      for (std::size_t k = 0; k < expected.size(); ++k) expected[k] += flow.origin()[k % 3];
-      const solvers::SolverStatus status = flow.step(lambdaDt);
-      INFO(status.message);
-      REQUIRE(status.converged());
-      REQUIRE(status.relativeResidual <= 1e-10);
-      REQUIRE(!flow.lastInnerIterations().empty());
-      const std::vector<double> got = flow.downloadPositions();
-      std::vector<double> moved(got.size());
-      for (std::size_t k = 0; k < got.size(); ++k) moved[k] = expected[k] - x0[k];
-      REQUIRE(maxAbs(moved) > 1e-3 * meanEdgeLength(c.mesh));
-      // Up to the positions' own float rounding: a hundred times closer than single
-      // precision CG at 1e-6 (1% of the motion, the test above).
-      double size = 0;
-      for (std::size_t k = 0; k < got.size(); ++k) size = std::max(size, std::abs(got[k] - flow.origin()[k % 3]));
-      REQUIRE(maxAbsDifference(got, expected) <= 1e-4 * maxAbs(moved) + 0x1p-23 * size);
+    for (const Flow flowKind : {Flow::MeanCurvature, Flow::Conformalized}) {
+      for (const bool jacobi : {true, false}) {
+        INFO(c.mesh.name << (c.fixBoundary ? " fixed" : " free") << (jacobi ? ", Jacobi" : ", plain CG") << ", "
+                         << stream::nameOf(flowNames(), flowKind));
+        CurvatureFlowOptions opts;
+        opts.fixBoundary = c.fixBoundary;
+        opts.jacobi = jacobi;
+        opts.flow = flowKind;
+        opts.cgTolerance = 1e-10f;
+        opts.precision = solvers::Precision::Mixed;
+        CurvatureFlow flow(c.mesh, opts, "test");
+        const std::vector<double> x0 = flow.downloadPositions();
+        // Not a float: the double system is built with exactly this λΔt.
+        const double lambdaDt = 2.0 * std::pow(meanEdgeLength(c.mesh), 2) / 3.0;
+        std::vector<double> expected = x0;
+        const TriangleTopology& topology = flow.topology();
+        for (int step = 1; step <= 2; ++step) {
+          const std::vector<double> stiffness = flowKind == Flow::Conformalized ? x0 : expected;
+          const std::vector<double> previous = expected;
+          expected = eigenSolve(buildCurvatureSystem(c.mesh, topology, lambdaDt, c.fixBoundary, previous, stiffness));
+          const solvers::SolverStatus status = flow.step(lambdaDt);
+          INFO("step " << step << ": " << status.message);
+          REQUIRE(status.converged());
+          REQUIRE(status.relativeResidual <= 1e-10);
+          REQUIRE(!flow.lastInnerIterations().empty());
+          const std::vector<double> got = flow.downloadPositions();
+          std::vector<double> moved(got.size());
+          for (std::size_t k = 0; k < got.size(); ++k) moved[k] = expected[k] - previous[k];
+          REQUIRE(maxAbs(moved) > 1e-3 * meanEdgeLength(c.mesh));
+          // The residual is 1e-10 in double: the positions equal the direct solve far below
+          // float's rounding of them (2^-24 of their size), which single precision cannot.
+          double size = 0;
+          for (std::size_t k = 0; k < got.size(); ++k) size = std::max(size, std::abs(got[k] - flow.origin()[k % 3]));
+          REQUIRE(maxAbsDifference(got, expected) <= 1e-6 * maxAbs(moved) + 0x1p-30 * size);
+        }
+      }
     }
   }
 }
@@ -693,7 +674,7 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
     CurvatureFlow flow(mesh, opts, "scan");
     double worst = 0;
     for (int s = 0; s < steps; ++s) {
-      const solvers::SolverStatus status = flow.step(float(lambdaDt));
+      const solvers::SolverStatus status = flow.step(lambdaDt);
       const double deviation = maxAbsDifference(flow.downloadPositions(), reference[std::size_t(s)]) / diagonal;
       worst = std::max(worst, deviation);
       std::string inner;
