@@ -29,6 +29,13 @@ void BenchContext::add(Row row) {
     progress(row.op + " [" + row.backend + "]: max_rel_err " + std::to_string(row.maxRelErr) +
              " above tolerance " + std::to_string(row.tolerance));
   report.rows.push_back(std::move(row));
+  // A run cut short (a time limit on the GPU machine) still leaves its rows so far.
+  if (options.jsonPath) {
+    Report partial = report;
+    partial.finalize();
+    std::ofstream out(*options.jsonPath + ".partial");
+    out << partial.toJson().dump(2) << "\n";
+  }
 }
 
 const std::vector<BenchCase>& benchCases() {
@@ -173,6 +180,7 @@ int runBenchmark(const BenchOptions& options) {
     out << report.toJson().dump(2) << "\n";
     if (!out) throw std::runtime_error("--json: error writing " + *options.jsonPath);
     std::cerr << "texstream-bench: wrote " << *options.jsonPath << std::endl;
+    std::remove((*options.jsonPath + ".partial").c_str());
   }
   if (failedCase || !report.allOk()) {
     std::cerr << "texstream-bench: some rows failed their correctness check or a case failed (see above)" << std::endl;

@@ -25,7 +25,7 @@
 //    set-up): the comparison favours the peer;
 //  - peer.eigen_cg_<app>: A^T A and A^T b (Eigen), ConjugateGradient with a Jacobi
 //    preconditioner in double to the same tolerance from the same initial guess (up to
-//    200K unknowns: above, one solve takes minutes).
+//    60K unknowns: above, one solve takes minutes).
 #include "BenchCase.h"
 #include "Reference.h"
 #include "SparseRows.h"
@@ -204,8 +204,8 @@ CpuPeers runCpuPeers(BenchContext& ctx, const linalg::LinearSystem& system, cons
                " solve(s), double, 1 thread; building the rows not counted";
     ctx.add(std::move(row));
   }
-  if (n > 200000) {
-    ctx.progress(app + "." + tag + ": no Eigen CG peer above 200K unknowns (one solve takes minutes)");
+  if (n > 60000) {
+    ctx.progress(app + "." + tag + ": no Eigen CG peer above 60K unknowns (one solve takes minutes)");
     return out;
   }
   {
