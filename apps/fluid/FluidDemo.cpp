@@ -67,14 +67,9 @@ void FluidDemo::rebuild() {
   m_settings.params.fieldFormat = fluid::defaultFieldFormat();
   m_solver = std::make_unique<fluid::FluidSolver>(m_settings.params);
   m_settings.params = m_solver->parameters();
-  if (!m_solver->projects() && !m_halfFloatReported) {
+  if (m_solver->halfFloatMode() && !m_halfFloatReported) {
     std::cerr << "texstream-fluid: half-float mode: " << m_solver->halfFloatLimits() << "\n";
     m_halfFloatReported = true;
-  }
-  if (!m_solver->fieldAvailable(m_settings.display)) {
-    std::cerr << "texstream-fluid: --display " << fluid::fieldName(m_settings.display)
-              << ": not available without the pressure projection; showing the dye\n";
-    m_settings.display = fluid::Field::Dye;
   }
   m_plotResidual.clear();
   m_random.seed(1);
@@ -104,7 +99,7 @@ void FluidDemo::measureHealth(stream::Scalar& out) {
 }
 
 HealthMeasure FluidDemo::health() const {
-  if (!m_solver->projects()) {
+  if (m_solver->halfFloatMode()) {
     HealthMeasure off;
     off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
     return off;
@@ -327,7 +322,7 @@ void FluidDemo::gui(ShellControls& controls) {
               std::to_string(m_solver->ny()) + ", step " + std::to_string(m_solver->steps()) + ", t = " +
               number(m_solver->time()));
   runRatePanel(controls);
-  if (!m_solver->projects()) {
+  if (m_solver->halfFloatMode()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "half-float mode (RGBA16F fields)");
     wrappedText(m_solver->halfFloatLimits() + ".");
   }
@@ -345,7 +340,9 @@ void FluidDemo::gui(ShellControls& controls) {
     }
     if (m_table.widget("size")) p.dt = 0, rebuildNeeded = true;
     changed |= m_table.widget("dt");
-    if (p.scene == fluid::Scene::Cavity) {
+    if (m_solver->halfFloatMode()) {
+      ImGui::TextDisabled("viscosity: off (its solve needs RGBA32F targets)");
+    } else if (p.scene == fluid::Scene::Cavity) {
       if (m_table.widget("re")) p.viscosity = 1.0 / p.reynolds, changed = true;
     } else {
       changed |= m_table.widget("viscosity");
@@ -363,10 +360,12 @@ void FluidDemo::gui(ShellControls& controls) {
     ImGui::PopStyleColor();
   }
 
-  if (!m_solver->projects()) {
+  if (m_solver->halfFloatMode()) {
     if (section("pressure solver")) {
-      ImGui::TextWrapped("off: multigrid, CG and Jacobi need RGBA32F render targets (%s), which this device lacks.",
-                         gl::Capabilities::kFloatTargetsExtension);
+      wrappedText("Jacobi sweeps in RGBA16F: multigrid and CG need RGBA32F render targets (" +
+                  std::string(gl::Capabilities::kFloatTargetsExtension) + "), which this device lacks.");
+      changed |= m_table.widget("half-float-sweeps");
+      changed |= m_table.widget("omega");
     }
   } else if (section("pressure solver")) {
     changed |= m_table.widget("solver");
@@ -383,10 +382,7 @@ void FluidDemo::gui(ShellControls& controls) {
   }
 
   if (section("display")) {
-    const fluid::Field shown = m_settings.display;
-    if (m_table.widget("display") && !m_solver->fieldAvailable(m_settings.display))
-      m_settings.display = shown;  // pressure and divergence need the projection
-    if (!m_solver->projects()) ImGui::TextDisabled("pressure, divergence: need the pressure projection");
+    m_table.widget("display");
     if (m_settings.display == fluid::Field::Dye) {
       m_table.widget("dye-colors");
       if (m_settings.dyeColors == DyeColors::Single) m_table.widget("dye-color");
@@ -399,7 +395,9 @@ void FluidDemo::gui(ShellControls& controls) {
 
   if (section("backend", false)) backendPanel();
 
-  if (section("statistics")) {
+  if (m_solver->halfFloatMode()) {
+    if (section("statistics")) ImGui::TextDisabled("off: the reductions need RGBA32F render targets");
+  } else if (section("statistics")) {
     const fluid::StepStats& s = m_solver->lastStats();
     wrappedText("divergence: " + number(s.divergenceBefore) + " -> " + number(s.divergenceAfter) + " (faces), " +
                 number(s.divergenceAfterNodes) + " (nodes)");
@@ -450,9 +448,13 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["coarse_solve"] = solvers::coarseSolveName(p.multigrid.coarseSolve);
   out["border"] = solvers::borderUpdateName(p.multigrid.border);
   out["field_format"] = gl::formatName(p.fieldFormat);
-  out["projection"] = m_solver->projects();
-  if (!m_solver->projects()) out["half_float_limits"] = m_solver->halfFloatLimits();
-  else out["levels"] = m_solver->pressureMultigrid().levels();
+  out["half_float"] = m_solver->halfFloatMode();
+  if (m_solver->halfFloatMode()) {
+    out["half_float_limits"] = m_solver->halfFloatLimits();
+    out["half_float_sweeps"] = p.halfFloatSweeps;
+  } else {
+    out["levels"] = m_solver->pressureMultigrid().levels();
+  }
   out["settings"] = nlohmann::json(m_table.toJson());
   out["display"] = fluid::fieldName(m_settings.display);
   out["dye_colors"] = stream::nameOf(dyeColorNames(), m_settings.dyeColors);

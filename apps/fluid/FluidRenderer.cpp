@@ -237,13 +237,21 @@ void FluidRenderer::draw(fluid::FluidSolver& solver, const FluidSettings& settin
   // The images and their scales are texstream passes (they keep GL state as they found it).
   solver.fieldImage(field, m_image);
   // Each map's scale is its field's largest magnitude, a GPU reduction; without RGBA32F
-  // targets (the half-float mode) reductions cannot run: a fixed scale, two cells a step.
+  // targets (the half-float mode) reductions cannot run: a fixed scale from a speed of two
+  // cells a step, c: c for the velocity, c / h for the vorticity, and for the pressure c^2 / 4
+  // and the divergence the projection leaves c / (50 h), of the order of their largest
+  // values in the scenes.
   const double cellSpeed = 2.0 * solver.h() / solver.dt();
   auto fixedScale = [&](fluid::Field shown) {
-    return float(shown == fluid::Field::Velocity ? cellSpeed : cellSpeed / solver.h());
+    switch (shown) {
+      case fluid::Field::Velocity: return float(cellSpeed);
+      case fluid::Field::Pressure: return float(0.25 * cellSpeed * cellSpeed);
+      case fluid::Field::Divergence: return float(0.02 * cellSpeed / solver.h());
+      default: return float(cellSpeed / solver.h());
+    }
   };
   auto scaleOf = [&](const stream::GridField& image, fluid::Field shown, stream::Scalar& scale) {
-    if (solver.projects()) stream::maxAbs(image, scale);
+    if (!solver.halfFloatMode()) stream::maxAbs(image, scale);
     else scale.write(fixedScale(shown));
   };
   const fluid::Field rampBy = settings.dyeColors == DyeColors::Vorticity ? fluid::Field::Vorticity : fluid::Field::Velocity;
@@ -262,7 +270,7 @@ void FluidRenderer::draw(fluid::FluidSolver& solver, const FluidSettings& settin
   m_hasRange = ramp || (!dye && field != fluid::Field::Type);
   if (m_hasRange != hadRange) m_range.reset();
   m_fixedRange.reset();
-  if (m_hasRange && !solver.projects()) m_fixedRange = fixedScale(ramp ? rampBy : field);
+  if (m_hasRange && solver.halfFloatMode()) m_fixedRange = fixedScale(ramp ? rampBy : field);
   if (m_hasRange && !m_fixedRange && !m_readback.pending()) m_readback.start(ramp ? m_auxScale : m_scale);
 
   gl::StateGuard guard;  // restores the host's state after the draws below

@@ -66,7 +66,10 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
   t.named("cycle", mg.cycle, solvers::cycleTypeNames(), "Multigrid cycle");
   t.integer("pre", mg.preSmoothing, 0, 1000, "Pre-smoothing sweeps eta1, >= 0").label("eta1 (pre-smoothing)").slider(0, 8);
   t.integer("post", mg.postSmoothing, 0, 1000, "Post-smoothing sweeps eta2, >= 0").label("eta2 (post-smoothing)").slider(0, 8);
-  t.real("omega", mg.omega, 0.0, 1.999, false, "Jacobi weight of the smoother, in (0, 2)").slider(0.1, 1.2).typeName("W");
+  t.real("omega", mg.omega, 0.0, 1.999, false,
+         "Jacobi weight of the multigrid smoother, the Jacobi solver and the half-float sweeps, in (0, 2)")
+      .slider(0.1, 1.2)
+      .typeName("W");
   t.named("coarse", mg.coarseSolve, solvers::coarseSolveNames(),
           "Coarsest-level solve").label("coarse solve");
   t.integer("coarse-iterations", mg.coarseIterations, 1, 100000, "Jacobi sweeps of --coarse jacobi, >= 1")
@@ -83,6 +86,11 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
   t.integer("iterations", p.iterations, 1, 1000000, "CG or Jacobi iterations per step, >= 1")
       .label("iterations per step")
       .slider(1, 500);
+  t.integer("half-float-sweeps", p.halfFloatSweeps, 1, 100000,
+            "Jacobi sweeps per step of the half-float mode's projection (contexts without RGBA32F render "
+            "targets), >= 1")
+      .label("Jacobi sweeps")
+      .slider(1, 200);
   t.flag("statistics", p.statistics,
          "Read the residuals and divergence back every step (blocking): the JSON's arrays and the panel's plot")
       .label("statistics (blocking reads)");

@@ -3,6 +3,8 @@
 // problem (Neumann walls, Dirichlet outlets) solved by the layered multigrid of §4.2.
 #include <texstream/fluid/FluidSolver.h>
 
+#include <texstream/fluid/NodeProjection.h>
+
 #include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -118,21 +120,25 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   if (params.particles < 0) throw std::invalid_argument("FluidSolver: particles must be >= 0");
   if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1)
     throw std::invalid_argument("FluidSolver: cycles, iterations and maxIterations must be >= 1");
+  if (params.halfFloatSweeps < 1)
+    throw std::invalid_argument(
+        "FluidSolver: halfFloatSweeps (Jacobi sweeps of the half-float projection) must be >= 1, not " +
+        std::to_string(params.halfFloatSweeps));
   if (!(params.tolerance >= 0)) throw std::invalid_argument("FluidSolver: tolerance must be >= 0");
   solvers::validate(params.multigrid);
   if (params.fieldFormat != gl::TextureFormat::RGBA32F && params.fieldFormat != gl::TextureFormat::RGBA16F)
     throw std::invalid_argument(std::string("FluidSolver: fieldFormat must be RGBA32F or RGBA16F, not ") +
                                 gl::formatName(params.fieldFormat));
   const gl::Capabilities& caps = gl::capabilities();
-  m_projects = caps.floatRenderTargets;
-  if (!m_projects) {
+  m_halfFloat = !caps.floatRenderTargets;
+  if (m_halfFloat) {
     if (params.fieldFormat != gl::TextureFormat::RGBA16F)
       throw std::invalid_argument("FluidSolver: RGBA32F fields need RGBA32F render targets: " +
-                                  caps.floatTargetsMissing() + "; ask for fieldFormat RGBA16F (advection only)");
-    m_halfFloatLimits = caps.floatTargetsMissing() + ". Velocity and dye are advected in RGBA16F (" +
+                                  caps.floatTargetsMissing() + "; ask for fieldFormat RGBA16F (the half-float mode)");
+    m_halfFloatLimits = caps.floatTargetsMissing() + ". Velocity, dye and pressure are RGBA16F (" +
                         gl::Capabilities::kHalfFloatTargetsExtension +
-                        "), without the pressure projection or viscosity (their solvers need 32-bit floats), "
-                        "particles or statistics";
+                        "): the pressure projection is a fixed number of Jacobi sweeps in half floats a step (the "
+                        "multigrid and CG solvers need 32-bit floats), without viscosity, particles or statistics";
     m_params.statistics = false;
   }
   m_h = gridSpacing(m_nx, m_ny);
@@ -144,8 +150,10 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   m_grid = solvers::Multigrid::fineGrid(m_nx, m_ny, params.multigrid);
   // Node types and prescribed velocities are painted by passes: half floats where only
   // those render (types are small integers, exact in half floats).
-  m_boundary = GridField(m_nx, m_ny, "fluid.boundary", m_projects ? gl::TextureFormat::RGBA32F : fields);
-  if (m_projects) {
+  m_boundary = GridField(m_nx, m_ny, "fluid.boundary", m_halfFloat ? fields : gl::TextureFormat::RGBA32F);
+  if (m_halfFloat) {
+    m_nodePressure = GridField(m_nx, m_ny, "fluid.phi", fields);
+  } else {
     m_u = Vector(m_grid.layout(), "fluid.u");
     m_v = Vector(m_grid.layout(), "fluid.v");
   }
@@ -153,7 +161,7 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   m_curl = GridField(m_nx, m_ny, "fluid.curl", fields);
   m_dye = GridField(params.dyeScale * (m_nx - 1) + 1, params.dyeScale * (m_ny - 1) + 1, "fluid.dye", fields);
   // Particle positions need 32-bit floats (a half float resolves a quarter node at 256).
-  m_particleCount = m_projects ? params.particles : 0;
+  m_particleCount = m_halfFloat ? 0 : params.particles;
   if (m_particleCount > 0) {
     const int side = int(std::ceil(std::sqrt(double(m_particleCount))));
     m_particles = GridField(side, side, "fluid.particles");
@@ -161,15 +169,13 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   reset(true);
   // The operators and multigrid hierarchies exist from here on, so that the pressure
   // multigrid, its solution and every field can be asked for before the first step.
-  if (m_projects) rebuildOperators();
+  if (!m_halfFloat) rebuildOperators();
 }
 
 const solvers::Multigrid& FluidSolver::pressureMultigrid() const {
   if (!m_pressure) throw std::logic_error("FluidSolver::pressureMultigrid: no pressure solve here: " + m_halfFloatLimits);
   return *m_pressure;
 }
-
-bool FluidSolver::fieldAvailable(Field f) const { return m_projects || (f != Field::Pressure && f != Field::Divergence); }
 
 FluidSolver::~FluidSolver() = default;
 FluidSolver::FluidSolver(FluidSolver&&) noexcept = default;
@@ -179,13 +185,13 @@ void FluidSolver::buildGeometry() {
   std::vector<float> type(m_scene.type.size());
   for (std::size_t k = 0; k < type.size(); ++k) type[k] = float(int(m_scene.type[k]));
   m_boundary.uploadChannels({type, m_scene.u, m_scene.v});
-  m_operatorsDirty = m_projects;
+  m_operatorsDirty = !m_halfFloat;
 }
 
 void FluidSolver::relayerVelocity() {
-  // Without the projection there is no layered velocity: the next step's forces pass
-  // imposes the boundary values on the node field.
-  if (!m_projects) return;
+  // The half-float mode has no layered velocity: its forces pass imposes the boundary
+  // values on the node field.
+  if (m_halfFloat) return;
   Pass pass("fluid/relayer_velocity");
   m_grid.bind(pass);
   pass.input("u_velocity", m_velocity).input("u_boundary", m_boundary).output(m_u).output(m_v);
@@ -200,11 +206,12 @@ void FluidSolver::reset(bool geometry) {
   m_velocityCurrent = false;
   m_splats.clear();
   m_stats = {};
-  // Velocity at rest except at the boundaries (relayered from a zero node field; without
-  // the projection the first step's forces pass imposes them).
+  // Velocity at rest except at the boundaries (relayered from a zero node field, or in the
+  // half-float mode imposed on it).
   m_velocity.setZero();
-  m_velocityCurrent = !m_projects;
+  m_velocityCurrent = m_halfFloat;
   relayerVelocity();
+  imposeNodeBoundary();
   // Dye: the cavity starts with four coloured quadrants to show the mixing; the others
   // start clear and get dye from their sources.
   const int dyeW = m_dye.nx(), dyeH = m_dye.ny();
@@ -237,6 +244,7 @@ void FluidSolver::reset(bool geometry) {
     m_particles.uploadChannels({x, y, age, phase});
   }
   if (m_pressure) m_pressure->solution().setZero();
+  if (!m_nodePressure.empty()) m_nodePressure.setZero();
 }
 
 void FluidSolver::setParameters(const FluidParameters& params) {
@@ -244,6 +252,10 @@ void FluidSolver::setParameters(const FluidParameters& params) {
     throw std::invalid_argument("FluidSolver::setParameters: scene and grid size need a new solver");
   if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1 || !(params.tolerance >= 0))
     throw std::invalid_argument("FluidSolver::setParameters: cycles, iterations, maxIterations >= 1, tolerance >= 0");
+  if (params.halfFloatSweeps < 1)
+    throw std::invalid_argument(
+        "FluidSolver::setParameters: halfFloatSweeps (Jacobi sweeps of the half-float projection) must be >= 1, not " +
+        std::to_string(params.halfFloatSweeps));
   solvers::validate(params.multigrid);
   if (params.multigrid.maxLevels != m_params.multigrid.maxLevels ||
       params.multigrid.coarsestNodes != m_params.multigrid.coarsestNodes)
@@ -252,13 +264,13 @@ void FluidSolver::setParameters(const FluidParameters& params) {
   next.nx = m_nx;
   next.ny = m_ny;
   next.fieldFormat = m_params.fieldFormat;
-  if (!m_projects) next.statistics = false;  // the reductions need RGBA32F targets
+  if (m_halfFloat) next.statistics = false;  // the reductions need RGBA32F targets
   next.dyeScale = m_params.dyeScale;
   next.particles = m_params.particles;
   const double dt = params.dt > 0 ? params.dt : m_dt;
   const double nu = params.viscosity >= 0 ? params.viscosity : m_nu;
   if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("FluidSolver::setParameters: dt must be > 0");
-  if ((dt != m_dt || nu != m_nu) && m_projects) m_operatorsDirty = true;
+  if ((dt != m_dt || nu != m_nu) && !m_halfFloat) m_operatorsDirty = true;
   m_dt = dt;
   m_nu = nu;
   next.dt = dt;
@@ -278,8 +290,29 @@ void FluidSolver::setVelocity(const std::vector<float>& u, const std::vector<flo
                                 std::to_string(v.size()) + " values for " + std::to_string(n) + " nodes");
   gl::StateGuard guard;
   m_velocity.uploadChannels({u, v});
-  m_velocityCurrent = !m_projects;
+  m_velocityCurrent = m_halfFloat;
   relayerVelocity();
+  imposeNodeBoundary();
+}
+
+void FluidSolver::imposeNodeBoundary() {
+  if (!m_halfFloat) return;
+  // The forces pass without forces: solid nodes take their prescribed velocity, outlets
+  // their fluid neighbours' average, as the re-layering gives the layered velocity.
+  GridField imposed = GridField::temporary(m_nx, m_ny, "fluid.velocity.imposed", m_velocity.format());
+  Pass("fluid/forces")
+      .define("IMPOSE_BOUNDARY")
+      .input("u_velocity", m_velocity)
+      .input("u_boundary", m_boundary)
+      .input("u_curl", m_curl)
+      .input("u_dye", m_dye)
+      .uniform("u_buoyancy", 0.0f)
+      .uniform("u_vorticity", 0.0f)
+      .uniform("u_splatCount", 0)
+      .output(imposed)
+      .label("fluid boundary")
+      .run();
+  std::swap(m_velocity, imposed);
 }
 
 void FluidSolver::addSplat(const Splat& s) {
@@ -295,8 +328,8 @@ void FluidSolver::paintObstacle(float x, float y, float radius, bool solid) {
       .output(m_boundary)
       .label("fluid paint")
       .run();
-  m_operatorsDirty = m_projects;
-  m_velocityCurrent = !m_projects;  // the next step re-imposes solid velocities from u, v
+  m_operatorsDirty = !m_halfFloat;
+  m_velocityCurrent = m_halfFloat;  // the next step re-imposes solid velocities from u, v
 }
 
 void FluidSolver::rebuildOperators() {
@@ -331,7 +364,9 @@ void FluidSolver::step() {
   if (m_operatorsDirty) rebuildOperators();
   m_stats = {};
   advectVelocity();
-  if (m_projects) {
+  if (m_halfFloat) {
+    projectNodes();
+  } else {
     applyViscosity();
     project();
   }
@@ -385,7 +420,7 @@ void FluidSolver::advectVelocity() {
     std::swap(advected, corrected);
   }
   // Without the re-layering below, the forces pass imposes the boundary velocities.
-  const bool forces = m_params.buoyancy != 0 || m_params.vorticity != 0 || !m_splats.empty() || !m_projects;
+  const bool forces = m_params.buoyancy != 0 || m_params.vorticity != 0 || !m_splats.empty() || m_halfFloat;
   if (forces) {
     if (m_params.vorticity != 0) {
       Pass("fluid/curl")
@@ -403,13 +438,13 @@ void FluidSolver::advectVelocity() {
     pass.uniform("u_vorticity", float(m_params.vorticity)).uniform("u_dyeScale", float(m_params.dyeScale));
     pass.uniform("u_splatCount", int(m_splats.size()));
     pass.uniformArray("u_splatPosition", splats.position).uniformArray("u_splatForce", splats.force);
-    if (!m_projects) pass.define("IMPOSE_BOUNDARY");
+    if (m_halfFloat) pass.define("IMPOSE_BOUNDARY");
     pass.output(m_velocity).label("fluid forces").run();
   } else {
     std::swap(m_velocity, advected);
   }
   relayerVelocity();
-  m_velocityCurrent = !m_projects;
+  m_velocityCurrent = m_halfFloat;
 }
 
 void FluidSolver::applyViscosity() {
@@ -517,6 +552,18 @@ void FluidSolver::project() {
   m_velocityCurrent = true;
 }
 
+void FluidSolver::projectNodes() {
+  // The layered path's discretisation on node textures (NodeProjection.h): b = -D, then
+  // weighted Jacobi sweeps on A phi = b from the last step's phi, then the gradient.
+  GridField rhs = GridField::temporary(m_nx, m_ny, "fluid.rhs", m_velocity.format());
+  nodeDivergence(m_velocity, m_boundary, -1.0f, rhs);
+  for (int k = 0; k < m_params.halfFloatSweeps; ++k)
+    jacobiPressureSweep(m_nodePressure, rhs, m_boundary, m_params.multigrid.omega, m_nodePressure);
+  GridField projected = GridField::temporary(m_nx, m_ny, "fluid.velocity.next", m_velocity.format());
+  subtractNodeGradient(m_velocity, m_nodePressure, m_boundary, projected);
+  std::swap(m_velocity, projected);
+}
+
 void FluidSolver::advectDye() {
   const float cells = float(m_dt / m_h), scale = float(m_params.dyeScale);
   const float damping = float(1.0 / (1.0 + m_params.dyeDissipation * m_dt));
@@ -596,9 +643,6 @@ void FluidSolver::advectParticles() {
 }
 
 void FluidSolver::fieldImage(Field f, GridField& out) {
-  if (!fieldAvailable(f))
-    throw std::invalid_argument(std::string("FluidSolver::fieldImage: the ") + fieldName(f) +
-                                " needs the pressure projection, which is off here: " + m_halfFloatLimits);
   gl::StateGuard guard;
   if (m_operatorsDirty) rebuildOperators();
   const gl::TextureFormat format = m_params.fieldFormat;
@@ -609,10 +653,15 @@ void FluidSolver::fieldImage(Field f, GridField& out) {
     return;
   }
   if (!out.hasSize(m_nx, m_ny) || out.format() != format) out = GridField(m_nx, m_ny, "fluid.image", format);
-  if (!m_projects) {
+  if (m_halfFloat) {
     // The node fields themselves: no layered velocity to read.
     if (f == Field::Velocity) linalg::copy(m_velocity, out);
     if (f == Field::Type) linalg::copy(m_boundary, out);
+    if (f == Field::Pressure) {
+      linalg::copy(m_nodePressure, out);
+      linalg::scale(float(m_h / m_dt), out);
+    }
+    if (f == Field::Divergence) nodeDivergence(m_velocity, m_boundary, float(1.0 / m_h), out);
     if (f == Field::Vorticity) {
       Pass("fluid/curl")
           .input("u_velocity", m_velocity)
@@ -641,7 +690,7 @@ void FluidSolver::fieldImage(Field f, GridField& out) {
 std::vector<FluidSolver::NodeSample> FluidSolver::sampleNodes() {
   gl::StateGuard guard;
   std::vector<float> u, v;
-  if (m_projects) {
+  if (!m_halfFloat) {
     u = m_grid.unlayerHost(m_u.download());
     v = m_grid.unlayerHost(m_v.download());
   } else {
@@ -651,8 +700,13 @@ std::vector<FluidSolver::NodeSample> FluidSolver::sampleNodes() {
       v.push_back(velocity[4 * k + 1]);
     }
   }
-  const std::vector<float> phi = m_pressure ? m_grid.unlayerHost(m_pressure->solution().download())
-                                            : std::vector<float>(m_grid.nodes(), 0.0f);
+  std::vector<float> phi;
+  if (m_halfFloat) {
+    const std::vector<float> nodes = m_nodePressure.download();
+    for (std::size_t k = 0; k < m_grid.nodes(); ++k) phi.push_back(nodes[4 * k]);
+  } else {
+    phi = m_grid.unlayerHost(m_pressure->solution().download());
+  }
   std::vector<NodeSample> out;
   out.reserve(m_grid.nodes());
   for (int j = 0; j < m_ny; ++j)

@@ -26,9 +26,12 @@
 // The advected fields (node velocity, dye, vorticity) are RGBA32F, or RGBA16F with
 // FluidParameters::fieldFormat. On a context that renders half floats only (iOS Safari:
 // EXT_color_buffer_half_float without EXT_color_buffer_float, Capabilities.h) RGBA16F is
-// the only choice, and the step is advection and forces alone: the viscosity and pressure
-// solves, particles and statistics need RGBA32F targets and are off (projects() is false,
-// halfFloatLimits() says why).
+// the only choice, and the step runs in the half-float mode (halfFloatMode(),
+// halfFloatLimits() says why): advection and forces on the node velocity, then the same
+// projection on node textures in RGBA16F with FluidParameters::halfFloatSweeps weighted
+// Jacobi sweeps (NodeProjection.h), warm-started from the last step's pressure, as
+// WebGL-Fluid-Simulation projects on such devices. The viscosity solve, the display
+// particles and the statistics need RGBA32F targets and are off there.
 #include <texstream/fluid/Scene.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/solvers/IterativeSolver.h>
@@ -89,6 +92,9 @@ struct FluidParameters {
   bool statistics = true;
   /// Storage of the advected fields: RGBA32F or RGBA16F (defaultFieldFormat() picks).
   gl::TextureFormat fieldFormat = gl::TextureFormat::RGBA32F;
+  /// The half-float mode's projection: weighted Jacobi sweeps per step (multigrid.omega
+  /// their weight, as the Jacobi solver's), >= 1.
+  int halfFloatSweeps = 40;
 };
 
 /// RGBA32F where the current context renders into it, else RGBA16F (a half-float-only
@@ -154,15 +160,13 @@ class FluidSolver {
   double time() const { return m_time; }
   long long steps() const { return m_steps; }
   const StepStats& lastStats() const { return m_stats; }
-  /// The pressure solve's multigrid; throws std::logic_error where !projects().
+  /// The pressure solve's multigrid; throws std::logic_error in the half-float mode.
   const solvers::Multigrid& pressureMultigrid() const;
-  /// False on a context without RGBA32F render targets: the step advects and adds forces,
-  /// with no viscosity or pressure solve (the velocity is not made divergence-free).
-  bool projects() const { return m_projects; }
-  /// "" where projects(), else what this context lacks and what is off for it.
+  /// True on a context without RGBA32F render targets: the step advects, adds forces and
+  /// projects with Jacobi sweeps in RGBA16F, without viscosity, particles or statistics.
+  bool halfFloatMode() const { return m_halfFloat; }
+  /// "" unless halfFloatMode(), else what this context lacks and what is off for it.
   const std::string& halfFloatLimits() const { return m_halfFloatLimits; }
-  /// Whether fieldImage(f) can run here (pressure and divergence need the projection).
-  bool fieldAvailable(Field f) const;
 
   /// The dye grid (dyeWidth() x dyeHeight() nodes, rgb).
   const stream::GridField& dye() const { return m_dye; }
@@ -173,7 +177,6 @@ class FluidSolver {
   /// Writes `f` into `out` (nx x ny nodes, or the dye grid for Field::Dye; `out` is
   /// reallocated when its size or format (the field format) differs): .x the scalar
   /// (pressure p, flux divergence, vorticity, node type), .xy the velocity, .rgb the dye.
-  /// Throws std::invalid_argument for a field that is not fieldAvailable().
   void fieldImage(Field f, stream::GridField& out);
   /// Particle positions in node coordinates (.xy), in a square texture of particle slots.
   const gl::Texture& particles() const { return m_particles.texture(); }
@@ -196,6 +199,8 @@ class FluidSolver {
   void advectVelocity();
   void applyViscosity();
   void project();
+  /// The half-float mode's projection of m_velocity (NodeProjection.h).
+  void projectNodes();
   void advectDye();
   void advectParticles();
   /// The solver of m_params.solver for the pressure operator as it is now.
@@ -203,10 +208,12 @@ class FluidSolver {
   void solvePressure();
   /// m_u, m_v = m_velocity layered, with the boundary velocities imposed.
   void relayerVelocity();
+  /// Half-float mode: the boundary velocities imposed on m_velocity (no layered copy).
+  void imposeNodeBoundary();
 
   FluidParameters m_params;
   int m_nx = 0, m_ny = 0, m_particleCount = 0;
-  bool m_projects = true;
+  bool m_halfFloat = false;
   std::string m_halfFloatLimits;
   double m_h = 0, m_dt = 0, m_nu = 0, m_time = 0;
   long long m_steps = 0;
@@ -223,6 +230,7 @@ class FluidSolver {
   stream::GridField m_curl;            ///< vorticity
   stream::GridField m_dye;             ///< dye grid, rgb
   stream::GridField m_particles;       ///< particle slots, side x side
+  stream::GridField m_nodePressure;    ///< half-float mode: phi (.x) at the nodes, the warm start
   std::unique_ptr<solvers::Multigrid> m_pressure, m_viscous;
   /// CG's Jacobi preconditioner; m_params.solver on the pressure multigrid's layered fields
   /// (rhs(), solution()).

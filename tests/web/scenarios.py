@@ -67,14 +67,19 @@ def gpu_timers(page):
 
 
 def half_float_report(page):
-    """A device without EXT_color_buffer_float: the fluid ran its fields in RGBA16F without
-    the projection and said so."""
+    """A device without EXT_color_buffer_float: the fluid ran its fields in RGBA16F with the
+    Jacobi projection (its sweeps and the pressure display from the URL) and said so."""
     report = json.loads(page.evaluate("Module.FS.readFile('/report.json', {encoding: 'utf8'})"))
-    if report.get("field_format") != "RGBA16F" or report.get("projection") is not False:
-        raise Failure("expected RGBA16F fields without the projection, the report says %s, projection %s" % (
-            report.get("field_format"), report.get("projection")))
-    if "EXT_color_buffer_float" not in report.get("half_float_limits", ""):
-        raise Failure("the report's half_float_limits does not name EXT_color_buffer_float")
+    if report.get("field_format") != "RGBA16F" or report.get("half_float") is not True:
+        raise Failure("expected RGBA16F fields in the half-float mode, the report says %s, half_float %s" % (
+            report.get("field_format"), report.get("half_float")))
+    if report.get("half_float_sweeps") != 30 or report.get("display") != "pressure":  # the page's URL sets them
+        raise Failure("expected half_float_sweeps 30 and the pressure shown (URL parameters), the report says %r, %r"
+                      % (report.get("half_float_sweeps"), report.get("display")))
+    limits = report.get("half_float_limits", "")
+    if "EXT_color_buffer_float" not in limits or "Jacobi sweeps" not in limits:
+        raise Failure("the report's half_float_limits does not name EXT_color_buffer_float and the Jacobi sweeps: %r"
+                      % limits)
 
 
 # ---- texstream-smooth ------------------------------------------------------------------
