@@ -19,7 +19,7 @@ namespace {
 
 constexpr stream::EnumName<Precision> kPrecisionNames[] = {
     {Precision::Single, "single", "single (float)"},
-    {Precision::Mixed, "mixed", "mixed (float in double-float refinement)"},
+    {Precision::Mixed, "mixed", "mixed (float CG in double defect correction)"},
 };
 
 
