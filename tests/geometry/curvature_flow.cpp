@@ -428,8 +428,10 @@ TEST_CASE("Mixed-precision steps equal double direct solves of the double-assemb
   }
 }
 
+// Tagged [thousands-of-iterations]: the browser build leaves it out (half a minute on
+// software WebGL for what the native suite covers on both backends).
 TEST_CASE("A pinching torus: mixed precision follows double solves where float drifts; cMCF stays bounded",
-          "[gl][geometry][refinement]") {
+          "[gl][geometry][refinement][thousands-of-iterations]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const Mesh mesh = pinchingTorus(160, 16);
   const TriangleTopology topology(mesh);
