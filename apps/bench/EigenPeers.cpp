@@ -13,18 +13,6 @@ namespace {
 using SparseMatrix = Eigen::SparseMatrix<float, Eigen::RowMajor, int>;
 using VectorF = Eigen::VectorXf;
 
-SparseMatrix toEigen(const linalg::Csr& A) {
-  if (A.nonZeros() > std::size_t(std::numeric_limits<int>::max()))
-    throw std::runtime_error("Eigen peer: " + std::to_string(A.nonZeros()) + " non-zeros exceed 32-bit indices");
-  SparseMatrix M(Eigen::Index(A.rows), Eigen::Index(A.cols));
-  M.resizeNonZeros(Eigen::Index(A.nonZeros()));
-  for (std::size_t r = 0; r <= A.rows; ++r) M.outerIndexPtr()[r] = int(A.rowPtr[r]);
-  for (std::size_t k = 0; k < A.nonZeros(); ++k) {
-    M.innerIndexPtr()[k] = A.colIdx[k];
-    M.valuePtr()[k] = float(A.values[k]);
-  }
-  return M;
-}
 Eigen::Map<const VectorF> view(std::span<const float> v) { return {v.data(), Eigen::Index(v.size())}; }
 }  // namespace
 
@@ -42,7 +30,7 @@ Timing copy(std::span<const float> x, std::vector<float>& y, const TimingSpec& s
 }
 
 Timing spmv(const linalg::Csr& A, std::span<const float> x, std::vector<float>& y, const TimingSpec& spec) {
-  const SparseMatrix M = toEigen(A);
+  const SparseMatrix M = toEigen<float>(A);
   const auto vx = view(x);
   VectorF vy(M.rows());
   const Timing t = timeCpu([&] { vy.noalias() = M * vx; }, spec);
@@ -54,7 +42,7 @@ Timing spmv(const linalg::Csr& A, std::span<const float> x, std::vector<float>& 
 
 Timing cg(const linalg::Csr& A, std::span<const float> b, int iterations, std::vector<float>& x,
           const TimingSpec& spec) {
-  const SparseMatrix M = toEigen(A);
+  const SparseMatrix M = toEigen<float>(A);
   const auto vb = view(b);
   Eigen::ConjugateGradient<SparseMatrix, Eigen::Lower | Eigen::Upper, Eigen::IdentityPreconditioner> solver;
   solver.setMaxIterations(iterations);

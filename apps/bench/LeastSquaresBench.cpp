@@ -27,6 +27,7 @@
 //    preconditioner in double to the same tolerance from the same initial guess (up to
 //    60K unknowns: above, one solve takes minutes).
 #include "BenchCase.h"
+#include "EigenPeers.h"
 #include "Reference.h"
 #include "SparseRows.h"
 
@@ -35,6 +36,7 @@
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/linalg/SystemBuilder.h>
 #include <texstream/solvers/SystemSolver.h>
+#include <texstream/text/Format.h>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>
@@ -117,26 +119,9 @@ TimingSpec specFor(std::size_t unknowns, TimingSpec spec) {
   return spec;
 }
 
-SpD toEigen(const linalg::Csr& A) {
-  std::vector<Eigen::Triplet<double>> t;
-  t.reserve(A.nonZeros());
-  for (std::size_t r = 0; r < A.rows; ++r)
-    for (auto e = A.rowPtr[r]; e < A.rowPtr[r + 1]; ++e)
-      t.emplace_back(Eigen::Index(r), Eigen::Index(A.colIdx[std::size_t(e)]), A.values[std::size_t(e)]);
-  SpD M(static_cast<Eigen::Index>(A.rows), static_cast<Eigen::Index>(A.cols));
-  M.setFromTriplets(t.begin(), t.end());
-  return M;
-}
-
 Eigen::VectorXd toEigen(const std::vector<double>& v) { return Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size())); }
 
 std::vector<float> toFloats(const std::vector<double>& v) { return {v.begin(), v.end()}; }
-
-std::string scientific(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2e", v);
-  return text;
-}
 
 std::string formatMs(const char* label, double ms) {
   char text[64];
@@ -154,7 +139,7 @@ CpuPeers runCpuPeers(BenchContext& ctx, const linalg::LinearSystem& system, cons
                      const std::string& tag, const std::string& meshNote) {
   CpuPeers out;
   const int systems = system.systems();
-  const SpD A = toEigen(system.rows());
+  const SpD A = eigen::toEigen<double>(system.rows());
   std::vector<Eigen::VectorXd> b;
   for (int k = 0; k < systems; ++k) b.push_back(toEigen(system.scaledRhs(k)));
   const std::size_t n = system.unknowns();
@@ -309,11 +294,24 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
       row.note = meshNote + "; set-up (" + setupNote() + ") + solve: " + std::to_string(status.iterations) +
                  " iterations (slowest system), " +
                  (status.restarts > 0 ? std::to_string(status.restarts) + " restart(s), " : "") + "tolerance " +
-                 scientific(options.tolerance) + ", relative residual " + scientific(status.relativeResidual) +
+                 text::formatNumber(options.tolerance) + ", relative residual " + text::formatNumber(status.relativeResidual) +
                  (status.converged() ? "" : " NOT CONVERGED: " + status.message);
       ctx.add(std::move(row));
     }
   }
+}
+
+/// SpMV and CG-iteration rows on the system's normal matrix A^T A (SparseRows.h), segment
+/// (both layouts) and BCRS 2x2, beside cuSPARSE and Eigen.
+void normalMatrixRows(BenchContext& ctx, const std::string& tag, const linalg::LinearSystem& system,
+                      const std::string& note) {
+  SparseRowsSpec spec;
+  spec.tag = tag;
+  spec.spmvFormats = {SparseFormat::SegmentGroups, SparseFormat::SegmentGroupsInterleaved, SparseFormat::Bcrs2};
+  spec.cgFormats = spec.spmvFormats;
+  spec.cgIterations = kCgIterations;
+  spec.matrixNote = note;
+  sparseMatrixRows(ctx, system.matrix(), spec);
 }
 
 }  // namespace
@@ -352,13 +350,7 @@ void runLscm(BenchContext& ctx) {
     a.solver = [](void* p) -> const solvers::SystemSolver& { return static_cast<geometry::Lscm*>(p)->solver(); };
     gpuRows(ctx, a, tag, n, peers, meshNote);
 
-    SparseRowsSpec spec;
-    spec.tag = tag;
-    spec.spmvFormats = {SparseFormat::SegmentGroups, SparseFormat::SegmentGroupsInterleaved, SparseFormat::Bcrs2};
-    spec.cgFormats = spec.spmvFormats;
-    spec.cgIterations = kCgIterations;
-    spec.matrixNote = "LSCM normal matrix A^T A";
-    sparseMatrixRows(ctx, system.matrix(), spec);
+    normalMatrixRows(ctx, tag, system, "LSCM normal matrix A^T A");
   }
 }
 
@@ -411,13 +403,7 @@ void runDsi(BenchContext& ctx) {
     a.solver = [](void* p) -> const solvers::SystemSolver& { return static_cast<DsiRun*>(p)->smoother.solver(); };
     gpuRows(ctx, a, tag, n, peers, meshNote);
 
-    SparseRowsSpec spec;
-    spec.tag = tag;
-    spec.spmvFormats = {SparseFormat::SegmentGroups, SparseFormat::SegmentGroupsInterleaved, SparseFormat::Bcrs2};
-    spec.cgFormats = spec.spmvFormats;
-    spec.cgIterations = kCgIterations;
-    spec.matrixNote = "DSI normal matrix A^T A";
-    sparseMatrixRows(ctx, system.matrix(), spec);
+    normalMatrixRows(ctx, tag, system, "DSI normal matrix A^T A");
   }
 }
 

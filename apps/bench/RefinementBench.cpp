@@ -21,6 +21,7 @@
 //  - peer.eigen_dcg_<target>.<tag>: Eigen ConjugateGradient in double, one thread.
 #include "BenchCase.h"
 #include "CudaPeers.h"
+#include "EigenPeers.h"
 #include "Reference.h"
 #include "SparseRows.h"
 
@@ -32,11 +33,11 @@
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/Format.h>
 
 #include <Eigen/IterativeLinearSolvers>
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,12 +65,6 @@ double trueResidual(const linalg::Csr& A, const std::vector<double>& b, const st
 linalg::Csr roundedToFloat(linalg::Csr A) {
   for (double& v : A.values) v = double(float(v));
   return A;
-}
-
-std::string scientific(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2e", v);
-  return text;
 }
 
 /// One system: its CSR (float entries), its GPU operator, a right-hand side.
@@ -127,7 +122,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       xSingle.setZero();
       const solvers::SolverStatus status = solvers::cg(A, bSingle, xSingle, options);
       singleAt1e10 = "float CG asked for 1e-10: " + std::to_string(status.iterations) + " iterations, true residual " +
-                     scientific(trueResidual(s.csr, b, toDouble(xSingle.download()))) + " (" +
+                     text::formatNumber(trueResidual(s.csr, b, toDouble(xSingle.download()))) + " (" +
                      std::string(status.converged() ? "claims convergence" : "not converged") + ")";
     }
     struct MixedRow {
@@ -162,7 +157,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
         if (!inners.empty()) inners += '+';
         inners += std::to_string(k);
       }
-      row.note = s.note + "; refinement, inner tolerance " + scientific(m.innerTolerance) + ", " +
+      row.note = s.note + "; refinement, inner tolerance " + text::formatNumber(m.innerTolerance) + ", " +
                  std::to_string(status.outerSteps()) + " outer steps, inner CG " +
                  inners + " = " + std::to_string(status.iterations) + " iterations" +
                  (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +
@@ -186,12 +181,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     }
 #endif
     if (ctx.cpuPeers) {
-      std::vector<Eigen::Triplet<double>> triplets;
-      for (std::size_t r = 0; r < n; ++r)
-        for (auto e = s.csr.rowPtr[r]; e < s.csr.rowPtr[r + 1]; ++e)
-          triplets.emplace_back(Eigen::Index(r), Eigen::Index(s.csr.colIdx[std::size_t(e)]), s.csr.values[std::size_t(e)]);
-      Eigen::SparseMatrix<double, Eigen::RowMajor> M(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
-      M.setFromTriplets(triplets.begin(), triplets.end());
+      const auto M = eigen::toEigen<double>(s.csr);
       const Eigen::Map<const Eigen::VectorXd> be(b.data(), Eigen::Index(n));
       Eigen::VectorXd xe;
       TimingSpec cpu = cpuSpec(spec);
@@ -201,7 +191,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       }
       const Timing t = timeCpu(
           [&] {
-            Eigen::ConjugateGradient<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::Lower | Eigen::Upper,
+            Eigen::ConjugateGradient<Eigen::SparseMatrix<double, Eigen::RowMajor, int>, Eigen::Lower | Eigen::Upper,
                                      Eigen::IdentityPreconditioner>
                 cg;
             cg.setTolerance(target);

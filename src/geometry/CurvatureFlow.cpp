@@ -307,11 +307,14 @@ solvers::SolverStatus CurvatureFlow::step(double lambdaDt) {
     throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\").step: lambdaDt = " + std::to_string(lambdaDt) +
                                 "; the step needs a finite lambdaDt >= 0");
   gl::StateGuard guard;
-  assemble(float(lambdaDt));
+  // Mixed precision assembles on the host (solveStepMixed): a GPU assembly would be
+  // overwritten unused.
+  const bool mixed = m_options.precision == solvers::Precision::Mixed;
+  if (!mixed) assemble(float(lambdaDt));
   stream::Vector backup = stream::Vector::temporary(m_positions.layout(), m_name + ".previous");
   linalg::copy(m_positions, backup);
 
-  if (m_options.precision == solvers::Precision::Mixed) {
+  if (mixed) {
     solveStepMixed(lambdaDt);
   } else {
     solveStep();

@@ -204,7 +204,9 @@ class CurvatureFlow {
   const linalg::SegmentMatrix& matrix() const { return *m_matrix; }
   const VertexOperator& vertexOperator() const { return *m_operator; }
   /// b of the last assembly (vertex vector: m_i x_i - Σ_{held j} a_ij x_j) and m_i = 4 A_i
-  /// (1 where no usable triangle touches vertex i; internal layout).
+  /// (1 where no usable triangle touches vertex i; internal layout). Mixed-precision steps
+  /// assemble on the host and leave these as the last assemble() wrote them; matrix()
+  /// then holds the host matrix rounded to float.
   const stream::Vector& rightHandSide() const { return m_rhs; }
   /// G: per values slot of matrix(), -a_ij where row i is free and column j held (its
   /// a_ij x_j moved to b: b = m x + G x), else 0. Laid out like matrix().offDiagonalValues().
