@@ -342,6 +342,8 @@ TEST_CASE("Refinement names bad options, operators without the kernel and zero r
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.minimumReduction = 1.5}, inner), std::invalid_argument);
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.innerTolerance = 0.0}, inner), std::invalid_argument);
   REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, solvers::InnerSolve{}), std::invalid_argument);
+  REQUIRE_THROWS_WITH(solvers::refine(stream::Layout::forSize(20), solvers::DefectCorrection{}, {}, inner),
+                      Catch::Contains("lacks one of its three calls"));
   const ForwardingOperator forwarding(A);
   REQUIRE_THROWS_WITH(solvers::refine(forwarding, b, x, {}, inner),
                       Catch::Contains("forwarding") && Catch::Contains("no double-float residual"));
