@@ -16,6 +16,11 @@ DoubleFloatVector::DoubleFloatVector(std::size_t n, const std::string& name)
 DoubleFloatVector::DoubleFloatVector(const stream::Layout& layout, const std::string& name)
     : m_name(name), m_hi(layout, name + ".hi"), m_lo(layout, name + ".lo") {}
 
+DoubleFloatVector DoubleFloatVector::temporary(const stream::Layout& layout, const std::string& name) {
+  return DoubleFloatVector(name, stream::Vector::temporary(layout, name + ".hi"),
+                           stream::Vector::temporary(layout, name + ".lo"));
+}
+
 void DoubleFloatVector::upload(std::span<const double> values) {
   if (values.size() != size()) {
     throw gl::Error("DoubleFloatVector(\"" + m_name + "\").upload: " + std::to_string(values.size()) +

@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace texstream::linalg {
@@ -18,6 +19,9 @@ class DoubleFloatVector {
   /// n zeros in Layout::forSize(n).
   DoubleFloatVector(std::size_t n, const std::string& name);
   DoubleFloatVector(const stream::Layout& layout, const std::string& name);
+  /// A pair from the texture pool (stream::Vector::temporary): contents undefined, the
+  /// textures go back to the pool with the object. For scratch pairs inside an operation.
+  static DoubleFloatVector temporary(const stream::Layout& layout, const std::string& name);
 
   std::size_t size() const { return m_hi.size(); }
   const stream::Layout& layout() const { return m_hi.layout(); }
@@ -42,6 +46,8 @@ class DoubleFloatVector {
   void add(const stream::Vector& c);
 
  private:
+  DoubleFloatVector(std::string name, stream::Vector hi, stream::Vector lo)
+      : m_name(std::move(name)), m_hi(std::move(hi)), m_lo(std::move(lo)) {}
   std::string m_name;
   stream::Vector m_hi, m_lo;
 };

@@ -44,7 +44,8 @@ void PermutedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const Dou
     residualInternalInDoubleFloat(b, x, r);
     return;
   }
-  DoubleFloatVector bi(internalLayout(), name() + ".b(internal)"), xi(internalLayout(), name() + ".x(internal)");
+  DoubleFloatVector bi = DoubleFloatVector::temporary(internalLayout(), name() + ".b(internal)");
+  DoubleFloatVector xi = DoubleFloatVector::temporary(internalLayout(), name() + ".x(internal)");
   stream::Vector ri = stream::Vector::temporary(internalLayout(), name() + ".r(internal)");
   m_permutation.toInternal(b.hi(), bi.mutableHi());
   m_permutation.toInternal(b.lo(), bi.mutableLo());
