@@ -25,6 +25,8 @@
 #include "Reference.h"
 #include "SparseRows.h"
 
+#include <glad/gl.h>
+
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/DoubleFloatVector.h>
@@ -32,12 +34,17 @@
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
 #include <texstream/text/Format.h>
 
 #include <Eigen/IterativeLinearSolvers>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -60,6 +67,35 @@ double trueResidual(const linalg::Csr& A, const std::vector<double>& b, const st
     bb += b[i] * b[i];
   }
   return std::sqrt(rr / std::max(bb, 1e-300));
+}
+
+/// Runs `solve` once more, untimed, with the GPU pass profiler on (where the context has
+/// timer queries): "; GPU passes X ms of Y ms wall (label a, label b, ...)" with the four
+/// costliest labels, so that a row shows how much of its time is GPU work and where the
+/// rest goes (read-backs, CPU).
+std::string passBreakdown(const std::function<void()>& solve) {
+  if (!stream::Profiler::available()) return "";
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.reset();
+  profiler.setEnabled(true);
+  const auto start = std::chrono::steady_clock::now();
+  solve();
+  glFinish();
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  profiler.collect();
+  profiler.setEnabled(false);
+  std::vector<std::pair<double, std::string>> byTime;
+  double total = 0;
+  for (const auto& [label, stat] : profiler.stats()) {
+    byTime.emplace_back(stat.totalMs, label + " " + text::formatNumber(stat.totalMs) + " ms/" +
+                                          std::to_string(stat.passes));
+    total += stat.totalMs;
+  }
+  profiler.reset();
+  std::sort(byTime.rbegin(), byTime.rend());
+  std::string out = "; GPU passes " + text::formatNumber(total) + " ms of " + text::formatNumber(wall) + " ms wall (";
+  for (std::size_t i = 0; i < std::min<std::size_t>(4, byTime.size()); ++i) out += (i ? ", " : "") + byTime[i].second;
+  return out + ")";
 }
 
 linalg::Csr roundedToFloat(linalg::Csr A) {
@@ -105,12 +141,16 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
           spec, /*gpuTimer=*/false);
       Row row = makeRow("solve_1e-6.single." + s.tag, stream::backendName(backend), n, t, 0.0, 0.0, 0.0);
       const std::vector<float> x = xSingle.download();
+      const std::string passes = passBreakdown([&] {
+        xSingle.setZero();
+        solvers::cg(A, bSingle, xSingle, options);
+      });
       row.maxRelErr = trueResidual(s.csr, b, toDouble(x));
       row.tolerance = 1e-6 * 1.05;
       row.peerCandidates = peers6;
       row.note = s.note + "; float CG, " + std::to_string(status.iterations) + " iterations" +
                  (status.restarts ? ", " + std::to_string(status.restarts) + " restart(s)" : "") +
-                 "; max_rel_err is the true relative residual";
+                 "; max_rel_err is the true relative residual" + passes;
       ctx.add(std::move(row));
     }
     // Where float CG alone stops when asked for 1e-10 (not timed).
@@ -150,6 +190,10 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       Row row = makeRow("solve_" + targetName(target) + "." + m.variant + "." + s.tag, stream::backendName(backend), n,
                         t, 0.0, 0.0, 0.0);
       row.maxRelErr = trueResidual(s.csr, b, xPair.download());
+      const std::string passes = passBreakdown([&] {
+        xPair.setZero();
+        solvers::refine(A, bPair, xPair, options, innerSolve);
+      });
       row.tolerance = target;
       row.peerCandidates = target == 1e-6 ? peers6 : peers10;
       std::string inners;
@@ -161,7 +205,8 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
                  std::to_string(status.outerSteps()) + " outer steps, inner CG " +
                  inners + " = " + std::to_string(status.iterations) + " iterations" +
                  (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +
-                 "; max_rel_err is the true relative residual" + (target == 1e-10 ? "; " + singleAt1e10 : "");
+                 "; max_rel_err is the true relative residual" + (target == 1e-10 ? "; " + singleAt1e10 : "") +
+                 passes;
       ctx.add(std::move(row));
     }
   }

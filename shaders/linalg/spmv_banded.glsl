@@ -6,10 +6,7 @@
 // DOUBLE_FLOAT_RESIDUAL: r = b - A x instead, with x = u_x + u_xLo and b = u_bHi + u_bLo
 // double-float pairs, summed in double-float arithmetic and rounded to float at the end
 // (the defect of mixed-precision refinement, Göddeke et al. 2007).
-uniform sampler2DArray u_diagonals;
-uniform sampler2D u_x;
-uniform int u_offsets[DIAGONALS];
-uniform int u_width;  // y's layout width in texels
+#include "linalg/spmv_banded_product.glsl"
 #ifdef DOUBLE_FLOAT_RESIDUAL
 #include "common/double_float.glsl"
 uniform sampler2D u_xLo;
@@ -18,8 +15,8 @@ uniform sampler2D u_bLo;
 #endif
 
 void kernel(ivec2 texel) {
-  int e = 4 * texelIndex(texel, u_width);
 #ifdef DOUBLE_FLOAT_RESIDUAL
+  int e = 4 * texelIndex(texel, u_width);
   vec4 hi = texelFetch(u_bHi, texel, 0), lo = texelFetch(u_bLo, texel, 0);
   for (int k = 0; k < DIAGONALS; ++k) {
     dfAddProduct(hi, lo, -texelFetch(u_diagonals, ivec3(texel, k), 0), fetchElements(u_x, e + u_offsets[k]),
@@ -27,10 +24,6 @@ void kernel(ivec2 texel) {
   }
   o_out0 = hi + lo;
 #else
-  vec4 sum = vec4(0.0);
-  for (int k = 0; k < DIAGONALS; ++k) {
-    sum += texelFetch(u_diagonals, ivec3(texel, k), 0) * fetchElements(u_x, e + u_offsets[k]);
-  }
-  o_out0 = sum;
+  o_out0 = bandedProduct(texel);
 #endif
 }

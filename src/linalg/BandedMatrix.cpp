@@ -9,7 +9,10 @@
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +133,47 @@ void BandedMatrix::applyAs(const std::string& title, const stream::Vector& x, st
       .uniform("u_width", rowLayout().width())
       .output(y)
       .run();
+}
+
+void BandedMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
+  applyAndDotAs(title(), x, y, epilogue);
+}
+
+void BandedMatrix::applyAndDotAs(const std::string& title, const stream::Vector& x, stream::Vector& y,
+                                 const stream::Epilogue& epilogue) const {
+  requireApplyShapes(title, rowLayout(), cols(), x, y);
+  if (x.layout() != rowLayout()) {
+    throw gl::Error(title + ".applyAndDot: x (vector \"" + x.name() + "\") has " + x.layout().describe() +
+                    "; y . x needs x in y's layout " + rowLayout().describe() + " (Layout::forSize)");
+  }
+  if (stream::Runtime::current().backend() != stream::Backend::Compute) {
+    LinearOperator::applyAndDot(x, y, epilogue);  // its reduction throws: epilogues are compute-only
+    return;
+  }
+  gl::StateGuard guard;
+  // One dispatch over y's whole texture in the kernel's 16 x 16 workgroups.
+  const stream::Layout& layout = rowLayout();
+  const int gx = (layout.width() + 15) / 16, gy = (layout.height() + 15) / 16;
+  if (m_dotScratch.id() == 0) {
+    // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
+    const std::vector<unsigned char> zeros(16 + 4 * std::size_t(gx) * std::size_t(gy), 0);
+    m_dotScratch = gl::Buffer(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+  }
+  stream::Pass pass(stream::composeReductionKernel("linalg/spmv_banded_dot", epilogue.include, 1));
+  pass.label(title + ".apply + dot")
+      .define("DIAGONALS", (long long)m_offsets.size())
+      .input("u_diagonals", m_diagonals)
+      .input("u_x", x)
+      .uniformArray("u_offsets", m_offsets)
+      .uniform("u_width", layout.width())
+      .uniform("u_size", layout.width(), layout.height())
+      .uniform("u_groupBase", 0)
+      .uniform("u_totalGroups", gx * gy)
+      .output(y);
+  epilogue.bind(pass);
+  // In place: only the last workgroup reads and writes the epilogue's scalars (a status
+  // both read and written, say), after every texel of y is written.
+  pass.storage(0, m_dotScratch.id()).workgroups(gx, gy).inPlace().run();
 }
 
 void BandedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,

@@ -8,6 +8,7 @@
 // with x shifted by the offset: x read with fetchElements(u_x, 4 t + offset) (K&W
 // §44.3.3: "we perform the shift with a texture coordinate transformation"). diagonal()
 // gives the offset-0 diagonal (zeros if there is none).
+#include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/StoredMatrix.h>
 #include <texstream/stream/Layout.h>
@@ -35,6 +36,10 @@ class BandedMatrix : public StoredMatrix {
 
   /// y = A x: x has n elements (any layout), y n elements in Layout::forSize(n).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// y = A x and epilogue(y . x) in one dispatch (linalg/spmv_banded_dot.glsl), x in y's
+  /// layout (gl::Error otherwise). Compute backend; elsewhere the base class's product and
+  /// reduction, whose reduceInto throws (epilogues are compute-only).
+  void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override;
   /// r = b - A x in double-float arithmetic (the same pass, DOUBLE_FLOAT_RESIDUAL).
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// Bytes: every diagonal texel once, x and y once (padded texels).
@@ -51,11 +56,15 @@ class BandedMatrix : public StoredMatrix {
   friend class StencilMatrix;
   /// The product under another object's title (StencilMatrix composes a BandedMatrix).
   void applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const;
+  void applyAndDotAs(const std::string& title, const stream::Vector& x, stream::Vector& y,
+                     const stream::Epilogue& epilogue) const;
   void residualAs(const std::string& title, const DoubleFloatVector& b, const DoubleFloatVector& x,
                   stream::Vector& r) const;
 
   std::vector<int> m_offsets;
   gl::Texture m_diagonals;
+  /// The fused product's counter and per-workgroup partial sums, made on first use.
+  mutable gl::Buffer m_dotScratch;
 };
 
 }  // namespace texstream::linalg

@@ -21,7 +21,7 @@ class LinearOperator {
   virtual void apply(const stream::Vector& x, stream::Vector& y) const = 0;
   /// y = A x, then epilogue(y . x) (compute backend): CG's w = A u with w . u. This
   /// default is two dispatches, the product and a reduction; an operator that can fold
-  /// the dot product into its own kernel overrides it (SegmentMatrix in internal order, BcrsMatrix).
+  /// the dot product into its own kernel overrides it (SegmentMatrix in internal order, BcrsMatrix, BandedMatrix and StencilMatrix).
   virtual void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
     apply(x, y);
     stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);

@@ -50,6 +50,10 @@ class StencilMatrix : public StoredMatrix {
 
   /// y = A x: x has nx ny nz elements (any layout), y as many in Layout::forSize.
   void apply(const stream::Vector& x, stream::Vector& y) const override;
+  /// y = A x and epilogue(y . x) in one dispatch on the compute backend (BandedMatrix's).
+  void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
+    m_banded.applyAndDotAs(title(), x, y, epilogue);
+  }
   /// r = b - A x in double-float arithmetic (BandedMatrix's kernel).
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
   /// d = the center coefficients.
