@@ -6,10 +6,15 @@
 // matrix the GPU holds, and the one every residual and peer uses).
 // Rows, per backend:
 //  - solve_1e-6.single.<tag>: texstream's CG in float (its drift check included);
+//    solve_1e-6.single_async.<tag>: the same with asynchronous checks (no read-back stalls);
 //  - solve_1e-6.mixed.<tag>, solve_1e-10.mixed.<tag>: refine() around float CG inner solves
 //    (each asking for a 1e-3 reduction, RefinementOptions' default), x and b as double-float
 //    pairs, the defect b - A x in double-float arithmetic on the GPU;
-//    solve_1e-10.mixed_inner1e-5.<tag>: the same with inner solves asking for 1e-5.
+//    solve_1e-10.mixed_inner1e-5.<tag>: the same with inner solves asking for 1e-5;
+//  - solve_1e-6.mixed_cg.<tag>, solve_1e-10.mixed_cg.<tag>: mixedPrecisionCg (reliable
+//    updates: one float CG whose residual is replaced by the double-float defect each time
+//    it falls by 1e-2, the search direction kept); solve_1e-10.mixed_cg_async.<tag> with
+//    asynchronous checks.
 // Float CG alone does not reach 1e-10 (it stalls near 1e-7); the 1e-10 row's note says
 // where one float CG run asked for 1e-10 stopped.
 // Each row's max_rel_err is the true relative residual of its solution, computed in double
@@ -33,6 +38,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
@@ -128,10 +134,11 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     stream::BackendScope scope(backend);
     const std::vector<std::string> peers6 = {"peer.cusparse_dcg_1e-6." + s.tag, "peer.eigen_dcg_1e-6." + s.tag};
     const std::vector<std::string> peers10 = {"peer.cusparse_dcg_1e-10." + s.tag, "peer.eigen_dcg_1e-10." + s.tag};
-    {
+    for (const bool asynchronous : {false, true}) {
       solvers::CgOptions options;
       options.tolerance = 1e-6f;
       options.maxIterations = kMaxIterations;
+      options.asynchronousCheck = asynchronous;
       solvers::SolverStatus status;
       const Timing t = timeGl(
           [&] {
@@ -139,7 +146,8 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
             status = solvers::cg(A, bSingle, xSingle, options);
           },
           spec, /*gpuTimer=*/false);
-      Row row = makeRow("solve_1e-6.single." + s.tag, stream::backendName(backend), n, t, 0.0, 0.0, 0.0);
+      Row row = makeRow(std::string("solve_1e-6.single") + (asynchronous ? "_async." : ".") + s.tag,
+                        stream::backendName(backend), n, t, 0.0, 0.0, 0.0);
       const std::vector<float> x = xSingle.download();
       const std::string passes = passBreakdown([&] {
         xSingle.setZero();
@@ -148,7 +156,8 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       row.maxRelErr = trueResidual(s.csr, b, toDouble(x));
       row.tolerance = 1e-6 * 1.05;
       row.peerCandidates = peers6;
-      row.note = s.note + "; float CG, " + std::to_string(status.iterations) + " iterations" +
+      row.note = s.note + "; float CG" + (asynchronous ? " (asynchronous checks)" : "") + ", " +
+                 std::to_string(status.iterations) + " iterations" +
                  (status.restarts ? ", " + std::to_string(status.restarts) + " restart(s)" : "") +
                  "; max_rel_err is the true relative residual" + passes;
       ctx.add(std::move(row));
@@ -207,6 +216,51 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
                  (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +
                  "; max_rel_err is the true relative residual" + (target == 1e-10 ? "; " + singleAt1e10 : "") +
                  passes;
+      ctx.add(std::move(row));
+    }
+  }
+
+  for (stream::Backend backend : ctx.backends) {
+    stream::BackendScope scope(backend);
+    struct CgRow {
+      double target;
+      bool asynchronous;
+    };
+    for (const CgRow c : {CgRow{1e-6, false}, CgRow{1e-10, false}, CgRow{1e-10, true}}) {
+      const double target = c.target;
+      solvers::RefinementOptions options;
+      options.tolerance = target;
+      options.innerTolerance = 1e-2;
+      solvers::CgOptions cgOptions;
+      cgOptions.maxIterations = kMaxIterations;
+      cgOptions.asynchronousCheck = c.asynchronous;
+      solvers::RefinementStatus status;
+      const Timing t = timeGl(
+          [&] {
+            xPair.setZero();
+            status = solvers::mixedPrecisionCg(A, bPair, xPair, options, cgOptions);
+          },
+          spec, /*gpuTimer=*/false);
+      Row row = makeRow("solve_" + targetName(target) + (c.asynchronous ? ".mixed_cg_async." : ".mixed_cg.") + s.tag,
+                        stream::backendName(backend), n, t, 0.0, 0.0, 0.0);
+      row.maxRelErr = trueResidual(s.csr, b, xPair.download());
+      const std::string passes = passBreakdown([&] {
+        xPair.setZero();
+        solvers::mixedPrecisionCg(A, bPair, xPair, options, cgOptions);
+      });
+      row.tolerance = target;
+      row.peerCandidates = {"peer.cusparse_dcg_" + targetName(target) + "." + s.tag,
+                            "peer.eigen_dcg_" + targetName(target) + "." + s.tag};
+      std::string inners;
+      for (int k : status.innerIterations) {
+        if (!inners.empty()) inners += '+';
+        inners += std::to_string(k);
+      }
+      row.note = s.note + "; mixedPrecisionCg (reliable updates at 1e-2" +
+                 (c.asynchronous ? ", asynchronous checks), " : "), ") + std::to_string(status.iterations) +
+                 " iterations (" + inners + "), " + std::to_string(status.restarts) + " restart(s)" +
+                 (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +
+                 "; max_rel_err is the true relative residual" + passes;
       ctx.add(std::move(row));
     }
   }

@@ -91,7 +91,7 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
   t.named("precision", s.precision, solvers::precisionNames(),
           "Solver precision (mixed reaches --cg-tol on ill-conditioned steps where float CG stalls)");
   t.real("inner-tol", s.innerTolerance, 0.0, 0.999999, false,
-         "Mixed precision: the residual reduction each inner CG solve asks for, in (0, 1)")
+         "Mixed precision: the fall of CG's float residual after which the true one replaces it, in (0, 1)")
       .label("inner tolerance")
       .slider(1e-6, 0.5, true, "%.1e")
       .typeName("TOL");

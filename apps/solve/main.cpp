@@ -14,8 +14,7 @@
 #include <texstream/linalg/SystemExport.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/MixedPrecisionRefinement.h>
-#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
@@ -68,14 +67,18 @@ struct Settings {
   bool rcm = false;
   float tolerance = 1e-6f;
   int maxIterations = 1000;
+  /// Whether --max-iter was given: mixed precision's cap is otherwise its solver's (20000).
+  bool maxIterationsGiven = false;
   int checkEvery = 8;
   /// "single", "mixed" or "auto" (mixed below kFloatCgReach).
   std::string precision = "auto";
-  double innerTolerance = 1e-3;
+  /// Mixed precision: the fall of CG's float residual after which it is replaced by the
+  /// true one (1e-2: reliable updates as Clark et al. 2010 space them; docs/performance.md).
+  double innerTolerance = 1e-2;
 };
 
 /// The relative residual below which float CG alone stalls on typical systems: --precision
-/// auto refines in double-float for tolerances below it.
+/// auto switches to mixed precision for tolerances below it.
 constexpr float kFloatCgReach = 1e-6f;
 
 /// The format "auto" picks, from the 4x4 block fill (a CPU count over the pattern).
@@ -224,65 +227,45 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     const std::vector<float> xf = xUser.download();
     x.assign(xf.begin(), xf.end());
   } else {
-    // The matrix on the GPU holds A's entries rounded to float. Outer defect correction in
-    // double on the CPU against the file's A (r = b - A x), each correction solved on the
-    // GPU by double-float refinement of float CG (Göddeke et al. 2007), until the true
-    // residual meets --tol or stops falling.
+    // The matrix on the GPU holds A's entries rounded to float. Mixed-precision CG
+    // (solvers/MixedPrecisionCg.h): float CG on the GPU whose residual is replaced, each
+    // time it falls by --inner-tol, by b - A x formed in double on the CPU against the
+    // file's A, x kept in double here; until the true residual meets --tol or stops falling.
     x = x0;
-    linalg::DoubleFloatVector rUser(n, "r"), cUser(n, "c");
-    linalg::DoubleFloatVector rPairs(matrix.internalLayout(), "r(internal)"), cPairs(matrix.internalLayout(), "c(internal)");
-    solvers::CgOptions inner = opts;
-    inner.onCheck = nullptr;
-    const solvers::InnerSolve innerSolve = solvers::cgInnerSolve(Ai, inner, M.get());
-    const double bNorm = std::sqrt(std::inner_product(b.begin(), b.end(), b.begin(), 0.0));
-    double previous = INFINITY;
-    const auto start = clock::now();
-    for (int outer = 0;; ++outer) {
+    stream::Vector rUser(n, "r"), cUser(n, "c");
+    solvers::DefectCorrection host;
+    host.rightHandSideNorm = std::sqrt(std::inner_product(b.begin(), b.end(), b.begin(), 0.0));
+    host.defect = [&](stream::Vector& r) {
       const std::vector<double> Ax = A.multiply(x);
-      std::vector<double> r(n);
-      for (std::size_t i = 0; i < n; ++i) r[i] = b[i] - Ax[i];
-      const double rNorm = std::sqrt(std::inner_product(r.begin(), r.end(), r.begin(), 0.0));
-      const double relative = bNorm > 0 ? rNorm / bNorm : rNorm;
-      refinement.residualHistory.push_back(relative);
-      refinement.checkedAt.push_back(refinement.iterations);
-      refinement.relativeResidual = relative;
-      std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e (true, in double)\n",
-                   refinement.iterations, relative);
-      if (relative <= s.tolerance || rNorm == 0) {
-        refinement.outcome = solvers::Outcome::Converged;
-        refinement.message = "true relative residual " + text::formatNumber(relative);
-        break;
+      std::vector<float> rf(n);
+      double rr = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        rf[i] = float(b[i] - Ax[i]);
+        rr += (b[i] - Ax[i]) * (b[i] - Ax[i]);
       }
-      if (!std::isfinite(relative) || outer >= 20 || relative > 0.5 * previous) {
-        refinement.outcome = std::isfinite(relative) ? solvers::Outcome::Stagnated : solvers::Outcome::NonFinite;
-        refinement.message = "stagnated at true relative residual " + text::formatNumber(relative) +
-                             " (tolerance " + text::formatNumber(s.tolerance) + ") after " + std::to_string(outer) +
-                             " corrections: the float-rounded matrix on the GPU limits the accuracy";
-        break;
-      }
-      previous = relative;
-      rUser.upload(r);
-      matrix.toInternal(rUser.hi(), rPairs.mutableHi());
-      matrix.toInternal(rUser.lo(), rPairs.mutableLo());
-      cPairs.setZero();
-      solvers::RefinementOptions ro;
-      ro.tolerance = std::clamp(0.5 * s.tolerance / relative, 1e-12, 0.5);
-      ro.innerTolerance = s.innerTolerance;
-      const solvers::RefinementStatus step = solvers::refine(Ai, rPairs, cPairs, ro, innerSolve);
-      refinement.iterations += step.iterations;
-      refinement.innerIterations.insert(refinement.innerIterations.end(), step.innerIterations.begin(),
-                                        step.innerIterations.end());
-      if (step.outcome == solvers::Outcome::NonFinite || step.outcome == solvers::Outcome::Breakdown) {
-        refinement.outcome = step.outcome;
-        refinement.message = step.message;
-        break;
-      }
-      matrix.toUser(cPairs.hi(), cUser.mutableHi());
-      matrix.toUser(cPairs.lo(), cUser.mutableLo());
-      const std::vector<double> c = cUser.download();
-      for (std::size_t i = 0; i < n; ++i) x[i] += c[i];
-    }
-    refinement.milliseconds = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+      rUser.upload(rf);
+      matrix.toInternal(rUser, r);
+      return std::sqrt(rr);
+    };
+    host.addCorrection = [&](const stream::Vector& c) {
+      matrix.toUser(c, cUser);
+      const std::vector<float> cf = cUser.download();
+      for (std::size_t i = 0; i < n; ++i) x[i] += double(cf[i]);
+    };
+    host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
+    solvers::RefinementOptions ro;
+    ro.tolerance = s.tolerance;
+    ro.innerTolerance = s.innerTolerance;
+    int iterationsSoFar = 0;
+    ro.onStep = [&](int, int inner, double relative) {
+      iterationsSoFar += inner;
+      std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e (true, in double)\n", iterationsSoFar,
+                   relative);
+    };
+    solvers::CgOptions cgo = opts;
+    cgo.onCheck = nullptr;
+    if (!s.maxIterationsGiven) cgo.maxIterations = solvers::kMixedPrecisionCgDefaults.maxIterations;
+    refinement = solvers::mixedPrecisionCg(matrix.internalLayout(), host, Ai, ro, cgo, M.get());
   }
   const solvers::SolverStatus& status = refinement;
 
@@ -358,7 +341,7 @@ int main(int argc, char** argv) {
   // A headless tool: the window and grid options of the demos do not apply.
   for (const char* name : {"--headless", "--size", "--steps", "--screenshot"}) cli.remove_option(cli.get_option(name));
   Settings s;
-  std::string tolText = "1e-6", maxIterText = "1000", checkText = "8", innerTolText = "1e-3";
+  std::string tolText = "1e-6", maxIterText = "1000", checkText = "8", innerTolText = "1e-2";
   cli.add_option("A", s.matrixPath, "The matrix A (Matrix Market coordinate file)")->required()->type_name("A.mtx");
   cli.add_option("b", s.rhsPath, "The right-hand side (n x 1 Matrix Market file); default b = A * 1")->type_name("b.mtx");
   cli.add_option("--x0", s.x0Path, "Initial guess (n x 1 Matrix Market file); default 0")->type_name("X.mtx");
@@ -373,7 +356,8 @@ int main(int argc, char** argv) {
       ->type_name("jacobi|none")
       ->capture_default_str();
   cli.add_option("--tol", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
-  cli.add_option("--max-iter", maxIterText, "Iteration cap, >= 1 (mixed precision: of each inner CG solve)")->type_name("N")->capture_default_str();
+  cli.add_option("--max-iter", maxIterText,
+                 "Iteration cap, >= 1 (mixed precision: of all CG iterations together, default 20000 there)")->type_name("N")->capture_default_str();
   cli.add_option("--check-every", checkText, "Iterations between residual checks (and progress lines), >= 1")
       ->type_name("N")
       ->capture_default_str();
@@ -382,7 +366,8 @@ int main(int argc, char** argv) {
                  "about 1e-12 (the matrix entries are stored as floats); auto: mixed when --tol is below 1e-6")
       ->type_name("single|mixed|auto")
       ->capture_default_str();
-  cli.add_option("--inner-tol", innerTolText, "Mixed precision: the residual reduction each inner CG solve asks for")
+  cli.add_option("--inner-tol", innerTolText,
+                 "Mixed precision: the residual reduction after which CG's float residual is replaced by the true one")
       ->type_name("T")
       ->capture_default_str();
   cli.add_option("--out", s.outPath, "Write the solution x (n x 1 array Matrix Market file)")->type_name("x.mtx");
@@ -399,6 +384,7 @@ int main(int argc, char** argv) {
     s.precision = app::parseChoice("--precision", s.precision, {"single", "mixed", "auto"});
     s.innerTolerance = app::parseReal("--inner-tol", innerTolText, 0.0, 1.0, false);
     s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
+    s.maxIterationsGiven = cli.count("--max-iter") > 0;
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
     app::requireWritablePath("--out", s.outPath);
     if (!s.exportPetsc.empty() && std::filesystem::exists(s.exportPetsc) && !std::filesystem::is_directory(s.exportPetsc))

@@ -4,6 +4,10 @@
 //   alpha' = gamma' / (delta - beta' gamma' / alpha)         (cgAlpha: breakdowns recorded)
 // where delta - beta' gamma' / alpha equals p'^T A p' of standard CG (Chronopoulos & Gear
 // 1989). FIRST: alpha' = gamma' / delta, beta' = 0.
+// REPLACED: r (and u) were just replaced by the true residual (solvers/MixedPrecisionCg.h),
+// so the orthogonality that shortcut rests on no longer holds exactly; s = A p was
+// recomputed and p'^T A p' = (u + beta' p)^T (w + beta' s) is formed in full:
+//   delta + 2 beta' (u . s) + beta'^2 (p . s)      with u_us = u . s, u_ps = p . s.
 // Writes alpha' to EPILOGUE_IMAGE0, beta' to EPILOGUE_IMAGE1, the status to EPILOGUE_IMAGE2.
 #include "solvers/cg_steps.glsl"
 
@@ -12,12 +16,19 @@ uniform sampler2D u_gamma;
 uniform sampler2D u_alpha;
 uniform sampler2D u_status;
 uniform int u_iteration;
+#ifdef REPLACED
+uniform sampler2D u_us;
+uniform sampler2D u_ps;
+#endif
 
 void epilogue(float delta) {
   vec4 status = texelFetch(u_status, ivec2(0), 0);
   float gamma = texelFetch(u_gammaNew, ivec2(0), 0).x;
 #ifdef FIRST
   float beta = 0.0, denominator = delta;
+#elif defined(REPLACED)
+  float beta = cgBeta(gamma, texelFetch(u_gamma, ivec2(0), 0).x);
+  float denominator = delta + 2.0 * beta * texelFetch(u_us, ivec2(0), 0).x + beta * beta * texelFetch(u_ps, ivec2(0), 0).x;
 #else
   float beta = cgBeta(gamma, texelFetch(u_gamma, ivec2(0), 0).x);
   float alphaOld = texelFetch(u_alpha, ivec2(0), 0).x;

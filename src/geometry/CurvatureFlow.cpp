@@ -8,6 +8,7 @@
 #include <texstream/geometry/CurvatureSystem.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -412,7 +413,7 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   refinement.tolerance = m_options.cgTolerance;
   refinement.innerTolerance = m_options.innerTolerance;
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
-  m_lastSolve = solvers::refine(m_positions.layout(), host, refinement, solvers::cgInnerSolve(*m_operator, cgOptions(), M));
+  m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, cgOptions(), M);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
   m_hostPositions = std::move(x);
   for (std::size_t v = 0; v < n; ++v)

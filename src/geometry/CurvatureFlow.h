@@ -94,17 +94,18 @@ struct CurvatureFlowOptions {
   bool jacobi = true;
   /// Single: float CG on each step's system, warm-started from the current positions.
   /// Mixed: the positions kept in double on the host, each step's system assembled there in
-  /// double (CurvatureSystem.h) and solved by defect correction (solvers/
-  /// MixedPrecisionRefinement.h, DefectCorrection: b - A x in double on the CPU, float CG on
-  /// the GPU for the corrections, on that matrix rounded to float, as Göddeke et al. 2007
-  /// split the work).
+  /// double (CurvatureSystem.h) and solved by mixed-precision CG (solvers/MixedPrecisionCg.h
+  /// on a DefectCorrection: b - A x in double on the CPU, float CG on the GPU on that matrix
+  /// rounded to float, its residual replaced by the double one as it falls, as Göddeke et
+  /// al. 2007 split the work).
   /// On thin features of real scans the step's condition number amplifies float's rounding
   /// of the matrix entries themselves, so the defect needs entries in double, not only a
-  /// double x. cgTolerance is then the true residual's in double; cgMaxIterations caps each
-  /// inner solve. Costs per step: one CPU assembly and, per outer step, a CPU product and a
-  /// vertex vector each way.
+  /// double x. cgTolerance is then the true residual's in double; cgMaxIterations caps the
+  /// step's CG iterations. Costs per step: one CPU assembly and, per residual replacement,
+  /// a CPU product and a vertex vector each way.
   solvers::Precision precision = solvers::Precision::Single;
-  /// Mixed: the residual reduction each inner CG solve asks for, in (0, 1).
+  /// Mixed: the fall of CG's float residual after which it is replaced by the true one, in
+  /// (0, 1).
   float innerTolerance = 1e-3f;
   /// CG iterations between residual checks (solvers::CgOptions::checkEvery). Warm-started
   /// steps converge in a few iterations, so the solver's default of 8 overshoots
@@ -196,7 +197,8 @@ class CurvatureFlow {
   /// The area and volume rescaling restores (measured at construction / setPositions).
   const FlowMeasures& reference() const { return m_reference; }
   const solvers::SolverStatus& lastSolve() const { return m_lastSolve; }
-  /// Inner CG iterations of each refinement step of the last step (empty in single precision).
+  /// CG iterations between the residual replacements of the last step (empty in single
+  /// precision).
   const std::vector<int>& lastInnerIterations() const { return m_lastSolve.innerIterations; }
   long long steps() const { return m_steps; }
   const Mesh& sourceMesh() const { return m_mesh; }

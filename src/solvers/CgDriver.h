@@ -44,6 +44,10 @@ class CgIteration {
   virtual void start(int next) = 0;
   /// Iteration k: x, r and u updated; `last`: no iteration follows.
   virtual void iterate(int k, bool last) = 0;
+  /// After iteration `next` - 1 (not a last one), r and u = M^-1 r were replaced by the
+  /// true residual (reliable updates, MixedPrecisionCg.h): recomputes what depends on them
+  /// and keeps the search direction, so the iteration goes on as CG, not from scratch.
+  virtual void replaceResidual(int next) = 0;
   /// ||r||^2 of the current r, on the GPU, for a check.
   virtual const stream::Scalar& residualSquared() = 0;
 };

@@ -62,6 +62,19 @@ class ChronopoulosGearCg final : public CgIteration {
     if (!last) productAndStep(k + 1, false);
   }
 
+  void replaceResidual(int next) override {
+    // productAndStep moved gamma and alpha one iteration on, from the replaced residual:
+    // step back, take the sums of the new r and u, recompute s = A p (it followed p by
+    // recurrence) and the two dots of the full p'^T A p', and step again.
+    std::swap(m_gamma, m_gammaNew);
+    std::swap(m_alpha, m_alphaNew);
+    sums();
+    m_s.A.apply(m_p, m_sp);
+    stream::dot(m_s.u(), m_sp, m_us);
+    stream::dot(m_p, m_sp, m_ps);
+    productAndStep(next, false, true);
+  }
+
   const Scalar& residualSquared() override { return m_rr; }  // every reduction sums r . r
 
  private:
@@ -79,9 +92,10 @@ class ChronopoulosGearCg final : public CgIteration {
   /// w = A u with delta = w . u, and in the same dispatch(es) the next alpha and beta from
   /// gamma, gamma' and alpha (solvers/cg_cg_alpha_beta.glsl); then gamma and alpha are
   /// current.
-  void productAndStep(int iteration, bool first) {
+  void productAndStep(int iteration, bool first, bool replaced = false) {
     m_s.A.applyAndDot(m_s.u(), m_w, {"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
       if (first) pass.define("FIRST");
+      if (replaced) pass.define("REPLACED").input("u_us", m_us).input("u_ps", m_ps);
       pass.input("u_gammaNew", m_gammaNew).input("u_gamma", m_gamma).input("u_alpha", m_alpha)
           .input("u_status", m_s.status).uniform("u_iteration", iteration)
           .output(m_alphaNew).output(m_beta).output(m_s.status);
@@ -97,6 +111,7 @@ class ChronopoulosGearCg final : public CgIteration {
   Scalar m_gamma = Scalar::temporary("cg.rho"), m_gammaNew = Scalar::temporary("cg.rhoNew");
   Scalar m_alpha = Scalar::temporary("cg.alpha"), m_alphaNew = Scalar::temporary("cg.alphaNew");
   Scalar m_beta = Scalar::temporary("cg.beta"), m_rr = Scalar::temporary("cg.rr");
+  Scalar m_us = Scalar::temporary("cg.us"), m_ps = Scalar::temporary("cg.ps");  // replaceResidual's dots
 };
 
 }  // namespace

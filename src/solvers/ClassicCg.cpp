@@ -56,6 +56,12 @@ class ClassicCg final : public CgIteration {
     std::swap(m_rho, m_rhoNew);
   }
 
+  void replaceResidual(int) override {
+    // p = u + beta p was formed from the replaced u; alpha = rho / (p . A p) is computed
+    // in full each iteration, so only rho needs the new r and u.
+    stream::dot(m_s.r, m_s.u(), m_rho);
+  }
+
   const Scalar& residualSquared() override {
     if (!m_s.M) return m_rho;  // rho = r . r already
     stream::dot(m_s.r, m_s.r, m_rr);

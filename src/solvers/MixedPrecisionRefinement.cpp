@@ -23,22 +23,6 @@ constexpr stream::EnumName<Precision> kPrecisionNames[] = {
 };
 
 
-void validate(const RefinementOptions& o) {
-  if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
-    throw std::invalid_argument("refine: tolerance must be in (0, 1), got " + std::to_string(o.tolerance));
-  }
-  if (!(o.innerTolerance > 0.0 && o.innerTolerance < 1.0)) {
-    throw std::invalid_argument("refine: innerTolerance must be in (0, 1), got " + std::to_string(o.innerTolerance));
-  }
-  if (o.maxOuterSteps < 1) {
-    throw std::invalid_argument("refine: maxOuterSteps must be at least 1, got " + std::to_string(o.maxOuterSteps));
-  }
-  if (!(o.minimumReduction > 0.0 && o.minimumReduction < 1.0)) {
-    throw std::invalid_argument("refine: minimumReduction must be in (0, 1), got " +
-                                std::to_string(o.minimumReduction));
-  }
-}
-
 /// ||v||_2 of a float vector, summed on the GPU, read back.
 double norm2(const stream::Vector& v) { return double(linalg::norm(v)); }
 
@@ -51,9 +35,26 @@ double norm2(const linalg::DoubleFloatVector& b) { return norm2(b.hi()); }
 
 std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisionNames; }
 
+void validateRefinementOptions(const std::string& solver, const RefinementOptions& o) {
+  if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
+    throw std::invalid_argument(solver + ": tolerance must be in (0, 1), got " + text::formatNumber(o.tolerance));
+  }
+  if (!(o.innerTolerance > 0.0 && o.innerTolerance < 1.0)) {
+    throw std::invalid_argument(solver + ": innerTolerance must be in (0, 1), got " +
+                                text::formatNumber(o.innerTolerance));
+  }
+  if (o.maxOuterSteps < 1) {
+    throw std::invalid_argument(solver + ": maxOuterSteps must be at least 1, got " + std::to_string(o.maxOuterSteps));
+  }
+  if (!(o.minimumReduction > 0.0 && o.minimumReduction < 1.0)) {
+    throw std::invalid_argument(solver + ": minimumReduction must be in (0, 1), got " +
+                                text::formatNumber(o.minimumReduction));
+  }
+}
+
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
-  validate(options);
+  validateRefinementOptions("refine", options);
   if (A.rows() != A.cols()) {
     throw gl::Error("refine: the operator \"" + A.name() + "\" is " + std::to_string(A.rows()) + "x" +
                     std::to_string(A.cols()) + ", not square");
@@ -72,7 +73,7 @@ RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFlo
 
 RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target,
                         const RefinementOptions& options, const InnerSolve& inner) {
-  validate(options);
+  validateRefinementOptions("refine", options);
   if (!inner) throw std::invalid_argument("refine: no inner solve given");
   if (!target.defect || !target.addCorrection || !target.setSolutionZero)
     throw std::invalid_argument("refine: the defect correction lacks one of its three calls");

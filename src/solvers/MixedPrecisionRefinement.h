@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace texstream::linalg {
@@ -66,6 +67,10 @@ struct RefinementStatus : SolverStatus {
   std::vector<int> innerIterations;
   int outerSteps() const { return int(innerIterations.size()); }
 };
+
+/// Throws std::invalid_argument("solver: tolerance must be in (0, 1), got ...") and the like
+/// for options out of range.
+void validateRefinementOptions(const std::string& solver, const RefinementOptions& options);
 
 /// Refines x (the initial guess, often zero) towards A x = b. A square; b, x of A's size
 /// (x in any layout, b in the layout of A's products). Throws gl::Error on shapes (naming

@@ -440,8 +440,8 @@ TEST_CASE("A pinching torus: mixed precision follows double solves where float d
   std::vector<double> x = mesh.positions;
   for (int s = 0; s < 3; ++s) reference.push_back(x = eigenSolve(buildCurvatureSystem(mesh, topology, lambdaDt, true, x)));
   // Measured (llvmpipe and H100 alike): single precision drifts to 2.7e-5 of the diagonal by
-  // step 3 and breaks down at step 4; mixed stays within 3e-9 for three steps, then reports
-  // stagnation at step 4 (as on man.off's step 5).
+  // step 3 and breaks down at step 4; mixed stays within 3e-9 for three steps, then does not
+  // converge at step 4 (as on man.off's step 5).
   CurvatureFlowOptions opts;
   opts.cgTolerance = 1e-10f;
   opts.cgMaxIterations = 5000;
@@ -461,12 +461,15 @@ TEST_CASE("A pinching torus: mixed precision follows double solves where float d
   }
   INFO("single precision after 3 steps: " << singleDeviation << " of the diagonal");
   REQUIRE(singleDeviation > 1e-6);
-  // Past what float CG resolves: an honest outcome, finite positions (a lower cap keeps
-  // the test short; the outcome is the same with 5000).
+  // Past what float CG resolves: an honest outcome (converged, or stagnated or capped with
+  // the residual it reached above the tolerance), finite positions. A lower cap keeps the
+  // test short: with 800 iterations in all the step ends capped near 4e-6.
   flow.setCg(1e-10f, 800);
   const solvers::SolverStatus fourth = flow.step(lambdaDt);
   INFO("step 4: " << fourth.message);
-  REQUIRE((fourth.outcome == solvers::Outcome::Converged || fourth.outcome == solvers::Outcome::Stagnated));
+  REQUIRE((fourth.outcome == solvers::Outcome::Converged || fourth.outcome == solvers::Outcome::Stagnated ||
+           fourth.outcome == solvers::Outcome::MaxIterations));
+  if (!fourth.converged()) REQUIRE(fourth.relativeResidual > 1e-10);
   for (double v : flow.downloadPositions()) REQUIRE(std::isfinite(v));
 
   // The conformalized flow keeps the initial stiffness: no pinch, bounded CG.

@@ -4,6 +4,7 @@
 // precision allows is reported as such, and misuse throws named errors.
 #include <catch2/catch.hpp>
 
+#include "solvers/RefinementSystems.h"
 #include "solvers/Reference.h"
 #include "support/Gl.h"
 #include "support/Random.h"
@@ -27,26 +28,11 @@
 using namespace texstream;
 using linalg::DoubleFloatVector;
 using solvers::Outcome;
+using test::contrastDiffusion;
+using test::randomRhs;
+using test::relativeResidual;
 
 namespace {
-
-std::vector<double> randomRhs(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> b(n);
-  for (double& v : b) v = u(rng);
-  return b;
-}
-
-double relativeResidual(const linalg::Csr& A, const std::vector<double>& x, const std::vector<double>& b) {
-  const auto ax = A.multiply(x);
-  double rr = 0, bb = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    rr += (b[i] - ax[i]) * (b[i] - ax[i]);
-    bb += b[i] * b[i];
-  }
-  return std::sqrt(rr / bb);
-}
 
 double relativeError(const std::vector<double>& x, const std::vector<double>& ref) {
   double ee = 0, rr = 0;
@@ -258,37 +244,6 @@ TEST_CASE("Refinement undoes a correction that raises the residual", "[gl][solve
   for (std::size_t i = 0; i < n; ++i) REQUIRE(std::abs(after[i] - start[i]) <= 1e-12 * (1.0 + std::abs(start[i])));
   REQUIRE(status.residualHistory.front() == Approx(status.residualHistory.back()).epsilon(1e-6));
 }
-
-namespace {
-
-/// -div(k grad) on an nx x ny grid (5-point, h = 1) with edge coefficients k spanning six
-/// orders of magnitude in smooth bands, plus a mass term of 1e-3 of each row's coupling:
-/// SPD, badly scaled (Jacobi-preconditioned κ about 1e4), its entries rounded to float
-/// (what every GPU matrix holds, so the CPU checks use the same).
-linalg::Csr contrastDiffusion(std::size_t nx, std::size_t ny) {
-  auto k = [](double x, double y) { return std::pow(10.0, 3.0 + 3.0 * std::sin(0.41 * x + 0.23 * y)); };
-  std::vector<std::int64_t> rows, cols;
-  std::vector<double> values;
-  auto id = [&](std::size_t i, std::size_t j) { return std::int64_t(j * nx + i); };
-  for (std::size_t j = 0; j < ny; ++j) {
-    for (std::size_t i = 0; i < nx; ++i) {
-      double diagonal = 0;
-      auto link = [&](std::size_t i2, std::size_t j2) {
-        const double w = double(float(k(0.5 * double(i + i2), 0.5 * double(j + j2))));
-        rows.push_back(id(i, j)), cols.push_back(id(i2, j2)), values.push_back(-w);
-        diagonal += w;
-      };
-      if (i > 0) link(i - 1, j);
-      if (i + 1 < nx) link(i + 1, j);
-      if (j > 0) link(i, j - 1);
-      if (j + 1 < ny) link(i, j + 1);
-      rows.push_back(id(i, j)), cols.push_back(id(i, j)), values.push_back(double(float(1.001 * diagonal)));
-    }
-  }
-  return linalg::Csr::fromTriplets(nx * ny, nx * ny, rows, cols, values);
-}
-
-}  // namespace
 
 TEST_CASE("Refinement reaches 1e-10 where float PCG stalls, on every matrix type", "[gl][solvers][refinement]") {
   TEXSTREAM_FOR_EACH_BACKEND();

@@ -1,0 +1,234 @@
+// Tests src/solvers/MixedPrecisionCg.*: CG with reliable updates reaches true relative
+// residuals of 1e-10 to 1e-11 (checked in double on the CPU from the pairs the GPU holds)
+// on every matrix type, on Poisson problems of awkward sizes (with blocking and with
+// asynchronous checks) and on a matrix float cannot hold (the defect in double on the
+// host); it needs no more iterations than the restarted refinement of the same system; a
+// reordered matrix is solved in its internal order (the pairs gathered once); failures and
+// misuse are reported by name.
+#include <catch2/catch.hpp>
+
+#include "solvers/RefinementSystems.h"
+#include "solvers/Reference.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/BcrsMatrix.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/StencilMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/MixedPrecisionCg.h>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+using namespace texstream;
+using linalg::DoubleFloatVector;
+using solvers::Outcome;
+using test::contrastDiffusion;
+using test::randomRhs;
+using test::relativeResidual;
+
+
+TEST_CASE("Mixed-precision CG reaches 1e-11 on Poisson problems of awkward sizes", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool asynchronous = GENERATE(false, true);
+  INFO("asynchronous checks: " << asynchronous);
+  for (auto [nx, ny] : {std::pair<std::size_t, std::size_t>{1, 1}, {7, 1}, {2, 3}, {61, 41}, {97, 13}}) {
+    INFO(nx << " x " << ny);
+    const std::size_t n = nx * ny;
+    const auto A = linalg::StencilMatrix::poisson2D(nx, ny, "poisson");
+    const linalg::Csr csr = linalg::Csr::poisson2D(nx, ny);
+    const auto rhs = randomRhs(n, n);
+    DoubleFloatVector b(n, "b"), x(n, "x");
+    b.upload(rhs);
+    std::vector<int> stepsSeen;
+    solvers::RefinementOptions options{.tolerance = 1e-11, .innerTolerance = 1e-2};
+    options.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
+    solvers::CgOptions cgOptions;
+    cgOptions.asynchronousCheck = asynchronous;
+    const auto status = solvers::mixedPrecisionCg(A, b, x, options, cgOptions);
+    INFO(status.message);
+    REQUIRE(status.converged());
+    REQUIRE(status.relativeResidual <= 1e-11);
+    REQUIRE(status.outerSteps() >= 1);
+    REQUIRE(int(stepsSeen.size()) == status.outerSteps() + 1);
+    REQUIRE(status.residualHistory.size() == std::size_t(status.outerSteps() + 1));
+    int sum = 0;
+    for (int k : status.innerIterations) sum += k;
+    REQUIRE(sum == status.iterations);
+    const auto xs = x.download();
+    REQUIRE(relativeResidual(csr, xs, rhs) <= 2e-11);
+  }
+}
+
+TEST_CASE("Mixed-precision CG reaches 1e-10 where float PCG stalls, on every matrix type, in no more iterations than "
+          "restarted refinement", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+#ifdef TEXSTREAM_WEB_TEST_SIZES
+  const std::size_t nx = 23, ny = 19, n = nx * ny;  // software WebGL: a smaller grid (same behaviour)
+#else
+  const std::size_t nx = 37, ny = 29, n = nx * ny;
+#endif
+  const linalg::Csr csr = contrastDiffusion(nx, ny);
+  const auto rhs = randomRhs(n, 31);
+  std::vector<std::pair<std::string, std::unique_ptr<linalg::LinearOperator>>> matrices;
+  matrices.emplace_back("stencil", std::make_unique<linalg::StencilMatrix>(linalg::StencilMatrix::fromCsr(csr, nx, ny, 1, "stencil")));
+  matrices.emplace_back("banded", std::make_unique<linalg::BandedMatrix>(linalg::BandedMatrix::fromCsr(csr, "banded")));
+  matrices.emplace_back("segment", std::make_unique<linalg::SegmentMatrix>(csr, "segment"));
+  matrices.emplace_back("bcrs2", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs2", linalg::BcrsOptions{2, false}));
+  matrices.emplace_back("bcrs4", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs4", linalg::BcrsOptions{4, true}));
+  {
+    std::vector<float> dense(n * n, 0.0f);
+    for (std::size_t r = 0; r < n; ++r)
+      for (auto e = csr.rowPtr[r]; e < csr.rowPtr[r + 1]; ++e) dense[r * n + std::size_t(csr.colIdx[std::size_t(e)])] = float(csr.values[std::size_t(e)]);
+    matrices.emplace_back("dense", std::make_unique<linalg::DenseMatrix>(n, n, dense, "dense"));
+  }
+  for (const auto& [name, A] : matrices) {
+    INFO(name);
+    const solvers::JacobiPreconditioner M(*A, stream::Layout::forSize(n));
+    DoubleFloatVector b(n, "b"), x(n, "x"), x2(n, "x2");
+    b.upload(rhs);
+    const auto status = solvers::mixedPrecisionCg(*A, b, x, {.tolerance = 1e-10, .innerTolerance = 1e-2},
+                                                  {.maxIterations = 8000}, &M);
+    INFO(status.message);
+    REQUIRE(status.converged());
+    REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-10);
+    const auto restarted = solvers::refine(*A, b, x2, {.tolerance = 1e-10},
+                                           solvers::cgInnerSolve(*A, {.maxIterations = 8000}, &M));
+    INFO(restarted.message);
+    REQUIRE(restarted.converged());
+    CHECK(status.iterations <= restarted.iterations);
+  }
+}
+
+TEST_CASE("Mixed-precision CG with the defect in double on the host reaches 1e-10 on a matrix float cannot hold",
+          "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(263)}) {
+    INFO(n << " unknowns");
+    // Entries with all 53 bits used: the GPU gets them rounded to float, the host defect
+    // uses them exactly (as the refinement test's matrix).
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) s[i] = std::pow(10.0, 3.0 * std::sin(double(i) * 1.7)) * std::sqrt(2.0 + double(i));
+    const std::size_t side = std::size_t(std::ceil(std::sqrt(double(n))));
+    const linalg::Csr poisson = linalg::Csr::poisson2D(side, side);
+    std::vector<double> all(poisson.rows, 1.0);
+    for (std::size_t i = 0; i < n; ++i) all[i] = s[i];
+    const linalg::Csr scaled = test::scaledSymmetric(poisson, all);
+    std::vector<std::int64_t> rows, cols;
+    std::vector<double> values;
+    for (std::size_t i = 0; i < n; ++i)
+      for (auto e = scaled.rowPtr[i]; e < scaled.rowPtr[i + 1]; ++e)
+        if (std::size_t(scaled.colIdx[std::size_t(e)]) < n)
+          rows.push_back(std::int64_t(i)), cols.push_back(scaled.colIdx[std::size_t(e)]), values.push_back(scaled.values[std::size_t(e)]);
+    const linalg::Csr exact = linalg::Csr::fromTriplets(n, n, rows, cols, values);
+    const linalg::SegmentMatrix A(exact, "rounded");
+    const solvers::JacobiPreconditioner M(A, stream::Layout::forSize(n));
+    const auto rhs = randomRhs(n, 17 + n);
+    std::vector<double> x(n, 0.0);
+    solvers::DefectCorrection host;
+    host.rightHandSideNorm = std::sqrt(test::dotD(rhs, rhs));
+    host.defect = [&](stream::Vector& r) {
+      const auto ax = exact.multiply(x);
+      std::vector<float> rf(n);
+      double rr = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        rf[i] = float(rhs[i] - ax[i]);
+        rr += (rhs[i] - ax[i]) * (rhs[i] - ax[i]);
+      }
+      r.upload(rf);
+      return std::sqrt(rr);
+    };
+    host.addCorrection = [&](const stream::Vector& c) {
+      const auto cf = c.download();
+      for (std::size_t i = 0; i < n; ++i) x[i] += double(cf[i]);
+    };
+    host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
+    const auto status = solvers::mixedPrecisionCg(stream::Layout::forSize(n), host, A, {.tolerance = 1e-10},
+                                                  {.maxIterations = 5000}, &M);
+    INFO(status.message);
+    REQUIRE(status.converged());
+    REQUIRE(relativeResidual(exact, x, rhs) <= 1e-10);
+  }
+}
+
+TEST_CASE("Mixed-precision CG solves a reordered matrix in its internal order", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const std::size_t nx = 41, ny = 23, n = nx * ny;
+  const linalg::Csr csr = contrastDiffusion(nx, ny);
+  const linalg::SegmentMatrix A(csr, "segment");
+  REQUIRE(A.reordered());
+  const solvers::JacobiPreconditioner M(A);
+  const auto rhs = randomRhs(n, 5);
+  DoubleFloatVector b(n, "b"), x(n, "x");
+  b.upload(rhs);
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.reset();
+  profiler.setEnabled(true);
+  const auto status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-10}, {.maxIterations = 8000}, &M);
+  const auto xs = x.download();
+  profiler.collect();
+  profiler.setEnabled(false);
+  const auto found = profiler.stats().find("permute to internal");
+  const long long gathers = found == profiler.stats().end() ? 0 : found->second.passes;
+  profiler.reset();
+  INFO(status.message << "; " << gathers << " gathers into the internal order");
+  REQUIRE(status.converged());
+  REQUIRE(relativeResidual(csr, xs, rhs) <= 2e-10);
+  // b and x as pairs (4) and D^-1 (1), whatever the number of replacements.
+  if (stream::Profiler::available()) CHECK(gathers == 5);
+  CHECK(status.outerSteps() >= 2);
+}
+
+TEST_CASE("Mixed-precision CG reports stagnation, breakdown and bad input by name", "[gl][solvers][refinement]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const std::size_t nx = 31, ny = 29, n = nx * ny;
+  const auto A = linalg::StencilMatrix::poisson2D(nx, ny, "poisson");
+  DoubleFloatVector b(n, "b"), x(n, "x");
+  const auto rhs = randomRhs(n, 3);
+  b.upload(rhs);
+  {
+    INFO("below what the pairs allow");
+    const auto status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-18, .maxOuterSteps = 40});
+    INFO(status.message);
+    REQUIRE((status.outcome == Outcome::Stagnated || status.outcome == Outcome::MaxIterations));
+    REQUIRE(status.relativeResidual < 1e-11);  // it got as far as the pairs allow first
+  }
+  {
+    INFO("an indefinite matrix");
+    const std::size_t m = 40;
+    std::vector<float> diagonal(m);
+    for (std::size_t i = 0; i < m; ++i) diagonal[i] = i % 2 ? 1.0f : -1.0f - float(i);
+    const linalg::BandedMatrix D(m, {0}, {diagonal}, "indefinite");
+    DoubleFloatVector bd(m, "bd"), xd(m, "xd");
+    bd.upload(randomRhs(m, 9));
+    const auto status = solvers::mixedPrecisionCg(D, bd, xd, {.tolerance = 1e-10});
+    INFO(status.message);
+    REQUIRE_FALSE(status.converged());
+    REQUIRE_THAT(status.message, Catch::Contains("mixedPrecisionCg(\"indefinite\")"));
+    const auto xs = xd.download();
+    for (double v : xs) REQUIRE(std::isfinite(v));
+  }
+  {
+    INFO("b = 0");
+    DoubleFloatVector zero(n, "zero"), xz(n, "xz");
+    xz.upload(rhs);
+    const auto status = solvers::mixedPrecisionCg(A, zero, xz, {});
+    REQUIRE(status.converged());
+    for (double v : xz.download()) REQUIRE(v == 0.0);
+  }
+  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {.tolerance = 0.0}), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {.innerTolerance = 1.0}), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {}, {.maxIterations = -1}), std::invalid_argument);
+  DoubleFloatVector shortX(n - 1, "short");
+  REQUIRE_THROWS_WITH(solvers::mixedPrecisionCg(A, b, shortX, {}), Catch::Contains("short") && Catch::Contains("poisson"));
+}
