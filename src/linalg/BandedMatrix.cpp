@@ -7,12 +7,11 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/FusedProductDot.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
-
-#include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -151,29 +150,17 @@ void BandedMatrix::applyAndDotAs(const std::string& title, const stream::Vector&
     return;
   }
   gl::StateGuard guard;
-  // One dispatch over y's whole texture in the kernel's 16 x 16 workgroups.
-  const stream::Layout& layout = rowLayout();
-  const int gx = (layout.width() + 15) / 16, gy = (layout.height() + 15) / 16;
-  if (m_dotScratch.id() == 0) {
-    // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
-    const std::vector<unsigned char> zeros(16 + 4 * std::size_t(gx) * std::size_t(gy), 0);
-    m_dotScratch = gl::Buffer(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
-  }
+  // One dispatch over y's whole texture (x shares its layout, so texel t of y meets texel
+  // t of x).
   stream::Pass pass(stream::composeReductionKernel("linalg/spmv_banded_dot", epilogue.include, 1));
   pass.label(title + ".apply + dot")
       .define("DIAGONALS", (long long)m_offsets.size())
       .input("u_diagonals", m_diagonals)
       .input("u_x", x)
       .uniformArray("u_offsets", m_offsets)
-      .uniform("u_width", layout.width())
-      .uniform("u_size", layout.width(), layout.height())
-      .uniform("u_groupBase", 0)
-      .uniform("u_totalGroups", gx * gy)
+      .uniform("u_width", rowLayout().width())
       .output(y);
-  epilogue.bind(pass);
-  // In place: only the last workgroup reads and writes the epilogue's scalars (a status
-  // both read and written, say), after every texel of y is written.
-  pass.storage(0, m_dotScratch.id()).workgroups(gx, gy).inPlace().run();
+  runProductWithDot(pass, rowLayout(), epilogue, m_dotScratch, name() + ".dot_scratch");
 }
 
 void BandedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,

@@ -7,12 +7,11 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/FusedProductDot.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
-
-#include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -183,25 +182,11 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
   }
   gl::StateGuard guard;
   // One dispatch over y's whole texture (x shares its layout, so texel t of y meets texel
-  // t of x), in the kernel's 16 x 16 workgroups.
-  const stream::Layout& layout = internalLayout();
-  const int gx = (layout.width() + 15) / 16, gy = (layout.height() + 15) / 16;
-  if (m_dotScratch.id() == 0) {
-    // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
-    const std::vector<unsigned char> zeros(16 + 4 * std::size_t(gx) * std::size_t(gy), 0);
-    m_dotScratch = gl::Buffer(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
-  }
+  // t of x).
   stream::Pass pass(stream::composeReductionKernel("sparse/spmv_bcrs_dot", epilogue.include, 1));
   bindProduct(pass, x);
-  pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4 + dot" : "spmv_bcrs 2x2 + dot")
-      .uniform("u_size", layout.width(), layout.height())
-      .uniform("u_groupBase", 0)
-      .uniform("u_totalGroups", gx * gy)
-      .output(y);
-  epilogue.bind(pass);
-  // In place: only the last workgroup reads and writes the epilogue's scalars (a status
-  // both read and written, say), after every texel of y is written.
-  pass.storage(0, m_dotScratch.id()).workgroups(gx, gy).inPlace().run();
+  pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4 + dot" : "spmv_bcrs 2x2 + dot").output(y);
+  runProductWithDot(pass, internalLayout(), epilogue, m_dotScratch, name() + ".dot_scratch");
 }
 
 double BcrsMatrix::bytesPerApply() const {

@@ -6,6 +6,7 @@
 // in as many iterations as through the product and a separate reduction.
 #include <catch2/catch.hpp>
 
+#include "linalg/FusedDotSupport.h"
 #include "linalg/LinalgTestSupport.h"
 #include "support/Gl.h"
 #include "support/Random.h"
@@ -28,15 +29,10 @@ using namespace texstream;
 using linalg::BandedMatrix;
 using linalg::Csr;
 using stream::Vector;
+using test::storeDot;
+using test::Unfused;
 
 namespace {
-
-stream::Epilogue storeDot(stream::Scalar& out) {
-  static const bool registered = (stream::registerKernelSource(
-      "test/banded_store_dot", "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n"), true);
-  (void)registered;
-  return {"test/banded_store_dot.glsl", [&out](stream::Pass& p) { p.output(out); }};
-}
 
 /// A with random diagonals at `offsets` (those inside the matrix), as BandedMatrix and CSR.
 struct RandomBanded {
@@ -87,21 +83,6 @@ void checkFused(const linalg::LinearOperator& A, const Csr& csr, std::size_t n, 
   }
 }
 
-// The matrix through LinearOperator's own applyAndDot (product, then a reduction).
-class Unfused : public linalg::LinearOperator {
- public:
-  explicit Unfused(const linalg::LinearOperator& a) : m_a(&a) {}
-  void apply(const Vector& x, Vector& y) const override { m_a->apply(x, y); }
-  void diagonal(Vector& d) const override { m_a->diagonal(d); }
-  std::size_t rows() const override { return m_a->rows(); }
-  std::size_t cols() const override { return m_a->cols(); }
-  const std::string& name() const override { return m_a->name(); }
-  double bytesPerApply() const override { return m_a->bytesPerApply(); }
-  double flopsPerApply() const override { return m_a->flopsPerApply(); }
-
- private:
-  const linalg::LinearOperator* m_a;
-};
 
 }  // namespace
 

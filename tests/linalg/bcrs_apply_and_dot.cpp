@@ -7,6 +7,7 @@
 // iterations as through the unfused one.
 #include <catch2/catch.hpp>
 
+#include "linalg/FusedDotSupport.h"
 #include "linalg/LinalgTestSupport.h"
 #include "support/Gl.h"
 #include "support/Random.h"
@@ -30,6 +31,8 @@ using namespace texstream;
 using linalg::BcrsMatrix;
 using linalg::Csr;
 using stream::Vector;
+using test::storeDot;
+using test::Unfused;
 
 namespace {
 
@@ -79,30 +82,6 @@ Csr randomSpd(std::size_t n, std::uint64_t seed) {
   }
   return Csr::fromTriplets(n, n, r, c, v);
 }
-
-// The epilogue of the tests: the dot product into the bound Scalar.
-stream::Epilogue storeDot(stream::Scalar& out) {
-  static const bool registered = (stream::registerKernelSource(
-      "test/bcrs_store_dot", "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n"), true);
-  (void)registered;
-  return {"test/bcrs_store_dot.glsl", [&out](stream::Pass& p) { p.output(out); }};
-}
-
-// The matrix through LinearOperator's own applyAndDot (product, then a reduction).
-class Unfused : public linalg::LinearOperator {
- public:
-  explicit Unfused(const linalg::LinearOperator& a) : m_a(&a) {}
-  void apply(const Vector& x, Vector& y) const override { m_a->apply(x, y); }
-  void diagonal(Vector& d) const override { m_a->diagonal(d); }
-  std::size_t rows() const override { return m_a->rows(); }
-  std::size_t cols() const override { return m_a->cols(); }
-  const std::string& name() const override { return m_a->name(); }
-  double bytesPerApply() const override { return m_a->bytesPerApply(); }
-  double flopsPerApply() const override { return m_a->flopsPerApply(); }
-
- private:
-  const linalg::LinearOperator* m_a;
-};
 
 struct Reference {
   std::vector<double> y;

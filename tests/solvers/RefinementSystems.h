@@ -1,11 +1,24 @@
 #pragma once
 // Systems and checks shared by the mixed-precision tests (mixed_precision_refinement.cpp,
 // mixed_precision_cg.cpp).
+#include <texstream/linalg/BandedMatrix.h>
+#include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/StencilMatrix.h>
+#include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/stream/Vector.h>
 
+#include "solvers/Reference.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace texstream::test {
@@ -54,6 +67,68 @@ inline linalg::Csr contrastDiffusion(std::size_t nx, std::size_t ny) {
     }
   }
   return linalg::Csr::fromTriplets(nx * ny, nx * ny, rows, cols, values);
+}
+
+/// csr (the matrix of an nx x ny grid's 5-point stencil) as every matrix type texstream
+/// stores, each with its name: stencil, banded, segment, BCRS 2x2, BCRS 4x4 after RCM, dense.
+inline std::vector<std::pair<std::string, std::unique_ptr<linalg::LinearOperator>>> everyMatrixType(
+    const linalg::Csr& csr, std::size_t nx, std::size_t ny) {
+  const std::size_t n = csr.rows;
+  std::vector<std::pair<std::string, std::unique_ptr<linalg::LinearOperator>>> matrices;
+  matrices.emplace_back("stencil", std::make_unique<linalg::StencilMatrix>(linalg::StencilMatrix::fromCsr(csr, nx, ny, 1, "stencil")));
+  matrices.emplace_back("banded", std::make_unique<linalg::BandedMatrix>(linalg::BandedMatrix::fromCsr(csr, "banded")));
+  matrices.emplace_back("segment", std::make_unique<linalg::SegmentMatrix>(csr, "segment"));
+  matrices.emplace_back("bcrs2", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs2", linalg::BcrsOptions{2, false}));
+  matrices.emplace_back("bcrs4", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs4", linalg::BcrsOptions{4, true}));
+  std::vector<float> dense(n * n, 0.0f);
+  for (std::size_t r = 0; r < n; ++r)
+    for (auto e = csr.rowPtr[r]; e < csr.rowPtr[r + 1]; ++e) dense[r * n + std::size_t(csr.colIdx[std::size_t(e)])] = float(csr.values[std::size_t(e)]);
+  matrices.emplace_back("dense", std::make_unique<linalg::DenseMatrix>(n, n, dense, "dense"));
+  return matrices;
+}
+
+/// The leading n x n block of S P S, P the 5-point Poisson matrix of a square grid and S
+/// irrational scales over six orders of magnitude: SPD, with entries that use all 53 bits,
+/// so the GPU holds them rounded to float while a host defect uses them exactly.
+inline linalg::Csr matrixFloatCannotHold(std::size_t n) {
+  std::vector<double> s(n);
+  for (std::size_t i = 0; i < n; ++i) s[i] = std::pow(10.0, 3.0 * std::sin(double(i) * 1.7)) * std::sqrt(2.0 + double(i));
+  const std::size_t side = std::size_t(std::ceil(std::sqrt(double(n))));
+  const linalg::Csr poisson = linalg::Csr::poisson2D(side, side);
+  std::vector<double> scales(poisson.rows, 1.0);
+  for (std::size_t i = 0; i < n; ++i) scales[i] = s[i];
+  const linalg::Csr scaled = scaledSymmetric(poisson, scales);
+  std::vector<std::int64_t> rows, cols;
+  std::vector<double> values;
+  for (std::size_t i = 0; i < n; ++i)
+    for (auto e = scaled.rowPtr[i]; e < scaled.rowPtr[i + 1]; ++e)
+      if (std::size_t(scaled.colIdx[std::size_t(e)]) < n)
+        rows.push_back(std::int64_t(i)), cols.push_back(scaled.colIdx[std::size_t(e)]), values.push_back(scaled.values[std::size_t(e)]);
+  return linalg::Csr::fromTriplets(n, n, rows, cols, values);
+}
+
+/// A defect correction with x and b in double on the host and b - A x formed there against
+/// the exact A (x, A and b must outlive it), the float vectors in Layout::forSize(n).
+inline solvers::DefectCorrection hostDefect(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x) {
+  solvers::DefectCorrection host;
+  host.rightHandSideNorm = std::sqrt(dotD(b, b));
+  host.defect = [&A, &b, &x](stream::Vector& r) {
+    const auto ax = A.multiply(x);
+    std::vector<float> rf(b.size());
+    double rr = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      rf[i] = float(b[i] - ax[i]);
+      rr += (b[i] - ax[i]) * (b[i] - ax[i]);
+    }
+    r.upload(rf);
+    return std::sqrt(rr);
+  };
+  host.addCorrection = [&x](const stream::Vector& c) {
+    const auto cf = c.download();
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += double(cf[i]);
+  };
+  host.setSolutionZero = [&x] { std::fill(x.begin(), x.end(), 0.0); };
+  return host;
 }
 
 }  // namespace texstream::test

@@ -80,18 +80,7 @@ TEST_CASE("Mixed-precision CG reaches 1e-10 where float PCG stalls, on every mat
 #endif
   const linalg::Csr csr = contrastDiffusion(nx, ny);
   const auto rhs = randomRhs(n, 31);
-  std::vector<std::pair<std::string, std::unique_ptr<linalg::LinearOperator>>> matrices;
-  matrices.emplace_back("stencil", std::make_unique<linalg::StencilMatrix>(linalg::StencilMatrix::fromCsr(csr, nx, ny, 1, "stencil")));
-  matrices.emplace_back("banded", std::make_unique<linalg::BandedMatrix>(linalg::BandedMatrix::fromCsr(csr, "banded")));
-  matrices.emplace_back("segment", std::make_unique<linalg::SegmentMatrix>(csr, "segment"));
-  matrices.emplace_back("bcrs2", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs2", linalg::BcrsOptions{2, false}));
-  matrices.emplace_back("bcrs4", std::make_unique<linalg::BcrsMatrix>(csr, "bcrs4", linalg::BcrsOptions{4, true}));
-  {
-    std::vector<float> dense(n * n, 0.0f);
-    for (std::size_t r = 0; r < n; ++r)
-      for (auto e = csr.rowPtr[r]; e < csr.rowPtr[r + 1]; ++e) dense[r * n + std::size_t(csr.colIdx[std::size_t(e)])] = float(csr.values[std::size_t(e)]);
-    matrices.emplace_back("dense", std::make_unique<linalg::DenseMatrix>(n, n, dense, "dense"));
-  }
+  const auto matrices = test::everyMatrixType(csr, nx, ny);
   for (const auto& [name, A] : matrices) {
     INFO(name);
     const solvers::JacobiPreconditioner M(*A, stream::Layout::forSize(n));
@@ -116,43 +105,13 @@ TEST_CASE("Mixed-precision CG with the defect in double on the host reaches 1e-1
   for (const std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(263)}) {
     INFO(n << " unknowns");
     // Entries with all 53 bits used: the GPU gets them rounded to float, the host defect
-    // uses them exactly (as the refinement test's matrix).
-    std::vector<double> s(n);
-    for (std::size_t i = 0; i < n; ++i) s[i] = std::pow(10.0, 3.0 * std::sin(double(i) * 1.7)) * std::sqrt(2.0 + double(i));
-    const std::size_t side = std::size_t(std::ceil(std::sqrt(double(n))));
-    const linalg::Csr poisson = linalg::Csr::poisson2D(side, side);
-    std::vector<double> all(poisson.rows, 1.0);
-    for (std::size_t i = 0; i < n; ++i) all[i] = s[i];
-    const linalg::Csr scaled = test::scaledSymmetric(poisson, all);
-    std::vector<std::int64_t> rows, cols;
-    std::vector<double> values;
-    for (std::size_t i = 0; i < n; ++i)
-      for (auto e = scaled.rowPtr[i]; e < scaled.rowPtr[i + 1]; ++e)
-        if (std::size_t(scaled.colIdx[std::size_t(e)]) < n)
-          rows.push_back(std::int64_t(i)), cols.push_back(scaled.colIdx[std::size_t(e)]), values.push_back(scaled.values[std::size_t(e)]);
-    const linalg::Csr exact = linalg::Csr::fromTriplets(n, n, rows, cols, values);
+    // uses them exactly.
+    const linalg::Csr exact = test::matrixFloatCannotHold(n);
     const linalg::SegmentMatrix A(exact, "rounded");
     const solvers::JacobiPreconditioner M(A, stream::Layout::forSize(n));
     const auto rhs = randomRhs(n, 17 + n);
     std::vector<double> x(n, 0.0);
-    solvers::DefectCorrection host;
-    host.rightHandSideNorm = std::sqrt(test::dotD(rhs, rhs));
-    host.defect = [&](stream::Vector& r) {
-      const auto ax = exact.multiply(x);
-      std::vector<float> rf(n);
-      double rr = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        rf[i] = float(rhs[i] - ax[i]);
-        rr += (rhs[i] - ax[i]) * (rhs[i] - ax[i]);
-      }
-      r.upload(rf);
-      return std::sqrt(rr);
-    };
-    host.addCorrection = [&](const stream::Vector& c) {
-      const auto cf = c.download();
-      for (std::size_t i = 0; i < n; ++i) x[i] += double(cf[i]);
-    };
-    host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
+    const solvers::DefectCorrection host = test::hostDefect(exact, rhs, x);
     const auto status = solvers::mixedPrecisionCg(stream::Layout::forSize(n), host, A, {.tolerance = 1e-10},
                                                   {.maxIterations = 5000}, &M);
     INFO(status.message);

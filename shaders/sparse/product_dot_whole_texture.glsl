@@ -1,0 +1,24 @@
+// main() of a product over all of y's texels (its layout's W x H, padding included) fused
+// with the dot product y . x (compute backend): PRODUCT(texel) is the including kernel's
+// product of one output texel (sparse/spmv_bcrs_dot.glsl, linalg/spmv_banded_dot.glsl). x
+// is in y's layout, so y . x pairs texel with texel; the workgroups' partial sums are folded
+// by sparse/product_dot_fold.glsl, whose last workgroup calls epilogue(value) once.
+// u_image0 is y.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "sparse/product_dot_fold.glsl"
+
+uniform ivec2 u_size;  // y's (and x's) texture size in texels
+
+void main() {
+  ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
+  float part = 0.0;
+  if (texel.x < u_size.x && texel.y < u_size.y) {  // no early return: every invocation meets the barriers
+    // x's texel is fetched before the product's gathers, not after them: fetched last, its
+    // latency comes on top of every invocation's (docs/performance.md).
+    vec4 xHere = texelFetch(u_x, texel, 0);
+    vec4 y = PRODUCT(texel);
+    imageStore(u_image0, texel, y);
+    part = dot(y, xHere);
+  }
+  foldDot(part);
+}
