@@ -5,7 +5,7 @@
 // moment (Sleijpen & van der Vorst 1996, "Reliable updated residuals in hybrid Bi-CG
 // methods"; van der Vorst & Ye 2000, "Residual replacement strategies for Krylov subspace
 // iterative methods"; on GPUs, Clark et al. 2010, "Solving lattice QCD systems of
-// equations using mixed precision solvers on GPUs", §V.B).
+// equations using mixed precision solvers on GPUs").
 // It is the defect correction of MixedPrecisionRefinement.h with CG as the inner solver,
 // except that the search direction survives each correction: a restarted CG rebuilds its
 // Krylov space at every outer step, this one keeps it, so it needs about the iterations of a

@@ -1,6 +1,7 @@
 #include "support/Gl.h"
 
 #include <texstream/gl/Error.h>
+#include <texstream/stream/Profiler.h>
 
 #include <cstdlib>
 #include <memory>
@@ -39,6 +40,14 @@ std::vector<stream::Backend> backends() {
   }
   if (out.empty()) throw gl::Error("TEXSTREAM_TEST_BACKENDS lists no backend");
   return out;
+}
+
+bool passCountsReadable() {
+#ifdef __EMSCRIPTEN__
+  return false;
+#else
+  return stream::Profiler::available();
+#endif
 }
 
 bool testsCompute() {

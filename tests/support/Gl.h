@@ -34,6 +34,11 @@ TestContext& context();
 std::vector<stream::Backend> backends();
 /// True when the suite runs the compute backend on this context.
 bool testsCompute();
+/// True where a test can count passes with the GPU profiler (stream::Profiler) within the
+/// test itself: the context has timer queries and their results arrive once the GPU has
+/// finished. Not in the browser: WebGL delivers query results only after the page has
+/// returned to its event loop.
+bool passCountsReadable();
 
 }  // namespace texstream::test
 
