@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:patch", noiseText = "0", seedText = "1", pinsText, routeText = "normal",
-              formatText = "auto", precondText = "jacobi", tolText = "1e-6", itText = "5000", precisionText = "mixed", outPath,
+              formatText = "auto", precondText = "jacobi", tolText = "1e-6", itText = "20000", precisionText = "mixed", outPath,
               exportDir, exportFormat = "mtx";
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   cli.add_option("--cg-tol", tolText, "Relative residual of the normal equations to reach, in (0, 1)")
       ->type_name("TOL")
       ->capture_default_str();
-  cli.add_option("--cg-max-iter", itText, "Iteration cap of one GPU solve, >= 1")->type_name("N")->capture_default_str();
+  cli.add_option("--cg-max-iter", itText, "CG iteration cap of a solve (in mixed precision across its residual replacements), >= 1")->type_name("N")->capture_default_str();
   cli.add_option("--precision", precisionText,
                  "single: float CG alone; mixed: the result in double (mixed-precision CG on the normal equations, "
                  "a check in double on CGLS)")

@@ -75,7 +75,8 @@ struct SystemSolverOptions {
   bool jacobi = true;
   /// Relative residual of the normal (or square) equations at which a solve stops.
   float tolerance = 1e-6f;
-  int maxIterations = 5000;
+  /// CG iterations of a solve in all (mixed precision: across its residual replacements).
+  int maxIterations = 20000;
   int checkEvery = 8;
   /// Single: float CG (or CGLS) alone, its verdict as it is. Mixed: the result in double
   /// (see above): mixed-precision CG on the normal equations, a check in double on CGLS.
