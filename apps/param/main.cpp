@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:patch", noiseText = "0", seedText = "1", pinsText, routeText = "normal",
-              formatText = "auto", precondText = "jacobi", tolText = "1e-6", itText = "20000", precisionText = "mixed", outPath,
+              formatText = "auto", precondText = "jacobi", tolText = "1e-6", itText = "5000", refineText = "4", outPath,
               exportDir, exportFormat = "mtx";
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -50,11 +50,9 @@ int main(int argc, char** argv) {
   cli.add_option("--cg-tol", tolText, "Relative residual of the normal equations to reach, in (0, 1)")
       ->type_name("TOL")
       ->capture_default_str();
-  cli.add_option("--cg-max-iter", itText, "CG iteration cap of a solve (in mixed precision across its residual replacements), >= 1")->type_name("N")->capture_default_str();
-  cli.add_option("--precision", precisionText,
-                 "single: float CG alone; mixed: the result in double (mixed-precision CG on the normal equations, "
-                 "a check in double on CGLS)")
-      ->type_name("single|mixed")
+  cli.add_option("--cg-max-iter", itText, "Iteration cap of one GPU solve, >= 1")->type_name("N")->capture_default_str();
+  cli.add_option("--refine", refineText, "Rounds of defect correction in double after the GPU solve (0: none)")
+      ->type_name("N")
       ->capture_default_str();
   cli.add_option("--out", outPath, "Write the mesh with its (u, v) as OBJ (vt lines) after the run")->type_name("PATH.obj");
   cli.add_option("--export-system", exportDir,
@@ -111,9 +109,7 @@ int main(int argc, char** argv) {
     settings.solver.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
     settings.solver.tolerance = float(app::parseReal("--cg-tol", tolText, 0.0, 0.999999, false));
     settings.solver.maxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
-    settings.solver.precision = app::parseChoice("--precision", precisionText, {"single", "mixed"}) == "single"
-                                    ? solvers::Precision::Single
-                                    : solvers::Precision::Mixed;
+    settings.solver.refinementSteps = int(app::parseInteger("--refine", refineText, 0, 100));
     app::requireWritablePath("--out", outPath);
     if (!outPath.empty()) {
       settings.resultMesh = std::make_shared<geometry::Mesh>();

@@ -3,8 +3,6 @@
 // variable order on the GPU.
 #include <texstream/solvers/SystemSolver.h>
 
-#include <texstream/solvers/MixedPrecisionCg.h>
-
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/CsrProducts.h>
@@ -85,9 +83,8 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
       m_unknowns(system.unknowns()), m_rows(system.rowCount()), m_scalars(system.scalars()), m_gpu(std::make_unique<Gpu>()) {
   const std::string where = "SystemSolver(\"" + m_name + "\")";
   requireIterationOptions(where, m_options.tolerance, m_options.maxIterations, m_options.checkEvery);
-  if (m_options.precision == Precision::Mixed && !(m_options.tolerance > 0.0f && m_options.tolerance < 1.0f))
-    throw std::invalid_argument(where + ": in mixed precision the tolerance must be in (0, 1), got " +
-                                formatNumber(m_options.tolerance));
+  if (m_options.refinementSteps < 0)
+    throw std::invalid_argument(where + ": refinementSteps must be >= 0, got " + std::to_string(m_options.refinementSteps));
   const bool cglsRoute = m_mode == linalg::SystemMode::LeastSquares && m_options.route == LeastSquaresRoute::Cgls;
   if (m_mode == linalg::SystemMode::Square && !system.symmetric())
     throw std::invalid_argument(where + ": the square system is not symmetric; CG needs a symmetric positive definite "
@@ -175,7 +172,7 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
     g.values.emplace_back(m_scalars, m_name + ".values" + suffix);
     g.locked.emplace_back(m_scalars, m_name + ".locked" + suffix);
   }
-  if (m_options.precision == Precision::Mixed) {
+  if (m_options.refinementSteps > 0) {
     g.correctionB = stream::Vector(internal, m_name + ".correctionB");
     g.correctionX = stream::Vector(internal, m_name + ".correctionX");
   }
@@ -286,29 +283,7 @@ double SystemSolver::doubleResidual(int system, const std::vector<double>& x, st
   return reference > 0 ? std::sqrt(norm) / reference : std::sqrt(norm);
 }
 
-void SystemSolver::checkInDouble(int system, SolverStatus& status) {
-  Gpu& g = *m_gpu;
-  const std::vector<float> f = g.x[std::size_t(system)].download();
-  std::vector<double> xd = g.permutation->toUser(std::vector<double>(f.begin(), f.end()));
-  xd.resize(m_unknowns);
-  std::vector<double> correction;
-  const double relres = doubleResidual(system, xd, correction);
-  const double tol = m_options.tolerance;
-  status.relativeResidual = relres;
-  status.residualHistory.push_back(relres);
-  status.checkedAt.push_back(status.iterations);
-  status.message += "; in double: ||A^T (b - A x)||/||A^T b|| = " + formatNumber(relres);
-  // The float solvers' allowance for drift (2x, as cg() and cgls() accept the true residual).
-  if (relres <= 2.0 * tol) {
-    status.outcome = Outcome::Converged;
-  } else if (status.outcome == Outcome::Converged) {
-    status.outcome = Outcome::MaxIterations;
-    status.message += " > " + formatNumber(tol) +
-                      " (CGLS reaches float's accuracy only: use the normal equations route or a looser tolerance)";
-  }
-}
-
-SolverStatus SystemSolver::solveMixed(int system) {
+void SystemSolver::refine(int system, SolverStatus& status) {
   Gpu& g = *m_gpu;
   stream::Vector& x = g.x[std::size_t(system)];
   const auto toUnknowns = [&](const stream::Vector& internal) {
@@ -318,54 +293,62 @@ SolverStatus SystemSolver::solveMixed(int system) {
     return user;
   };
   std::vector<double> xd = toUnknowns(x), correction;
-  DefectCorrection host;
-  host.rightHandSideNorm = g.rhsNorm[std::size_t(system)];
-  host.defect = [&](stream::Vector& r) {
-    const double relative = doubleResidual(system, xd, correction);
-    std::vector<double> padded = correction;
-    padded.resize(g.permutation->userSize(), 0.0);
-    r.upload(g.permutation->toInternal(padded));
-    return relative * g.rhsNorm[std::size_t(system)];
-  };
-  host.addCorrection = [&](const stream::Vector& c) {
-    const std::vector<double> e = toUnknowns(c);
+  double relres = doubleResidual(system, xd, correction);
+  const double tol = m_options.tolerance;
+  int rounds = 0;
+  // A float solve that stopped far from the tolerance (the cap) is not worth correcting.
+  // CGLS's correction would need b - A x in float, whose rounding (relative to the large
+  // least-squares residual) swamps the part A^T sees: its result is only checked.
+  const bool worthIt = !g.segmentTransposed && (status.converged() || relres <= 1e3 * std::max(tol, double(kFloatReach)));
+  for (; worthIt && relres > tol && std::isfinite(relres) && rounds < m_options.refinementSteps; ++rounds) {
+    // Each round asks for the reduction still missing (at least 1e-3: float's reach).
+    const float inner = float(std::clamp(0.5 * tol / relres, 1e-3, 0.5));
+    correction.resize(g.permutation->userSize(), 0.0);
+    g.correctionB.upload(g.permutation->toInternal(correction));
+    g.correctionX.setZero();
+    const SolverStatus c = runSolver(g.correctionB, g.correctionX, inner);
+    status.iterations += c.iterations;
+    status.milliseconds += c.milliseconds;
+    if (c.outcome == Outcome::NonFinite || c.outcome == Outcome::Breakdown) break;
+    const std::vector<double> e = toUnknowns(g.correctionX);
     for (std::size_t i = 0; i < m_unknowns; ++i) xd[i] += e[i];
-  };
-  host.setSolutionZero = [&] { std::fill(xd.begin(), xd.end(), 0.0); };
-  // The float residual is replaced by the double one each time it falls by 1e-2 (the
-  // spacing MixedPrecisionCg.h measured best); the reported residual is the double one.
-  RefinementOptions ro;
-  ro.tolerance = m_options.tolerance;
-  ro.innerTolerance = 1e-2;
-  int iterations = 0;
-  CgOptions o;
-  o.maxIterations = m_options.maxIterations;
-  o.checkEvery = m_options.checkEvery;
-  ro.onStep = [&](int, int inner, double relative) {
-    iterations += inner;
-    if (m_options.onCheck) m_options.onCheck(iterations, relative);
-  };
-  RefinementStatus status = mixedPrecisionCg(g.b[std::size_t(system)].layout(), host, *g.op, ro, o, g.jacobi.get());
-  g.refined[std::size_t(system)] = xd;
-  xd.resize(g.permutation->userSize(), 0.0);
-  x.upload(g.permutation->toInternal(xd));
-  status.message += "; in double: ||f - N x||/||f|| = " + formatNumber(status.relativeResidual);
-  return status;
+    relres = doubleResidual(system, xd, correction);
+  }
+  if (rounds > 0) {
+    g.refined[std::size_t(system)] = xd;
+    xd.resize(g.permutation->userSize(), 0.0);
+    x.upload(g.permutation->toInternal(xd));
+  }
+  status.relativeResidual = relres;
+  status.residualHistory.push_back(relres);
+  status.checkedAt.push_back(status.iterations);
+  const std::string verdict = std::string("; in double: ") +
+                              (g.segmentTransposed ? "||A^T (b - A x)||/||A^T b|| = " : "||f - N x||/||f|| = ") +
+                              formatNumber(relres) +
+                              (rounds > 0 ? " after " + std::to_string(rounds) + " round" + (rounds > 1 ? "s" : "") +
+                                                " of defect correction"
+                                          : "");
+  status.message += verdict;
+  // The checked-only CGLS result gets the float solvers' allowance for drift (2x, as
+  // cg() and cgls() accept the true residual).
+  if (relres <= (g.segmentTransposed ? 2.0 * tol : tol)) {
+    status.outcome = Outcome::Converged;
+  } else if (status.outcome == Outcome::Converged) {
+    status.outcome = Outcome::MaxIterations;
+    status.message += " > " + formatNumber(tol) +
+                      (g.segmentTransposed ? " (CGLS reaches float's accuracy only: use the normal equations route or a looser tolerance)"
+                                           : " (raise refinementSteps or the tolerance)");
+  }
 }
 
 SolverStatus SystemSolver::solve(int system) {
   requireSystem("solve", system);
   m_gpu->refined[std::size_t(system)].clear();
-  SolverStatus status;
-  if (m_options.precision == Precision::Mixed && !m_gpu->segmentTransposed) {
-    status = solveMixed(system);
-  } else {
-    // CGLS checked in double asks for no more than float reaches.
-    const float first = m_options.precision == Precision::Mixed ? std::max(m_options.tolerance, kFloatReach) : m_options.tolerance;
-    status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
-    if (m_options.precision == Precision::Mixed && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown)
-      checkInDouble(system, status);
-  }
+  // With defect correction the float solve asks for no more than float reaches.
+  const float first = m_options.refinementSteps > 0 ? std::max(m_options.tolerance, kFloatReach) : m_options.tolerance;
+  SolverStatus status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
+  if (m_options.refinementSteps > 0 && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown)
+    refine(system, status);
   expand(system);
   m_status[std::size_t(system)] = status;
   return status;

@@ -21,21 +21,19 @@
 //
 // Accuracy: CG in float stops where float's rounding of b - A x does (about 1e-6
 // relative on LSCM systems), and the error in x is that times the condition number. So
-// in mixed precision (the default) the normal (or square) equations are solved by mixed-precision
-// CG (MixedPrecisionCg.h): x kept in double on the CPU, float CG on the GPU whose residual
-// is replaced by f - N x formed in double (one download, one CPU product, one upload)
-// each time it falls by 1e-2, the search direction kept (defect correction as Moler 1967
-// and Göddeke et al. 2007 split the work, with reliable updates). The reported residual
-// is the double one. CGLS results are checked in double but not corrected: the correction
-// would need the least-squares residual b - A x in float, whose rounding swamps the part
-// A^T sees.
+// each solve is checked in double on the CPU (one download, one CPU product), and while
+// ||f - N x|| / ||f|| (CGLS: ||A^T (b - A x)|| / ||A^T b||) exceeds the tolerance, the
+// correction N e = f - N x is solved on the GPU to a looser tolerance and added in double
+// (defect correction, the mixed-precision iterative refinement of Moler 1967 and Göddeke
+// et al. 2007), up to refinementSteps rounds. The reported residual is the double one.
+// CGLS results are checked in double but not corrected: the correction would need the
+// least-squares residual b - A x in float, whose rounding swamps the part A^T sees.
 //
 // values(k) holds every scalar of system k in the system's own order (variable v's
 // component c at v * blockSize + c), locked ones at their values, in
 // Layout::forSize(scalars()): a vertex's (u, v) of a 2-block system sit in one half texel,
 // ready for a renderer. Each solve warm-starts from the previous solution of its system.
 #include <texstream/linalg/SystemBuilder.h>
-#include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/Vector.h>
 
@@ -75,12 +73,11 @@ struct SystemSolverOptions {
   bool jacobi = true;
   /// Relative residual of the normal (or square) equations at which a solve stops.
   float tolerance = 1e-6f;
-  /// CG iterations of a solve in all (mixed precision: across its residual replacements).
-  int maxIterations = 20000;
+  int maxIterations = 5000;
   int checkEvery = 8;
-  /// Single: float CG (or CGLS) alone, its verdict as it is. Mixed: the result in double
-  /// (see above): mixed-precision CG on the normal equations, a check in double on CGLS.
-  Precision precision = Precision::Mixed;
+  /// Rounds of defect correction in double after the GPU solve (see above); 0 leaves the
+  /// float solve's verdict as it is.
+  int refinementSteps = 4;
   std::function<void(int iteration, double relativeResidual)> onCheck;
 };
 
@@ -143,10 +140,7 @@ class SystemSolver {
   /// b - A x).
   double doubleResidual(int system, const std::vector<double>& x, std::vector<double>& correctionRhs) const;
   /// Defect correction of system k after the GPU solve `status` (see the file comment).
-  /// CGLS: the solve's residual recomputed in double, and the verdict from it.
-  void checkInDouble(int system, SolverStatus& status);
-  /// The normal equations by mixed-precision CG from the GPU's x.
-  SolverStatus solveMixed(int system);
+  void refine(int system, SolverStatus& status);
 
   std::string m_name;
   SystemSolverOptions m_options;
