@@ -165,6 +165,7 @@ RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorr
     // here: on a system CG has solved to float's floor between two checks, or one whose
     // float rounding is not SPD any more. The defect decides what it gained, and the
     // iteration restarts from the true residual.
+    if (cgOptions.onCheck && !nonFinite) cgOptions.onCheck(k, recurrence);
     const bool failed = code != kRunning || nonFinite;
     const bool due = recurrence <= std::max(options.innerTolerance * relative, 0.5 * options.tolerance);
     if (!due && !failed && !last) continue;

@@ -52,10 +52,10 @@ inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8};
 /// innerTolerance (the reduction between replacements), maxOuterSteps (replacements at
 /// most), minimumReduction (two replacements in a row gaining less: Stagnated). cgOptions:
 /// maxIterations (in all), checkEvery, asynchronousCheck (checks read without stalling the
-/// GPU; replacements up to checkEvery iterations later), backend; its tolerance is not used.
-/// M: nullptr,
-/// or a preconditioner of b's layout. A reordered matrix (PermutedMatrix) with no M or a
-/// diagonal one is solved in its internal order, the pairs gathered once each way.
+/// GPU; replacements up to checkEvery iterations later), backend, onCheck (the float
+/// recurrence residual at each check); its tolerance and fixedIterations are not used.
+/// M: nullptr, or a preconditioner of b's layout. A reordered matrix (PermutedMatrix) with
+/// no M or a diagonal one is solved in its internal order, the pairs gathered once each way.
 /// Throws gl::Error on shapes, std::invalid_argument on bad options.
 RefinementStatus mixedPrecisionCg(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                                   linalg::DoubleFloatVector& x, const RefinementOptions& options,

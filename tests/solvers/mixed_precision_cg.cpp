@@ -55,9 +55,18 @@ TEST_CASE("Mixed-precision CG reaches 1e-11 on Poisson problems of awkward sizes
     options.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
     solvers::CgOptions cgOptions;
     cgOptions.asynchronousCheck = asynchronous;
+    int checks = 0, lastChecked = 0;
+    cgOptions.onCheck = [&](int iteration, double residual) {
+      ++checks;
+      REQUIRE(iteration > lastChecked);
+      REQUIRE(std::isfinite(residual));
+      lastChecked = iteration;
+    };
     const auto status = solvers::mixedPrecisionCg(A, b, x, options, cgOptions);
     INFO(status.message);
     REQUIRE(status.converged());
+    REQUIRE(checks >= status.outerSteps());
+    REQUIRE(lastChecked <= status.iterations);
     REQUIRE(status.relativeResidual <= 1e-11);
     REQUIRE(status.outerSteps() >= 1);
     REQUIRE(int(stepsSeen.size()) == status.outerSteps() + 1);
