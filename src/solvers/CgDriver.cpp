@@ -18,8 +18,6 @@ namespace {
 using stream::Pass;
 using stream::Vector;
 
-// Mirrors shaders/solvers/cg_status.glsl.
-enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4 };
 
 // A convergence the updated residual reports is checked against the true residual b - A x
 // (one product, one read-back), on both backends. Chronopoulos-Gear updates s = A p by a
@@ -43,6 +41,22 @@ void trueResidual(CgSystem& s) {
 }
 
 }  // namespace
+
+std::string cgFailureMessage(int code, int when, double value, const std::string& preconditioner) {
+  const std::string at = " at iteration " + std::to_string(when);
+  switch (code) {
+    case kCgPqNotPositive:
+      return "breakdown" + at + ": p^T A p = " + formatNumber(value) + " <= 0, the matrix is not symmetric positive definite";
+    case kCgRhoNegative:
+      return "breakdown" + at + ": r^T M^-1 r = " + formatNumber(value) + " < 0, the preconditioner " + preconditioner +
+             " is not positive definite";
+    case kCgRhoZero:
+      return "breakdown" + at + ": r^T M^-1 r = 0 with a non-zero residual, the preconditioner " + preconditioner +
+             " is singular";
+    default:
+      return "a non-finite value (" + formatNumber(value) + ") appeared" + at + " (overflow, or NaN/Inf in the matrix)";
+  }
+}
 
 CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, SolveRecorder& recorder)
     : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
@@ -118,7 +132,7 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
   const double relres = std::sqrt(double(v[0]) / m_bnorm2);
   const std::string preconditioner = quoted(m_sys.M ? m_sys.M->name() : "");
   std::string trueResidual;
-  if (relres <= tol && (code == kRunning || code == kRhoZero)) {
+  if (relres <= tol && (code == kCgRunning || code == kCgRhoZero)) {
     bool restarted = false;
     const double trueRelres = confirmConvergence(it, now, restarted);
     if (restarted) {
@@ -128,23 +142,11 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
     trueResidual = " (||b - A x||/||b|| = " + formatNumber(trueRelres) +
                    (m_recorder.status().restarts > 0 ? ", after a restart from b - A x)" : ")");
   }
-  if (std::isfinite(relres) && code != kNonFinite) m_recorder.record(at, relres);
-  const std::string atWhen = "at iteration " + std::to_string(when);
-  switch (code) {
-    case kPqNotPositive:
-      return Verdict{Outcome::Breakdown, when,
-                     "breakdown " + atWhen + ": p^T A p = " + formatNumber(value) +
-                         " <= 0, the matrix is not symmetric positive definite"};
-    case kRhoNegative:
-      return Verdict{Outcome::Breakdown, when,
-                     "breakdown " + atWhen + ": r^T M^-1 r = " + formatNumber(value) + " < 0, the preconditioner " +
-                         preconditioner + " is not positive definite"};
-    case kNonFinite:
-      m_recorder.status().relativeResidual = NAN;
-      return Verdict{Outcome::NonFinite, when,
-                     "a non-finite value (" + formatNumber(value) + ") appeared " + atWhen +
-                         " (overflow, or NaN/Inf in the matrix)"};
-    default: break;
+  if (std::isfinite(relres) && code != kCgNonFinite) m_recorder.record(at, relres);
+  if (code == kCgPqNotPositive || code == kCgRhoNegative || code == kCgNonFinite) {
+    if (code == kCgNonFinite) m_recorder.status().relativeResidual = NAN;
+    return Verdict{code == kCgNonFinite ? Outcome::NonFinite : Outcome::Breakdown, when,
+                   cgFailureMessage(code, when, value, preconditioner)};
   }
   if (!std::isfinite(relres)) {
     m_recorder.status().relativeResidual = NAN;
@@ -155,13 +157,13 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
   if (relres <= tol) {
     // rho = 0 at iteration `when` means iteration when - 1 left r exactly 0, and x has
     // not moved since (alpha = 0): that is where the solve really ended.
-    return Verdict{Outcome::Converged, code == kRhoZero ? when - 1 : now,
+    return Verdict{Outcome::Converged, code == kCgRhoZero ? when - 1 : now,
                    "converged: ||r||/||b|| = " + formatNumber(relres) + " <= " + formatNumber(tol) + " at iteration " +
                        std::to_string(at) + trueResidual};
   }
-  if (code == kRhoZero) {
+  if (code == kCgRhoZero) {
     return Verdict{Outcome::Breakdown, when,
-                   "breakdown " + atWhen + ": r^T M^-1 r = 0 while ||r||/||b|| = " + formatNumber(relres) +
+                   "breakdown at iteration " + std::to_string(when) + ": r^T M^-1 r = 0 while ||r||/||b|| = " + formatNumber(relres) +
                        ", the preconditioner " + preconditioner + " is singular"};
   }
   return std::nullopt;

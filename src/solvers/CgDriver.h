@@ -14,6 +14,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace texstream::linalg {
 class LinearOperator;
@@ -23,6 +24,15 @@ namespace texstream::solvers {
 
 /// A x = b with x the iterate; r = b - A x (the recurrence residual once iterating), z =
 /// M^-1 r, and the sticky status code the 1x1 passes write (shaders/solvers/cg_status.glsl).
+/// The codes of CG's status texel (mirrors shaders/solvers/cg_status.glsl).
+enum CgStatusCode { kCgRunning = 0, kCgPqNotPositive = 1, kCgNonFinite = 2, kCgRhoZero = 3, kCgRhoNegative = 4 };
+
+/// The message for a failure the status texel recorded: `code` (not kCgRunning) at
+/// iteration `when` with `value`; `preconditioner` quoted, as the messages name it.
+/// kCgRhoZero reads "r^T M^-1 r = 0 with a non-zero residual" (cg() words it with the
+/// residual it read).
+std::string cgFailureMessage(int code, int when, double value, const std::string& preconditioner);
+
 struct CgSystem {
   const linalg::LinearOperator& A;
   const stream::Vector& b;

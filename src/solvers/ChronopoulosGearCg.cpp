@@ -70,9 +70,10 @@ class ChronopoulosGearCg final : public CgIteration {
     std::swap(m_alpha, m_alphaNew);
     sums();
     m_s.A.apply(m_p, m_sp);
-    stream::dot(m_s.u(), m_sp, m_us);
-    stream::dot(m_p, m_sp, m_ps);
-    productAndStep(next, false, true);
+    Scalar us = Scalar::temporary("cg.us"), ps = Scalar::temporary("cg.ps");
+    stream::dot(m_s.u(), m_sp, us);
+    stream::dot(m_p, m_sp, ps);
+    productAndStep(next, false, &us, &ps);
   }
 
   const Scalar& residualSquared() override { return m_rr; }  // every reduction sums r . r
@@ -91,11 +92,11 @@ class ChronopoulosGearCg final : public CgIteration {
 
   /// w = A u with delta = w . u, and in the same dispatch(es) the next alpha and beta from
   /// gamma, gamma' and alpha (solvers/cg_cg_alpha_beta.glsl); then gamma and alpha are
-  /// current.
-  void productAndStep(int iteration, bool first, bool replaced = false) {
+  /// current. After a residual replacement `us` and `ps` hold u . s and p . s (REPLACED).
+  void productAndStep(int iteration, bool first, const Scalar* us = nullptr, const Scalar* ps = nullptr) {
     m_s.A.applyAndDot(m_s.u(), m_w, {"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
       if (first) pass.define("FIRST");
-      if (replaced) pass.define("REPLACED").input("u_us", m_us).input("u_ps", m_ps);
+      if (us && ps) pass.define("REPLACED").input("u_us", *us).input("u_ps", *ps);
       pass.input("u_gammaNew", m_gammaNew).input("u_gamma", m_gamma).input("u_alpha", m_alpha)
           .input("u_status", m_s.status).uniform("u_iteration", iteration)
           .output(m_alphaNew).output(m_beta).output(m_s.status);
@@ -111,7 +112,6 @@ class ChronopoulosGearCg final : public CgIteration {
   Scalar m_gamma = Scalar::temporary("cg.rho"), m_gammaNew = Scalar::temporary("cg.rhoNew");
   Scalar m_alpha = Scalar::temporary("cg.alpha"), m_alphaNew = Scalar::temporary("cg.alphaNew");
   Scalar m_beta = Scalar::temporary("cg.beta"), m_rr = Scalar::temporary("cg.rr");
-  Scalar m_us = Scalar::temporary("cg.us"), m_ps = Scalar::temporary("cg.ps");  // replaceResidual's dots
 };
 
 }  // namespace

@@ -7,9 +7,8 @@
 
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
-#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/solvers/CgDriver.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/InternalOrder.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/stream/Runtime.h>
 
@@ -21,10 +20,8 @@ namespace {
 
 SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x,
                     const IterationLimits& limits, const IterativeOptions& options, const Preconditioner* M) {
-  const std::string where = "cg(" + quoted(A.name()) + ")";
   const stream::Vector* inverseDiagonal = M ? M->inverseDiagonal() : nullptr;
-  if (inverseDiagonal) stream::requireSameLayout(where.c_str(), b, *inverseDiagonal);
-  SolveRecorder recorder(where, options.onCheck);
+  SolveRecorder recorder("cg(" + quoted(A.name()) + ")", options.onCheck);
   stream::Runtime& runtime = stream::Runtime::current();
 
   CgSystem system{A, b, x, M, inverseDiagonal, stream::Vector::temporary(b.layout(), "cg.r"), {},
@@ -37,15 +34,6 @@ SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, st
   return recorder.finish(driver.iterate(*algorithm));
 }
 
-/// The matrix behind A when A keeps its rows in an order of its own and M (if any) is
-/// diagonal, so that the whole solve can run in that order; nullptr otherwise.
-const linalg::PermutedMatrix* reorderedStorage(const linalg::LinearOperator& A, const Preconditioner* M) {
-  const auto* permuted = dynamic_cast<const linalg::PermutedMatrix*>(&A);
-  if (!permuted || !permuted->reordered()) return nullptr;
-  if (M && !M->inverseDiagonal()) return nullptr;  // a general M works on user-order vectors
-  return permuted;
-}
-
 }  // namespace
 
 SolverStatus cg(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x,
@@ -53,29 +41,22 @@ SolverStatus cg(const linalg::LinearOperator& A, const stream::Vector& b, stream
   const IterationLimits limits = resolveLimits("cg", options, kCgDefaults);
   requireSquareSystem("cg", A, b, x);
   if (M && M->isIdentity()) M = nullptr;
-  if (M && M->inverseDiagonal()) stream::requireSameLayout(("cg(" + quoted(A.name()) + ")").c_str(), b, *M->inverseDiagonal());
+  if (M && M->inverseDiagonal()) {
+    stream::requireSameLayout(("cg(" + quoted(A.name()) + ")").c_str(), b, *M->inverseDiagonal());
+  }
   gl::StateGuard guard;
   stream::BackendScope backendScope(options.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
 
-  const linalg::PermutedMatrix* reordered = reorderedStorage(A, M);
-  if (!reordered) return cgLoop(A, b, x, limits, options, M);
-
-  const stream::Layout& internal = reordered->internalLayout();
-  stream::Vector bi = stream::Vector::temporary(internal, "cg.b(internal)");
-  stream::Vector xi = stream::Vector::temporary(internal, "cg.x(internal)");
-  reordered->toInternal(b, bi);
-  reordered->toInternal(x, xi);
+  std::optional<InternalOrder> internal = internalOrderFor(A, M, "cg");
+  if (!internal) return cgLoop(A, b, x, limits, options, M);
+  stream::Vector bi = stream::Vector::temporary(internal->layout(), "cg.b(internal)");
+  stream::Vector xi = stream::Vector::temporary(internal->layout(), "cg.x(internal)");
+  internal->matrix->toInternal(b, bi);
+  internal->matrix->toInternal(x, xi);
   // Positions holding no user row get 0 in b, x and D^-1: they stay 0 throughout.
-  std::optional<JacobiPreconditioner> internalM;
-  if (M) {
-    stream::Vector inverse = stream::Vector::temporary(internal, "cg.inverseDiagonal(internal)");
-    reordered->toInternal(*M->inverseDiagonal(), inverse);
-    internalM = JacobiPreconditioner::fromInverseDiagonal(std::move(inverse));
-  }
-  const SolverStatus status =
-      cgLoop(reordered->internal(), bi, xi, limits, options, internalM ? &*internalM : nullptr);
-  reordered->toUser(xi, x);
+  const SolverStatus status = cgLoop(internal->op, bi, xi, limits, options, internal->preconditioner());
+  internal->matrix->toUser(xi, x);
   return status;
 }
 

@@ -9,10 +9,9 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LinearOperator.h>
-#include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/CgDriver.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/InternalOrder.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
@@ -26,29 +25,6 @@
 #include <stdexcept>
 
 namespace texstream::solvers {
-
-namespace {
-
-// Mirrors shaders/solvers/cg_status.glsl.
-enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4 };
-
-std::string statusMessage(int code, int when, double value, const std::string& preconditioner) {
-  const std::string at = " at iteration " + std::to_string(when);
-  switch (code) {
-    case kPqNotPositive:
-      return "breakdown" + at + ": p^T A p = " + formatNumber(value) + " <= 0, the matrix is not symmetric positive definite";
-    case kRhoNegative:
-      return "breakdown" + at + ": r^T M^-1 r = " + formatNumber(value) + " < 0, the preconditioner " + preconditioner +
-             " is not positive definite";
-    case kRhoZero:
-      return "breakdown" + at + ": r^T M^-1 r = 0 with a non-zero residual, the preconditioner " + preconditioner +
-             " is singular";
-    default:
-      return "a non-finite value (" + formatNumber(value) + ") appeared" + at + " (overflow, or NaN/Inf in the matrix)";
-  }
-}
-
-}  // namespace
 
 RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorrection& target,
                                   const linalg::LinearOperator& A, const RefinementOptions& options,
@@ -160,13 +136,13 @@ RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorr
     }
     const int code = int(std::lround(texel[1]));
     const double recurrence = std::sqrt(double(texel[0])) / bNorm;
-    const bool nonFinite = code == kNonFinite || !std::isfinite(recurrence);
+    const bool nonFinite = code == kCgNonFinite || !std::isfinite(recurrence);
     // A failure (a breakdown, r^T M^-1 r = 0, a non-finite value) ends the float iteration
     // here: on a system CG has solved to float's floor between two checks, or one whose
     // float rounding is not SPD any more. The defect decides what it gained, and the
     // iteration restarts from the true residual.
     if (cgOptions.onCheck && !nonFinite) cgOptions.onCheck(k, recurrence);
-    const bool failed = code != kRunning || nonFinite;
+    const bool failed = code != kCgRunning || nonFinite;
     const bool due = recurrence <= std::max(options.innerTolerance * relative, 0.5 * options.tolerance);
     if (!due && !failed && !last) continue;
 
@@ -181,8 +157,8 @@ RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorr
     status.innerIterations.push_back(inner);
     status.iterations = k;
     lastFailure.clear();
-    if (code != kRunning) lastFailure = statusMessage(code, int(std::lround(texel[2])), texel[3], preconditioner);
-    else if (nonFinite) lastFailure = statusMessage(kNonFinite, k, texel[0], preconditioner);
+    if (code != kCgRunning) lastFailure = cgFailureMessage(code, int(std::lround(texel[2])), texel[3], preconditioner);
+    else if (nonFinite) lastFailure = cgFailureMessage(kCgNonFinite, k, texel[0], preconditioner);
     lastFailureNonFinite = nonFinite;
     bool worse = false;
     if (!nonFinite && !(relative < before) && std::isfinite(relative) && relative > options.tolerance) {
@@ -251,34 +227,28 @@ RefinementStatus mixedPrecisionCg(const linalg::LinearOperator& A, const linalg:
   stream::BackendScope backendScope(cgOptions.backend);
   const double bNorm = double(linalg::norm(b.hi()));  // to float accuracy, as refine() takes it
 
-  const auto* permuted = dynamic_cast<const linalg::PermutedMatrix*>(&A);
-  if (permuted && permuted->reordered() && (!M || M->inverseDiagonal())) {
-    // The whole solve in the matrix's internal order: the pairs and D^-1 gathered once.
-    const stream::Layout& internal = permuted->internalLayout();
-    linalg::DoubleFloatVector bi = linalg::DoubleFloatVector::temporary(internal, "mixedPrecisionCg.b(internal)");
-    linalg::DoubleFloatVector xi = linalg::DoubleFloatVector::temporary(internal, "mixedPrecisionCg.x(internal)");
-    permuted->toInternal(b.hi(), bi.mutableHi());
-    permuted->toInternal(b.lo(), bi.mutableLo());
-    permuted->toInternal(x.hi(), xi.mutableHi());
-    permuted->toInternal(x.lo(), xi.mutableLo());
-    std::optional<JacobiPreconditioner> internalM;
-    if (M) {
-      stream::Vector inverse = stream::Vector::temporary(internal, "mixedPrecisionCg.inverseDiagonal(internal)");
-      permuted->toInternal(*M->inverseDiagonal(), inverse);
-      internalM = JacobiPreconditioner::fromInverseDiagonal(std::move(inverse));
-    }
-    const linalg::PermutedMatrix::Internal Ai = permuted->internal();
+  if (std::optional<InternalOrder> internal = internalOrderFor(A, M, "mixedPrecisionCg")) {
+    // The whole solve in the matrix's internal order: the pairs gathered once each way.
+    const linalg::PermutedMatrix& P = *internal->matrix;
+    using linalg::DoubleFloatVector;
+    DoubleFloatVector bi = DoubleFloatVector::temporary(internal->layout(), "mixedPrecisionCg.b(internal)");
+    DoubleFloatVector xi = DoubleFloatVector::temporary(internal->layout(), "mixedPrecisionCg.x(internal)");
+    P.toInternal(b.hi(), bi.mutableHi());
+    P.toInternal(b.lo(), bi.mutableLo());
+    P.toInternal(x.hi(), xi.mutableHi());
+    P.toInternal(x.lo(), xi.mutableLo());
     DefectCorrection pairs;
     pairs.rightHandSideNorm = bNorm;
     pairs.defect = [&](stream::Vector& r) {
-      Ai.residualInDoubleFloat(bi, xi, r);
+      internal->op.residualInDoubleFloat(bi, xi, r);
       return double(linalg::norm(r));
     };
     pairs.addCorrection = [&](const stream::Vector& c) { xi.add(c); };
     pairs.setSolutionZero = [&] { xi.setZero(); };
-    RefinementStatus status = mixedPrecisionCg(internal, pairs, Ai, options, cgOptions, internalM ? &*internalM : nullptr);
-    permuted->toUser(xi.hi(), x.mutableHi());
-    permuted->toUser(xi.lo(), x.mutableLo());
+    RefinementStatus status =
+        mixedPrecisionCg(internal->layout(), pairs, internal->op, options, cgOptions, internal->preconditioner());
+    P.toUser(xi.hi(), x.mutableHi());
+    P.toUser(xi.lo(), x.mutableLo());
     return status;
   }
   DefectCorrection pairs;

@@ -15,7 +15,6 @@
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/stream/KernelCache.h>
-#include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
@@ -423,20 +422,13 @@ TEST_CASE("SegmentMatrix: CG on SPD mesh systems converges in internal order", "
   // (where the context has timer queries) sees four gathers, not two per product.
   Vector x2(n, "x2");
   const solvers::JacobiPreconditioner userM(A);
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
-  profiler.reset();
-  profiler.setEnabled(true);
-  const auto s2 = solvers::cg(A, bUser, x2, {.tolerance = 1e-5f, .maxIterations = 2000},
-                              precondition ? &userM : nullptr);
-  const std::vector<float> solution = x2.download();
-  profiler.collect();  // the last gather's query may land later than the download
-  profiler.setEnabled(false);
-  auto passes = [&](const std::string& label) {
-    const auto it = profiler.stats().find(label);
-    return it == profiler.stats().end() ? 0LL : it->second.passes;
-  };
-  const long long toInternal = passes("permute to internal"), toUser = passes("permute to user");
-  profiler.reset();
+  solvers::SolverStatus s2;
+  std::vector<float> solution;
+  const test::PassCounts passes = test::countPasses([&] {
+    s2 = solvers::cg(A, bUser, x2, {.tolerance = 1e-5f, .maxIterations = 2000}, precondition ? &userM : nullptr);
+    solution = x2.download();  // the last gather's query may land later than the solve's read-back
+  });
+  const long long toInternal = passes.of("permute to internal"), toUser = passes.of("permute to user");
   INFO(s2.message << "; gathers: " << toInternal << " to internal, " << toUser << " to user");
   REQUIRE(s2.converged());
   CHECK(s2.iterations == status.iterations);

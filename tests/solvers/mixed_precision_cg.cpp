@@ -22,8 +22,6 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/MixedPrecisionCg.h>
-#include <texstream/stream/Profiler.h>
-#include <texstream/stream/Runtime.h>
 
 #include <cmath>
 #include <memory>
@@ -141,16 +139,13 @@ TEST_CASE("Mixed-precision CG solves a reordered matrix in its internal order", 
   const auto rhs = randomRhs(n, 5);
   DoubleFloatVector b(n, "b"), x(n, "x");
   b.upload(rhs);
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
-  profiler.reset();
-  profiler.setEnabled(true);
-  const auto status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-10}, {.maxIterations = 8000}, &M);
-  const auto xs = x.download();
-  profiler.collect();
-  profiler.setEnabled(false);
-  const auto found = profiler.stats().find("permute to internal");
-  const long long gathers = found == profiler.stats().end() ? 0 : found->second.passes;
-  profiler.reset();
+  solvers::RefinementStatus status;
+  std::vector<double> xs;
+  const test::PassCounts passes = test::countPasses([&] {
+    status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-10}, {.maxIterations = 8000}, &M);
+    xs = x.download();
+  });
+  const long long gathers = passes.of("permute to internal");
   INFO(status.message << "; " << gathers << " gathers into the internal order");
   REQUIRE(status.converged());
   REQUIRE(relativeResidual(csr, xs, rhs) <= 2e-10);

@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
 
 #include <cstdlib>
 #include <memory>
@@ -48,6 +49,19 @@ bool passCountsReadable() {
 #else
   return stream::Profiler::available();
 #endif
+}
+
+PassCounts countPasses(const std::function<void()>& work) {
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.reset();
+  profiler.setEnabled(true);
+  work();
+  profiler.collect();
+  profiler.setEnabled(false);
+  std::map<std::string, long long> counts;
+  for (const auto& [label, stat] : profiler.stats()) counts[label] = stat.passes;
+  profiler.reset();
+  return PassCounts(std::move(counts));
 }
 
 bool testsCompute() {

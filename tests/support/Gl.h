@@ -17,6 +17,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace texstream::test {
@@ -39,6 +43,22 @@ bool testsCompute();
 /// finished. Not in the browser: WebGL delivers query results only after the page has
 /// returned to its event loop.
 bool passCountsReadable();
+
+/// The passes per label (stream::Profiler) that `work` runs, with the profiler on for it
+/// alone. `work` must end by waiting for the GPU (a download, a solver's read-back) so that
+/// the queries have landed. Meaningful only where passCountsReadable().
+class PassCounts {
+ public:
+  explicit PassCounts(std::map<std::string, long long> counts) : m_counts(std::move(counts)) {}
+  long long of(const std::string& label) const {
+    const auto it = m_counts.find(label);
+    return it == m_counts.end() ? 0 : it->second;
+  }
+
+ private:
+  std::map<std::string, long long> m_counts;
+};
+PassCounts countPasses(const std::function<void()>& work);
 
 }  // namespace texstream::test
 
