@@ -42,36 +42,45 @@ std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y) {
   return x;
 }
 
-Csr normalMatrix(const Csr& A) {
-  const Csr T = transpose(A);  // row i of A^T: the rows of A that hold column i
-  Csr N;
-  N.rows = N.cols = A.cols;
-  N.rowPtr.assign(A.cols + 1, 0);
-  std::vector<double> accumulator(A.cols, 0.0);
-  std::vector<std::int32_t> marker(A.cols, -1), columns;
-  for (std::size_t i = 0; i < A.cols; ++i) {
+Csr multiply(const Csr& A, const Csr& B) {
+  A.validate("multiply: A");
+  B.validate("multiply: B");
+  if (A.cols != B.rows) {
+    throw std::invalid_argument("multiply: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", B is " +
+                                std::to_string(B.rows) + "x" + std::to_string(B.cols) + " (A's columns must be B's rows)");
+  }
+  Csr C;
+  C.rows = A.rows;
+  C.cols = B.cols;
+  C.rowPtr.assign(A.rows + 1, 0);
+  std::vector<double> accumulator(B.cols, 0.0);
+  std::vector<std::int64_t> marker(B.cols, -1);
+  std::vector<std::int32_t> columns;
+  for (std::size_t i = 0; i < A.rows; ++i) {
     columns.clear();
-    for (std::int64_t k = T.rowPtr[i]; k < T.rowPtr[i + 1]; ++k) {
-      const std::size_t r = std::size_t(T.colIdx[std::size_t(k)]);
-      const double a = T.values[std::size_t(k)];
-      for (std::int64_t l = A.rowPtr[r]; l < A.rowPtr[r + 1]; ++l) {
-        const std::int32_t j = A.colIdx[std::size_t(l)];
-        if (marker[std::size_t(j)] != std::int32_t(i)) {
-          marker[std::size_t(j)] = std::int32_t(i);
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      const std::size_t r = std::size_t(A.colIdx[std::size_t(k)]);
+      const double a = A.values[std::size_t(k)];
+      for (std::int64_t l = B.rowPtr[r]; l < B.rowPtr[r + 1]; ++l) {
+        const std::int32_t j = B.colIdx[std::size_t(l)];
+        if (marker[std::size_t(j)] != std::int64_t(i)) {
+          marker[std::size_t(j)] = std::int64_t(i);
           accumulator[std::size_t(j)] = 0.0;
           columns.push_back(j);
         }
-        accumulator[std::size_t(j)] += a * A.values[std::size_t(l)];
+        accumulator[std::size_t(j)] += a * B.values[std::size_t(l)];
       }
     }
     std::sort(columns.begin(), columns.end());
     for (std::int32_t j : columns) {
-      N.colIdx.push_back(j);
-      N.values.push_back(accumulator[std::size_t(j)]);
+      C.colIdx.push_back(j);
+      C.values.push_back(accumulator[std::size_t(j)]);
     }
-    N.rowPtr[i + 1] = std::int64_t(N.colIdx.size());
+    C.rowPtr[i + 1] = std::int64_t(C.colIdx.size());
   }
-  return N;
+  return C;
 }
+
+Csr normalMatrix(const Csr& A) { return multiply(transpose(A), A); }
 
 }  // namespace texstream::linalg

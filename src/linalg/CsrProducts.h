@@ -1,6 +1,7 @@
 #pragma once
-// Sparse products on the CPU that least squares needs (LinearSystem, SystemSolver): the
-// transpose, A^T y, and the normal matrix A^T A, which the Concurrent Number Cruncher forms
+// Sparse products on the CPU that least squares (LinearSystem, SystemSolver) and aggregation
+// multigrid's set-up (solvers/AggregationHierarchy.h) need: the transpose, A^T y, A B and the
+// normal matrix A^T A, which the Concurrent Number Cruncher forms
 // on the CPU before the GPU solves with it (Buatois et al. 2008, §1).
 #include <texstream/linalg/Csr.h>
 
@@ -13,9 +14,12 @@ namespace texstream::linalg {
 Csr transpose(const Csr& A);
 /// A^T y in double precision; y has A.rows values (std::invalid_argument otherwise).
 std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y);
+/// A B (A.rows x B.cols), columns ascending in each row, entries that cancel to exactly 0
+/// kept: Gustavson's row-by-row product with a dense accumulator, O(flops + B.cols) time.
+/// std::invalid_argument when A or B is invalid or A.cols != B.rows.
+Csr multiply(const Csr& A, const Csr& B);
 /// A^T A (cols x cols, symmetric), columns ascending in each row, entries that cancel to
-/// exactly 0 kept (the pattern is the structural one). Gustavson's row-by-row product of
-/// A^T and A with a dense accumulator: O(flops + cols) time.
+/// exactly 0 kept (the pattern is the structural one): multiply(transpose(A), A).
 Csr normalMatrix(const Csr& A);
 
 }  // namespace texstream::linalg

@@ -3,6 +3,8 @@
 // W-cycles and full multigrid as in Briggs et al. 2000.
 #include <texstream/solvers/Multigrid.h>
 
+#include <texstream/solvers/DenseInverse.h>
+
 #include <texstream/solvers/GridTransfer.h>
 #include <texstream/solvers/SolveRecorder.h>
 #include <texstream/solvers/SolverInputs.h>
@@ -236,7 +238,7 @@ void Multigrid::buildCoarseInverse() {
   // Dense coarsest operator in double: free rows as stored, fixed rows identity (x = b).
   const GridStencil A = level.A.download();
   const int nx = A.nx(), ny = A.ny();
-  std::vector<double> M(n * n, 0.0), inv(n * n, 0.0);
+  std::vector<double> M(n * n, 0.0);
   std::vector<bool> free(n);
   std::size_t freeCount = 0;
   for (int j = 0; j < ny; ++j)
@@ -262,34 +264,11 @@ void Multigrid::buildCoarseInverse() {
     for (std::size_t k = 0; k < n; ++k)
       for (std::size_t m = 0; m < n; ++m)
         if (free[k] && free[m]) M[k * n + m] += 1.0 / double(freeCount);
-  for (std::size_t k = 0; k < n; ++k) inv[k * n + k] = 1.0;
-  // Gauss-Jordan elimination with partial pivoting.
-  for (std::size_t c = 0; c < n; ++c) {
-    std::size_t p = c;
-    for (std::size_t r = c + 1; r < n; ++r)
-      if (std::abs(M[r * n + c]) > std::abs(M[p * n + c])) p = r;
-    if (std::abs(M[p * n + c]) < 1e-12)
-      throw gl::Error("Multigrid(\"" + m_name + "\"): the coarsest operator (" + level.grid.describe() +
-                      ") is singular beyond the constants; use MultigridOptions::coarseSolve = CoarseSolve::Jacobi");
-    if (p != c)
-      for (std::size_t m = 0; m < n; ++m) {
-        std::swap(M[p * n + m], M[c * n + m]);
-        std::swap(inv[p * n + m], inv[c * n + m]);
-      }
-    const double d = M[c * n + c];
-    for (std::size_t m = 0; m < n; ++m) {
-      M[c * n + m] /= d;
-      inv[c * n + m] /= d;
-    }
-    for (std::size_t r = 0; r < n; ++r) {
-      if (r == c || M[r * n + c] == 0.0) continue;
-      const double f = M[r * n + c];
-      for (std::size_t m = 0; m < n; ++m) {
-        M[r * n + m] -= f * M[c * n + m];
-        inv[r * n + m] -= f * inv[c * n + m];
-      }
-    }
-  }
+  std::optional<std::vector<double>> inverse = invertDense(std::move(M), n);
+  if (!inverse)
+    throw gl::Error("Multigrid(\"" + m_name + "\"): the coarsest operator (" + level.grid.describe() +
+                    ") is singular beyond the constants; use MultigridOptions::coarseSolve = CoarseSolve::Jacobi");
+  std::vector<double>& inv = *inverse;
   if (m_singular && freeCount > 0)
     for (std::size_t m = 0; m < n; ++m) {
       double mean = 0;

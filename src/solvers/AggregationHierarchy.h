@@ -1,0 +1,66 @@
+#pragma once
+// texstream::solvers::AggregationHierarchy: the CPU set-up of smoothed-aggregation algebraic
+// multigrid (Vaněk, Mandel & Brezina 1996, "Algebraic multigrid by smoothed aggregation for
+// second and fourth order elliptic problems"), for matrices that come with no grid: a
+// mesh's Laplacian, LSCM's normal equations (Buatois et al. 2008 solve these with
+// Jacobi-PCG, whose iterations grow with the mesh; a multigrid cycle keeps them bounded).
+//
+// Per level, from its matrix A (symmetric positive definite, in double):
+//  1. Nodes are blocks of `blockSize` consecutive unknowns (LSCM: a vertex's (u, v)). Node
+//     j is strongly coupled to node i when ||A_ij|| >= theta sqrt(||A_ii|| ||A_jj||)
+//     (Frobenius norms of the blocks; Vaněk et al. §3, eq. 3.2).
+//  2. Aggregates (their §3, the three passes): a node whose strong neighbours are all free
+//     founds an aggregate of itself and them; a node left over joins the aggregate of a
+//     strong neighbour; what remains groups with its free strong neighbours. A node with
+//     no strong neighbour is an aggregate of its own.
+//  3. The tentative prolongator P0 interpolates a constant per block component from each
+//     aggregate: P0[node * b + c, aggregate * b + c] = 1 / sqrt(aggregate size), whose
+//     columns are orthonormal (the near-null space of a Laplacian-like operator, once per
+//     component).
+//  4. The prolongator P = (I - omega D^-1 A) P0 with omega = 4 / (3 rho(D^-1 A)), rho
+//     estimated by power iteration (their §4: one Jacobi step smooths P0's columns).
+//  5. The next level's matrix is the Galerkin product P^T A P (CsrProducts.h).
+// Coarsening stops at coarsestSize unknowns (or when a level shrinks by less than a
+// quarter, or at maxLevels); the coarsest matrix is for a direct solve.
+#include <texstream/linalg/Csr.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace texstream::solvers {
+
+struct AggregationOptions {
+  /// Unknowns per node (1: scalar; 2 or 4: the BCRS blocks of a LinearSystem's variables).
+  int blockSize = 1;
+  /// Strength threshold theta in [0, 1): 0 counts every non-zero coupling as strong.
+  double strengthThreshold = 0.08;
+  /// Stop coarsening once a level has at most this many unknowns (its inverse is then
+  /// applied as a dense matrix).
+  std::size_t coarsestSize = 400;
+  int maxLevels = 16;
+  /// Power-iteration steps estimating rho(D^-1 A) per level (prolongator and smoother).
+  int powerIterations = 12;
+};
+
+struct AggregationLevel {
+  linalg::Csr A;  ///< this level's matrix
+  /// Prolongation from the next level (A.rows x next A.rows); empty on the coarsest level.
+  linalg::Csr P;
+  /// rho(D^-1 A) estimated from above (power iteration times 1.05): weighted Jacobi with
+  /// omega = 4 / (3 rho) damps the upper two thirds of the spectrum.
+  double spectralRadius = 1;
+  /// Nodes per aggregate, mean, for reports (0 on the coarsest level).
+  double meanAggregate = 0;
+};
+
+/// The levels, finest first (levels[0].A = A). std::invalid_argument naming the problem:
+/// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
+/// entry that is not positive (the matrix is not SPD), bad options.
+std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
+                                                        const std::string& name);
+
+/// rho(D^-1 A) by `steps` power iterations from a fixed pseudo-random start, times 1.05.
+double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps);
+
+}  // namespace texstream::solvers

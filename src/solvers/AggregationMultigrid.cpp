@@ -1,0 +1,218 @@
+// Smoothed-aggregation multigrid (Vaněk, Mandel & Brezina 1996) as a CG preconditioner: the
+// hierarchy from the CPU, the V-cycle on the GPU (see AggregationMultigrid.h).
+#include <texstream/solvers/AggregationMultigrid.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/DenseInverse.h>
+#include <texstream/stream/Aliasing.h>
+#include <texstream/stream/Pass.h>
+
+#include <glad/gl.h>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace texstream::solvers {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// M with row i moved to element rowPosition[i] of an output of `outputSize` elements and
+/// column j to element columnPosition[j]: a product between two levels' internal orders.
+linalg::Csr toPositions(const linalg::Csr& M, const std::vector<std::int32_t>& rowPosition, std::size_t outputSize,
+                        const std::vector<std::int32_t>& columnPosition, std::size_t inputSize) {
+  std::vector<std::int32_t> rowAt(outputSize, -1);
+  for (std::size_t i = 0; i < M.rows; ++i) rowAt[std::size_t(rowPosition[i])] = std::int32_t(i);
+  linalg::Csr out;
+  out.rows = outputSize;
+  out.cols = inputSize;
+  out.rowPtr.assign(outputSize + 1, 0);
+  out.colIdx.reserve(M.nonZeros());
+  out.values.reserve(M.nonZeros());
+  for (std::size_t p = 0; p < outputSize; ++p) {
+    if (const std::int32_t i = rowAt[p]; i >= 0) {
+      for (std::int64_t k = M.rowPtr[std::size_t(i)]; k < M.rowPtr[std::size_t(i) + 1]; ++k) {
+        out.colIdx.push_back(columnPosition[std::size_t(M.colIdx[std::size_t(k)])]);
+        out.values.push_back(M.values[std::size_t(k)]);
+      }
+    }
+    out.rowPtr[p + 1] = std::int64_t(out.colIdx.size());
+  }
+  return out;
+}
+
+linalg::Csr identity(std::size_t n) {
+  linalg::Csr I;
+  I.rows = I.cols = n;
+  I.rowPtr.resize(n + 1);
+  I.colIdx.resize(n);
+  I.values.assign(n, 1.0);
+  for (std::size_t i = 0; i <= n; ++i) I.rowPtr[i] = std::int64_t(i);
+  for (std::size_t i = 0; i < n; ++i) I.colIdx[i] = std::int32_t(i);
+  return I;
+}
+
+}  // namespace
+
+struct AggregationMultigrid::Level {
+  std::unique_ptr<linalg::SegmentMatrix> matrix;  // the coarse levels between fine and coarsest
+  std::unique_ptr<linalg::LinearOperator> op;     // the level's matrix on its internal order
+  std::vector<std::int32_t> position;             // user index -> element of `layout`
+  stream::Layout layout;
+  stream::Vector inverseDiagonal, b, x, ax;
+  float omega = 1.0f;
+  linalg::TransferMatrix restriction, prolongation;  // to and from level l + 1
+};
+
+AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::PermutedMatrix& fine,
+                                           AggregationMultigridOptions options, std::string name)
+    : m_name(std::move(name)), m_options(std::move(options)) {
+  const std::string where = "AggregationMultigrid(\"" + m_name + "\")";
+  if (A.rows != fine.rows() || A.cols != fine.cols())
+    throw std::invalid_argument(where + ": the CPU matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
+                                ", the GPU matrix \"" + fine.name() + "\" " + std::to_string(fine.rows()) + "x" +
+                                std::to_string(fine.cols()));
+  if (m_options.smoothingSweeps < 1)
+    throw std::invalid_argument(where + ": smoothingSweeps must be >= 1, got " + std::to_string(m_options.smoothingSweeps));
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<AggregationLevel> hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name);
+  if (hierarchy.size() == 1) {
+    // Small enough for the direct solve already: a two-level cycle whose coarse level is
+    // the matrix itself (P = I), so the fine level keeps the caller's internal order.
+    hierarchy[0].P = identity(A.rows);
+    hierarchy.push_back({A, {}, hierarchy[0].spectralRadius, 0});
+  }
+  m_stats.setupMs = msSince(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  gl::StateGuard guard;
+  const std::size_t last = hierarchy.size() - 1;
+  double storedNonZeros = 0;
+  for (std::size_t l = 0; l <= last; ++l) {
+    const AggregationLevel& h = hierarchy[l];
+    auto level = std::make_unique<Level>();
+    const std::string tag = m_name + ".level" + std::to_string(l);
+    if (l == 0) {
+      level->op = std::make_unique<linalg::PermutedMatrix::Internal>(fine);
+      level->position = fine.userToInternal();
+      level->layout = fine.internalLayout();
+    } else if (l < last) {
+      level->matrix = std::make_unique<linalg::SegmentMatrix>(h.A, tag);
+      level->op = std::make_unique<linalg::SegmentMatrix::Internal>(*level->matrix);
+      level->position = level->matrix->userToInternal();
+      level->layout = level->matrix->internalLayout();
+    } else {
+      level->layout = stream::Layout::forSize(h.A.rows);
+      level->position.resize(h.A.rows);
+      for (std::size_t i = 0; i < h.A.rows; ++i) level->position[i] = std::int32_t(i);
+    }
+    level->b = stream::Vector(level->layout, tag + ".b");
+    level->x = stream::Vector(level->layout, tag + ".x");
+    if (l < last) {
+      level->ax = stream::Vector(level->layout, tag + ".Ax");
+      std::vector<float> inverse(level->layout.size(), 0.0f);
+      for (std::size_t i = 0; i < h.A.rows; ++i)
+        for (std::int64_t k = h.A.rowPtr[i]; k < h.A.rowPtr[i + 1]; ++k)
+          if (std::size_t(h.A.colIdx[std::size_t(k)]) == i) inverse[std::size_t(level->position[i])] = float(1.0 / h.A.values[std::size_t(k)]);
+      level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
+      level->inverseDiagonal.upload(inverse);
+      level->omega = float(4.0 / (3.0 * h.spectralRadius));
+    }
+    storedNonZeros += double(h.A.nonZeros());
+    m_stats.unknowns.push_back(h.A.rows);
+    m_stats.nonZeros.push_back(h.A.nonZeros());
+    m_levels.push_back(std::move(level));
+  }
+  // Transfers between neighbouring levels, in their internal positions.
+  for (std::size_t l = 0; l < last; ++l) {
+    Level& fineLevel = *m_levels[l];
+    const Level& coarse = *m_levels[l + 1];
+    const linalg::Csr& P = hierarchy[l].P;
+    const std::string tag = m_name + ".level" + std::to_string(l);
+    fineLevel.prolongation = linalg::TransferMatrix(
+        toPositions(P, fineLevel.position, fineLevel.layout.size(), coarse.position, coarse.layout.size()),
+        fineLevel.layout, tag + ".P");
+    fineLevel.restriction = linalg::TransferMatrix(
+        toPositions(linalg::transpose(P), coarse.position, coarse.layout.size(), fineLevel.position, fineLevel.layout.size()),
+        coarse.layout, tag + ".R");
+  }
+  // The coarsest level's inverse.
+  const linalg::Csr& C = hierarchy[last].A;
+  const std::size_t nc = C.rows;
+  std::vector<double> dense(nc * nc, 0.0);
+  for (std::size_t i = 0; i < nc; ++i)
+    for (std::int64_t k = C.rowPtr[i]; k < C.rowPtr[i + 1]; ++k) dense[i * nc + std::size_t(C.colIdx[std::size_t(k)])] += C.values[std::size_t(k)];
+  std::optional<std::vector<double>> inverse = invertDense(std::move(dense), nc);
+  if (!inverse)
+    throw gl::Error(where + ": the coarsest matrix (" + std::to_string(nc) +
+                    " unknowns) is singular: the matrix is not positive definite");
+  m_coarseInverse = std::make_unique<linalg::DenseMatrix>(nc, nc, std::vector<float>(inverse->begin(), inverse->end()),
+                                                          m_name + ".coarseInverse");
+  m_stats.levels = int(m_levels.size());
+  m_stats.operatorComplexity = storedNonZeros / double(A.nonZeros());
+  glFinish();
+  m_stats.uploadMs = msSince(t0);
+}
+
+AggregationMultigrid::~AggregationMultigrid() = default;
+
+std::string AggregationMultigrid::name() const {
+  const std::string nu = std::to_string(m_options.smoothingSweeps);
+  return "smoothed aggregation V(" + nu + "," + nu + "), " + std::to_string(m_levels.size()) + " levels";
+}
+
+void AggregationMultigrid::apply(const stream::Vector& r, stream::Vector& z) const {
+  const Level& fine = *m_levels[0];
+  const std::string where = "AggregationMultigrid(\"" + m_name + "\")::apply";
+  if (!(r.layout() == fine.layout) || !(z.layout() == fine.layout))
+    throw gl::Error(where + ": r (\"" + r.name() + "\") and z (\"" + z.name() + "\") must be in the fine matrix's " +
+                    "internal layout of " + std::to_string(fine.layout.size()) + " elements");
+  gl::StateGuard guard;
+  // The cycle reads b after it has written x: an aliased r is copied first.
+  Level& level0 = *m_levels[0];
+  const stream::Vector* b = &r;
+  if (stream::sameVector(r, z)) {
+    linalg::copy(r, level0.b);
+    b = &level0.b;
+  }
+  cycle(0, *b, z);
+}
+
+void AggregationMultigrid::cycle(std::size_t l, const stream::Vector& b, stream::Vector& x) const {
+  Level& level = *m_levels[l];
+  if (l + 1 == m_levels.size()) {
+    m_coarseInverse->apply(b, x);
+    return;
+  }
+  auto sweep = [&](bool fromZero) {
+    stream::Pass pass("solvers/jacobi_sweep");
+    pass.label("amg smooth").define("INVERSE_DIAGONAL").input("u_b", b).input("u_diagonal", level.inverseDiagonal)
+        .uniform("u_omega", level.omega).uniform("u_n", int(x.size()));
+    if (fromZero) {
+      pass.define("FROM_ZERO");
+    } else {
+      level.op->apply(x, level.ax);
+      pass.input("u_x", x).input("u_ax", level.ax);
+    }
+    pass.output(x).run();
+  };
+  const int nu = m_options.smoothingSweeps;
+  sweep(true);
+  for (int s = 1; s < nu; ++s) sweep(false);
+  Level& coarse = *m_levels[l + 1];
+  level.op->apply(x, level.ax);
+  level.restriction.applyToDifference(b, level.ax, coarse.b);
+  cycle(l + 1, coarse.b, coarse.x);
+  level.prolongation.applyAdd(coarse.x, x, x);
+  for (int s = 0; s < nu; ++s) sweep(false);
+}
+
+}  // namespace texstream::solvers

@@ -1,0 +1,343 @@
+// Tests src/solvers/AggregationHierarchy.* and AggregationMultigrid.*: the hierarchy's
+// invariants on the CPU (aggregates cover every node, P^T A P symmetric, levels shrink);
+// one GPU V-cycle against a double-precision CPU cycle of the same hierarchy at awkward
+// sizes, scalar and 2x2-block matrices, segment and BCRS fine levels, both backends; CG
+// with it converges in a bounded number of iterations where Jacobi-PCG's grow with the
+// size; misuse is refused by name.
+#include <catch2/catch.hpp>
+
+#include "solvers/Reference.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/linalg/BcrsMatrix.h>
+#include <texstream/linalg/Csr.h>
+#include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/AggregationHierarchy.h>
+#include <texstream/solvers/AggregationMultigrid.h>
+#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/DenseInverse.h>
+#include <texstream/solvers/JacobiPreconditioner.h>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+using namespace texstream;
+using solvers::AggregationLevel;
+
+namespace {
+
+/// A 2x2-block SPD matrix like LSCM's normal equations: on an nx x ny grid with random
+/// positive edge weights w, the block K w couples neighbours (K = [[2, 0.6], [0.6, 1]]),
+/// the diagonal blocks sum them, and nodes of the first column get K added (a Dirichlet
+/// side, so that the matrix is definite).
+linalg::Csr blockLaplacian(std::size_t nx, std::size_t ny, std::uint64_t seed) {
+  const double K[2][2] = {{2.0, 0.6}, {0.6, 1.0}};
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> weight(0.2, 2.0);
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  auto block = [&](std::size_t i, std::size_t j, double w) {
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        r.push_back(std::int64_t(2 * i) + a);
+        c.push_back(std::int64_t(2 * j) + b);
+        v.push_back(w * K[a][b]);
+      }
+  };
+  for (std::size_t y = 0; y < ny; ++y)
+    for (std::size_t x = 0; x < nx; ++x) {
+      const std::size_t i = y * nx + x;
+      if (x == 0) block(i, i, 1.0);
+      for (auto [dx, dy] : {std::pair<int, int>{1, 0}, {0, 1}, {1, 1}}) {
+        const std::size_t xx = x + std::size_t(dx), yy = y + std::size_t(dy);
+        if (xx >= nx || yy >= ny) continue;
+        const std::size_t j = yy * nx + xx;
+        const double w = weight(rng);
+        block(i, j, -w);
+        block(j, i, -w);
+        block(i, i, w);
+        block(j, j, w);
+      }
+    }
+  return linalg::Csr::fromTriplets(2 * nx * ny, 2 * nx * ny, r, c, v);
+}
+
+std::vector<double> diagonalInverse(const linalg::Csr& A) {
+  std::vector<double> d(A.rows, 0.0);
+  for (std::size_t i = 0; i < A.rows; ++i)
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k)
+      if (std::size_t(A.colIdx[std::size_t(k)]) == i) d[i] += A.values[std::size_t(k)];
+  for (double& x : d) x = 1.0 / x;
+  return d;
+}
+
+/// The V(nu, nu)-cycle of AggregationMultigrid.h in double on the CPU, in user order.
+struct ReferenceCycle {
+  std::vector<AggregationLevel> levels;
+  std::vector<linalg::Csr> restrictions;
+  std::vector<std::vector<double>> inverseDiagonals;
+  std::vector<double> coarseInverse;
+  int nu = 1;
+
+  ReferenceCycle(const linalg::Csr& A, const solvers::AggregationOptions& options, int sweeps) : nu(sweeps) {
+    levels = solvers::buildAggregationHierarchy(A, options, "reference");
+    if (levels.size() == 1) {  // the preconditioner's two-level form with P = I
+      linalg::Csr I = linalg::Csr::fromTriplets(A.rows, A.rows, {}, {}, {});
+      std::vector<std::int64_t> idx(A.rows);
+      for (std::size_t i = 0; i < A.rows; ++i) idx[i] = std::int64_t(i);
+      levels[0].P = linalg::Csr::fromTriplets(A.rows, A.rows, idx, idx, std::vector<double>(A.rows, 1.0));
+      levels.push_back({A, {}, levels[0].spectralRadius, 0});
+    }
+    for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
+      restrictions.push_back(linalg::transpose(levels[l].P));
+      inverseDiagonals.push_back(diagonalInverse(levels[l].A));
+    }
+    const linalg::Csr& C = levels.back().A;
+    std::vector<double> dense(C.rows * C.rows, 0.0);
+    for (std::size_t i = 0; i < C.rows; ++i)
+      for (std::int64_t k = C.rowPtr[i]; k < C.rowPtr[i + 1]; ++k)
+        dense[i * C.rows + std::size_t(C.colIdx[std::size_t(k)])] += C.values[std::size_t(k)];
+    coarseInverse = *solvers::invertDense(dense, C.rows);
+  }
+
+  std::vector<double> cycle(std::size_t l, const std::vector<double>& b) const {
+    const std::size_t n = b.size();
+    if (l + 1 == levels.size()) {
+      std::vector<double> x(n, 0.0);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) x[i] += coarseInverse[i * n + j] * b[j];
+      return x;
+    }
+    const linalg::Csr& A = levels[l].A;
+    const double omega = 4.0 / (3.0 * levels[l].spectralRadius);
+    std::vector<double> x(n, 0.0);
+    auto sweep = [&] {
+      const std::vector<double> ax = A.multiply(x);
+      for (std::size_t i = 0; i < n; ++i) x[i] += omega * inverseDiagonals[l][i] * (b[i] - ax[i]);
+    };
+    for (int s = 0; s < nu; ++s) sweep();
+    std::vector<double> r = A.multiply(x);
+    for (std::size_t i = 0; i < n; ++i) r[i] = b[i] - r[i];
+    const std::vector<double> e = levels[l].P.multiply(cycle(l + 1, restrictions[l].multiply(r)));
+    for (std::size_t i = 0; i < n; ++i) x[i] += e[i];
+    for (int s = 0; s < nu; ++s) sweep();
+    return x;
+  }
+};
+
+/// One GPU cycle on user-order r through the matrix's internal order, back in user order.
+std::vector<float> gpuCycle(const solvers::AggregationMultigrid& M, const linalg::PermutedMatrix& A,
+                            const std::vector<float>& r) {
+  stream::Vector user(r.size(), "r"), ri = A.makeInternalVector("ri"), zi = A.makeInternalVector("zi");
+  user.upload(r);
+  A.toInternal(user, ri);
+  M.apply(ri, zi);
+  A.toUser(zi, user);
+  return user.download();
+}
+
+/// rho(D^-1 A) = the largest eigenvalue of D^-1/2 A D^-1/2, dense (Eigen, small A only).
+double jacobiSpectralRadius(const linalg::Csr& A) {
+  const std::vector<double> dinv = diagonalInverse(A);
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(Eigen::Index(A.rows), Eigen::Index(A.rows));
+  for (std::size_t i = 0; i < A.rows; ++i)
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      const std::size_t j = std::size_t(A.colIdx[std::size_t(k)]);
+      S(Eigen::Index(i), Eigen::Index(j)) += A.values[std::size_t(k)] * std::sqrt(dinv[i] * dinv[j]);
+    }
+  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+}
+
+bool symmetric(const linalg::Csr& A, double tolerance) {
+  const linalg::Csr T = linalg::transpose(A);
+  double scale = 0, worst = 0;
+  for (double v : A.values) scale = std::max(scale, std::abs(v));
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    std::vector<double> row(A.cols, 0.0);
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) row[std::size_t(A.colIdx[std::size_t(k)])] += A.values[std::size_t(k)];
+    for (std::int64_t k = T.rowPtr[i]; k < T.rowPtr[i + 1]; ++k) row[std::size_t(T.colIdx[std::size_t(k)])] -= T.values[std::size_t(k)];
+    for (double d : row) worst = std::max(worst, std::abs(d));
+  }
+  return worst <= tolerance * scale;
+}
+
+}  // namespace
+
+TEST_CASE("Aggregation hierarchy: levels shrink, aggregates cover every node, P^T A P stays symmetric", "[solvers][amg]") {
+  for (int blockSize : {1, 2}) {
+    INFO("block size " << blockSize);
+    const linalg::Csr A = blockSize == 1 ? linalg::Csr::poisson2D(47, 31) : blockLaplacian(29, 23, 5);
+    solvers::AggregationOptions options;
+    options.blockSize = blockSize;
+    options.coarsestSize = 40;
+    const auto levels = solvers::buildAggregationHierarchy(A, options, "A");
+    REQUIRE(levels.size() >= 3);
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      INFO("level " << l);
+      const AggregationLevel& h = levels[l];
+      CHECK(h.A.rows % std::size_t(blockSize) == 0);
+      CHECK(symmetric(h.A, 1e-12));
+      // rho(D^-1 A) from Eigen: the estimate must keep the smoother's omega rho < 2
+      // (estimate >= 0.75 rho) and not damp needlessly (estimate <= 1.1 rho).
+      const double rho = jacobiSpectralRadius(h.A);
+      CHECK(h.spectralRadius >= 0.75 * rho);
+      CHECK(h.spectralRadius <= 1.1 * rho);
+      if (l + 1 == levels.size()) {
+        CHECK(h.P.rows == 0);
+        CHECK(h.A.rows <= 40 * 4);
+        continue;
+      }
+      CHECK(h.P.rows == h.A.rows);
+      CHECK(h.P.cols == levels[l + 1].A.rows);
+      CHECK(levels[l + 1].A.rows * 4 <= h.A.rows * 3);
+      CHECK(h.meanAggregate >= 2.0);
+      // Every fine unknown is interpolated from some coarse unknown: P has no empty row,
+      // and P reproduces per component constants up to the smoothing (P 1_c = (I - w D^-1 A) P0 1_c).
+      for (std::size_t i = 0; i < h.P.rows; ++i) CHECK(h.P.rowPtr[i + 1] > h.P.rowPtr[i]);
+      // The Galerkin product.
+      const linalg::Csr Ac = linalg::multiply(linalg::transpose(h.P), linalg::multiply(h.A, h.P));
+      const std::vector<double> x = test::toDouble(test::randomFloats(Ac.cols, 11 + l));
+      const std::vector<double> want = Ac.multiply(x), got = levels[l + 1].A.multiply(x);
+      for (std::size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("Aggregation hierarchy refuses what it cannot coarsen, by name", "[solvers][amg]") {
+  solvers::AggregationOptions options;
+  auto message = [&](const linalg::Csr& A) {
+    try {
+      solvers::buildAggregationHierarchy(A, options, "bad");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  linalg::Csr A = linalg::Csr::poisson2D(5, 5);
+  options.blockSize = 3;
+  CHECK_THAT(message(A), Catch::Contains("bad") && Catch::Contains("blockSize must be 1, 2 or 4"));
+  options.blockSize = 2;
+  CHECK_THAT(message(A), Catch::Contains("does not divide the 25 unknowns"));
+  options.blockSize = 1;
+  A.values[0] = -4.0;  // row 0's diagonal
+  CHECK_THAT(message(A), Catch::Contains("diagonal entry of row 0") && Catch::Contains("positive definite"));
+  A = linalg::Csr::poisson2D(5, 5);
+  options.strengthThreshold = 1.5;
+  CHECK_THAT(message(A), Catch::Contains("strengthThreshold"));
+  options.strengthThreshold = 0.08;
+  options.coarsestSize = 0;
+  CHECK_THAT(message(A), Catch::Contains("coarsestSize"));
+  options.coarsestSize = 10;
+  linalg::Csr rectangular = A;
+  rectangular.cols = 30;
+  CHECK_THAT(message(rectangular), Catch::Contains("square"));
+}
+
+TEST_CASE("AggregationMultigrid: one GPU V-cycle equals the double CPU cycle", "[gl][solvers][amg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  struct Case {
+    const char* what;
+    linalg::Csr A;
+    int blockSize;
+  };
+  std::vector<Case> cases = {{"1x1 Poisson", linalg::Csr::poisson2D(1, 1), 1},
+                             {"7x1 Poisson", linalg::Csr::poisson2D(7, 1), 1},
+                             {"2x3 Poisson", linalg::Csr::poisson2D(2, 3), 1},
+                             {"61x41 Poisson", linalg::Csr::poisson2D(61, 41), 1},
+                             {"13x11x7 Poisson", linalg::Csr::poisson3D(13, 11, 7), 1},
+                             {"2-block 37x29", blockLaplacian(37, 29, 3), 2}};
+  for (const int sweeps : {1, 2}) {
+    for (const Case& c : cases) {
+      INFO(c.what << ", " << sweeps << " sweeps");
+      solvers::AggregationMultigridOptions options;
+      options.hierarchy.blockSize = c.blockSize;
+      options.hierarchy.coarsestSize = 60;
+      options.smoothingSweeps = sweeps;
+      const ReferenceCycle reference(c.A, options.hierarchy, sweeps);
+      const std::vector<float> r = test::randomFloats(c.A.rows, 100 + c.A.rows);
+      const std::vector<double> want = reference.cycle(0, test::toDouble(r));
+      std::vector<std::unique_ptr<linalg::PermutedMatrix>> fines;
+      fines.push_back(std::make_unique<linalg::SegmentMatrix>(c.A, "A"));
+      if (c.blockSize == 2) {
+        linalg::BcrsOptions bo;
+        bo.blockSize = 2;
+        fines.push_back(std::make_unique<linalg::BcrsMatrix>(c.A, "A", bo));
+      }
+      for (const auto& fine : fines) {
+        INFO("fine level " << (dynamic_cast<linalg::BcrsMatrix*>(fine.get()) ? "BCRS 2x2" : "segment"));
+        const solvers::AggregationMultigrid M(c.A, *fine, options, "amg");
+        CHECK(M.stats().levels == int(reference.levels.size()));
+        CHECK(test::maxRelativeError(gpuCycle(M, *fine, r), want) < 2e-4);
+      }
+    }
+  }
+}
+
+TEST_CASE("AggregationMultigrid: z may be r, and vectors of the wrong layout are refused", "[gl][solvers][amg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const linalg::Csr A = linalg::Csr::poisson2D(23, 19);
+  const linalg::SegmentMatrix fine(A, "A");
+  const solvers::AggregationMultigrid M(A, fine, {}, "amg");
+  stream::Vector user(A.rows, "r"), r = fine.makeInternalVector("ri"), z = fine.makeInternalVector("zi");
+  user.upload(test::randomFloats(A.rows, 7));
+  fine.toInternal(user, r);
+  M.apply(r, z);
+  const std::vector<float> separate = z.download();
+  M.apply(r, r);
+  CHECK(test::maxRelativeError(r.download(), test::toDouble(separate)) == 0.0);
+  stream::Vector wrong(A.rows + 1, "wrong");
+  CHECK_THROWS_WITH(M.apply(wrong, z), Catch::Contains("amg") && Catch::Contains("wrong") &&
+                                           Catch::Contains("internal layout"));
+  const linalg::SegmentMatrix other(linalg::Csr::poisson2D(5, 5), "other");
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid(A, other, {}, "amg"),
+                    Catch::Contains("amg") && Catch::Contains("\"other\" 25x25"));
+  solvers::AggregationMultigridOptions options;
+  options.smoothingSweeps = 0;
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid(A, fine, options, "amg"), Catch::Contains("smoothingSweeps"));
+}
+
+TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, Jacobi-PCG's do not", "[gl][solvers][amg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  std::vector<int> multigridIterations, jacobiIterations;
+  for (std::size_t side : {24, 96}) {
+    INFO(side << " x " << side << " 2-block grid");
+    const linalg::Csr A = blockLaplacian(side, side, 9);
+    linalg::BcrsOptions bo;
+    bo.blockSize = 2;
+    const linalg::BcrsMatrix fine(A, "A", bo);
+    solvers::AggregationMultigridOptions options;
+    options.hierarchy.blockSize = 2;
+    const solvers::AggregationMultigrid M(A, fine, options, "amg");
+    const std::vector<float> rhs = test::randomFloats(A.rows, side);
+    stream::Vector user(A.rows, "b"), b = fine.makeInternalVector("b"), x = fine.makeInternalVector("x");
+    user.upload(rhs);
+    fine.toInternal(user, b);
+    solvers::CgOptions cgOptions;
+    cgOptions.tolerance = 1e-6f;
+    cgOptions.maxIterations = 4000;
+    const solvers::SolverStatus amg = solvers::cg(fine.internal(), b, x, cgOptions, &M);
+    REQUIRE(amg.converged());
+    fine.toUser(x, user);
+    // Float CG's recurrence drifts from the true residual by about kappa times float's
+    // rounding; the true one is checked in double.
+    CHECK(test::trueRelativeResidual(A, user.download(), test::toDouble(rhs)) < 1e-4);
+    multigridIterations.push_back(amg.iterations);
+    x.setZero();
+    const solvers::JacobiPreconditioner jacobi(fine.internal(), fine.internalLayout());
+    const solvers::SolverStatus plain = solvers::cg(fine.internal(), b, x, cgOptions, &jacobi);
+    REQUIRE(plain.converged());
+    jacobiIterations.push_back(plain.iterations);
+  }
+  INFO("multigrid " << multigridIterations[0] << " -> " << multigridIterations[1] << ", Jacobi " << jacobiIterations[0]
+                    << " -> " << jacobiIterations[1]);
+  CHECK(multigridIterations[1] <= 40);
+  CHECK(multigridIterations[1] <= multigridIterations[0] + 8);
+  CHECK(jacobiIterations[1] >= 3 * jacobiIterations[0]);
+  CHECK(jacobiIterations[1] >= 5 * multigridIterations[1]);
+}
