@@ -8,18 +8,19 @@
 //
 // Rows per mesh, per backend:
 //  - lscm_setup.<route> / dsi_setup.<route>: building the rows, forming A^T A (normal
-//    equations) or A^T (CGLS), uploading: the solver object made from the mesh, GPU
-//    finished; the note splits it (rows / A^T A / upload, ms). Up to 200K unknowns; above,
-//    the solve row's note carries the split, and LSCM runs only its default route
-//    (normal_bcrs2) on the compute backend (the others take minutes per row);
+//    equations) or A^T (CGLS), uploading, the multigrid hierarchy: the solver object made
+//    from the mesh, GPU finished; the note splits it (rows / A^T A / upload / multigrid, ms). Up to 200K unknowns; above,
+//    the solve row's note carries the split, and LSCM runs only the normal-equation routes
+//    on the compute backend (CGLS and the fragment path take minutes per row);
 //  - lscm_parameterize.<route> / dsi_step.<route>: the same set-up plus the solve to the
 //    solver's default tolerance (1e-6 on the normal equations, then defect correction in
 //    double, SystemSolver.h), i.e. what a user's whole call costs; checked against the
 //    peer's double-precision direct solve, relative to the largest |value|;
 //  - spmv.* and cg_iteration.* on the normal matrix A^T A in BCRS 2x2 and segment form
 //    (SparseRows.h), beside cuSPARSE and Eigen on the same matrix.
-// Routes: normal_bcrs2 and normal_segment (A^T A on the CPU, Jacobi-PCG on the GPU) and
-// cgls (A and A^T on the GPU). CPU peers on the same rows, one thread:
+// Routes: normal_bcrs2_multigrid and normal_segment_multigrid (A^T A on the CPU, PCG on the
+// GPU with smoothed-aggregation multigrid, AggregationMultigrid.h: the default),
+// normal_bcrs2_jacobi (Jacobi-PCG, as the CNC) and cgls (A and A^T on the GPU, Jacobi). CPU peers on the same rows, one thread:
 //  - peer.eigen_llt_<app>: A^T A and A^T b (Eigen), SimplicialLLT analyse + factorise +
 //    solve(s), double. The rows themselves are not counted (texstream's rows are, in its
 //    set-up): the comparison favours the peer;
@@ -65,12 +66,17 @@ struct Route {
   const char* name;
   LeastSquaresRoute route;
   SystemMatrixFormat format;
+  solvers::SystemPreconditioner preconditioner;
 };
 
 constexpr Route kRoutes[] = {
-    {"normal_bcrs2", LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Bcrs2},
-    {"normal_segment", LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Segment},
-    {"cgls", LeastSquaresRoute::Cgls, SystemMatrixFormat::Auto},
+    {"normal_bcrs2_multigrid", LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Bcrs2,
+     solvers::SystemPreconditioner::Multigrid},
+    {"normal_segment_multigrid", LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Segment,
+     solvers::SystemPreconditioner::Multigrid},
+    {"normal_bcrs2_jacobi", LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Bcrs2,
+     solvers::SystemPreconditioner::Jacobi},
+    {"cgls", LeastSquaresRoute::Cgls, SystemMatrixFormat::Auto, solvers::SystemPreconditioner::Jacobi},
 };
 
 /// One mesh size: the CNC's name for it, its variable count in Table 3, our vertex count.
@@ -251,6 +257,7 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
     solvers::SystemSolverOptions options;
     options.route = route.route;
     options.format = route.format;
+    options.preconditioner = route.preconditioner;
     // CGLS in float stops near 4e-6 on A^T r (Cgls.h: its result is not corrected in
     // double); the normal equations reach further through SystemSolver's defect correction.
     options.tolerance = route.route == LeastSquaresRoute::Cgls ? std::max(a.tolerance, 1e-6f) : a.tolerance;
@@ -266,7 +273,11 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
         const solvers::SystemSolverSetup& s = a.solver(made.get()).setup();
         return formatMs("rows", a.buildMs(made.get())) + ", " +
                formatMs(route.route == LeastSquaresRoute::Cgls ? "A^T" : "A^T A", s.normalMatrixMs) + ", " +
-               formatMs("upload", s.uploadMs) + "; " + std::to_string(s.matrixNonZeros) + " non-zeros on the GPU";
+               formatMs("upload", s.uploadMs) +
+               (s.multigridLevels > 0 ? ", " + formatMs("multigrid", s.multigridMs) + " (" +
+                                            std::to_string(s.multigridLevels) + " levels)"
+                                      : std::string()) +
+               "; " + std::to_string(s.matrixNonZeros) + " non-zeros on the GPU";
       };
       if (n <= 200000) {
         const Timing setup = timeGl([&] { made = a.make(options); }, spec, /*gpuTimer=*/false);
@@ -296,6 +307,11 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
                  (status.restarts > 0 ? std::to_string(status.restarts) + " restart(s), " : "") + "tolerance " +
                  text::formatNumber(options.tolerance) + ", relative residual " + text::formatNumber(status.relativeResidual) +
                  (status.converged() ? "" : " NOT CONVERGED: " + status.message);
+      if (route.preconditioner == solvers::SystemPreconditioner::Multigrid) {
+        // Where a multigrid solve's GPU time goes (V-cycle passes against CG's own).
+        made = a.make(options);
+        row.note += passBreakdown([&] { a.solve(made.get()); });
+      }
       ctx.add(std::move(row));
     }
   }

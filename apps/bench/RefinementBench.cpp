@@ -75,34 +75,6 @@ double trueResidual(const linalg::Csr& A, const std::vector<double>& b, const st
   return std::sqrt(rr / std::max(bb, 1e-300));
 }
 
-/// Runs `solve` once more, untimed, with the GPU pass profiler on (where the context has
-/// timer queries): "; GPU passes X ms of Y ms wall (label a, label b, ...)" with the four
-/// costliest labels, so that a row shows how much of its time is GPU work and where the
-/// rest goes (read-backs, CPU).
-std::string passBreakdown(const std::function<void()>& solve) {
-  if (!stream::Profiler::available()) return "";
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
-  profiler.reset();
-  profiler.setEnabled(true);
-  const auto start = std::chrono::steady_clock::now();
-  solve();
-  glFinish();
-  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  profiler.collect();
-  profiler.setEnabled(false);
-  std::vector<std::pair<double, std::string>> byTime;
-  double total = 0;
-  for (const auto& [label, stat] : profiler.stats()) {
-    byTime.emplace_back(stat.totalMs, label + " " + text::formatNumber(stat.totalMs) + " ms/" +
-                                          std::to_string(stat.passes));
-    total += stat.totalMs;
-  }
-  profiler.reset();
-  std::sort(byTime.rbegin(), byTime.rend());
-  std::string out = "; GPU passes " + text::formatNumber(total) + " ms of " + text::formatNumber(wall) + " ms wall (";
-  for (std::size_t i = 0; i < std::min<std::size_t>(4, byTime.size()); ++i) out += (i ? ", " : "") + byTime[i].second;
-  return out + ")";
-}
 
 linalg::Csr roundedToFloat(linalg::Csr A) {
   for (double& v : A.values) v = double(float(v));

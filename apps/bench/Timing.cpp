@@ -4,6 +4,16 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/text/Format.h>
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+#include <texstream/stream/Profiler.h>
+#include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
 
@@ -120,6 +130,32 @@ Timing timeCpu(const std::function<void()>& body, const TimingSpec& spec) {
   t.batches = spec.batches;
   t.method = "clock";
   return t;
+}
+
+// See Timing.h: the four costliest pass labels of one untimed run.
+std::string passBreakdown(const std::function<void()>& solve) {
+  if (!stream::Profiler::available()) return "";
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.reset();
+  profiler.setEnabled(true);
+  const auto start = std::chrono::steady_clock::now();
+  solve();
+  glFinish();
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  profiler.collect();
+  profiler.setEnabled(false);
+  std::vector<std::pair<double, std::string>> byTime;
+  double total = 0;
+  for (const auto& [label, stat] : profiler.stats()) {
+    byTime.emplace_back(stat.totalMs, label + " " + text::formatNumber(stat.totalMs) + " ms/" +
+                                          std::to_string(stat.passes));
+    total += stat.totalMs;
+  }
+  profiler.reset();
+  std::sort(byTime.rbegin(), byTime.rend());
+  std::string out = "; GPU passes " + text::formatNumber(total) + " ms of " + text::formatNumber(wall) + " ms wall (";
+  for (std::size_t i = 0; i < std::min<std::size_t>(4, byTime.size()); ++i) out += (i ? ", " : "") + byTime[i].second;
+  return out + ")";
 }
 
 }  // namespace texstream::bench

@@ -4,6 +4,7 @@
 // (GL_TIME_ELAPSED around each batch, and glFinish + a CPU clock around it too) and keeps
 // the median per repetition.
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace texstream::bench {
@@ -44,5 +45,10 @@ int repetitionsFor(double singleMs, const TimingSpec& spec);
 Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gpuTimer = true);
 /// Times CPU work (the Eigen peer, memcpy ceiling).
 Timing timeCpu(const std::function<void()>& body, const TimingSpec& spec);
+/// Runs `solve` once more, untimed, with the GPU pass profiler on (where the context has
+/// timer queries): "; GPU passes X ms of Y ms wall (label a, label b, ...)" with the four
+/// costliest labels, so that a row shows how much of its time is GPU work and where the
+/// rest goes (read-backs, CPU); "" without timer queries.
+std::string passBreakdown(const std::function<void()>& solve);
 
 }  // namespace texstream::bench

@@ -25,6 +25,9 @@ namespace texstream::app {
 namespace {
 
 const char* kRoutes = "normal equations (BCRS)\0CGLS (segment A, A^T)\0";
+// In the order of solvers::SystemPreconditioner.
+const char* kPreconditioners = "auto (multigrid)\0none\0Jacobi\0multigrid (smoothed aggregation)\0";
+const char* kCglsPreconditioners = "auto (Jacobi)\0none\0Jacobi\0";
 
 double boundingRadius(const geometry::Mesh& m) {
   const std::vector<double> b = m.bounds();
@@ -57,7 +60,7 @@ ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings
   m_lscm = std::make_unique<geometry::Lscm>(m_mesh, o, "lscm");
   m_initialPinUv = m_lscm->pinUv();
   const solvers::SystemSolverSetup& setup = m_lscm->solver().setup();
-  m_setupMs = m_lscm->buildMs() + setup.uploadMs;
+  m_setupMs = m_lscm->buildMs() + setup.uploadMs + setup.multigridMs;
   std::cerr << "texstream-param: " << m_mesh.name << ": " << m_mesh.vertexCount() << " vertices, "
             << m_mesh.triangleCount() << " triangles, " << m_lscm->boundaryLoopCount() << " boundary loops; pins "
             << m_lscm->pins()[0] << " and " << m_lscm->pins()[1] << "\n";
@@ -215,7 +218,11 @@ void ParamDemo::gui(ShellControls& controls) {
   solvers::SystemSolverOptions options = m_lscm->solver().options();
   int route = options.route == solvers::LeastSquaresRoute::Cgls ? 1 : 0;
   bool rebuild = ImGui::Combo("route", &route, kRoutes);
-  rebuild |= ImGui::Checkbox("Jacobi preconditioner", &options.jacobi);
+  // CGLS takes Jacobi or nothing: multigrid coarsens the normal matrix CGLS never forms.
+  int preconditioner = int(options.preconditioner);
+  if (route == 1 && options.preconditioner == solvers::SystemPreconditioner::Multigrid) preconditioner = 0;
+  if (ImGui::Combo("preconditioner", &preconditioner, route == 1 ? kCglsPreconditioners : kPreconditioners)) rebuild = true;
+  options.preconditioner = solvers::SystemPreconditioner(preconditioner);
   float tol = options.tolerance;
   if (ImGui::SliderFloat("tolerance", &tol, 1e-9f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic) && tol > 0 && tol < 1) {
     m_lscm->solver().setTolerance(tol, options.maxIterations);
@@ -229,7 +236,7 @@ void ParamDemo::gui(ShellControls& controls) {
     o.solver = options;
     try {
       m_lscm = std::make_unique<geometry::Lscm>(m_mesh, o, "lscm");
-      m_setupMs = m_lscm->buildMs() + m_lscm->solver().setup().uploadMs;
+      m_setupMs = m_lscm->buildMs() + m_lscm->solver().setup().uploadMs + m_lscm->solver().setup().multigridMs;
       m_dirty = true;
       m_status.clear();
     } catch (const std::exception& e) {
@@ -284,12 +291,14 @@ void ParamDemo::report(nlohmann::json& out) const {
   out["rows"] = m_lscm->system().rowCount();
   out["route"] = solvers::leastSquaresRouteName(solver.options().route);
   out["format"] = solvers::systemMatrixFormatName(solver.format());
-  out["preconditioner"] = solver.options().jacobi ? "jacobi" : "none";
+  out["preconditioner"] = solvers::systemPreconditionerName(solver.preconditioner());
   out["tolerance"] = solver.options().tolerance;
   out["matrix_nonzeros"] = setup.matrixNonZeros;
   out["build_rows_ms"] = m_lscm->buildMs();
   out["normal_matrix_ms"] = setup.normalMatrixMs;
   out["upload_ms"] = setup.uploadMs;
+  out["multigrid_ms"] = setup.multigridMs;
+  out["multigrid_levels"] = setup.multigridLevels;
   out["solves"] = m_solves;
   out["solve_ms"] = m_lastSolveMs;
   out["iterations"] = m_last.iterations;

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:patch", noiseText = "0", seedText = "1", pinsText, routeText = "normal",
-              formatText = "auto", precondText = "jacobi", tolText = "1e-6", itText = "5000", refineText = "4", outPath,
+              formatText = "auto", precondText = "auto", tolText = "1e-6", itText = "5000", refineText = "4", outPath,
               exportDir, exportFormat = "mtx";
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
   cli.add_option("--format", formatText, "The normal matrix's GPU format (auto: BCRS 2x2)")
       ->type_name("auto|segment|bcrs2|bcrs4")
       ->capture_default_str();
-  cli.add_option("--precond", precondText, "Preconditioner")->type_name("jacobi|none")->capture_default_str();
+  cli.add_option("--precond", precondText,
+                 "CG's preconditioner: smoothed-aggregation multigrid (normal route only), Jacobi, or none; auto: "
+                 "multigrid on the normal route, Jacobi for CGLS")
+      ->type_name("auto|multigrid|jacobi|none")->capture_default_str();
   cli.add_option("--cg-tol", tolText, "Relative residual of the normal equations to reach, in (0, 1)")
       ->type_name("TOL")
       ->capture_default_str();
@@ -106,7 +109,15 @@ int main(int argc, char** argv) {
                              : format == "bcrs2" ? solvers::SystemMatrixFormat::Bcrs2
                              : format == "bcrs4" ? solvers::SystemMatrixFormat::Bcrs4
                                                  : solvers::SystemMatrixFormat::Auto;
-    settings.solver.jacobi = app::parseChoice("--precond", precondText, {"jacobi", "none"}) == "jacobi";
+    const std::string precond = app::parseChoice("--precond", precondText, {"auto", "multigrid", "jacobi", "none"});
+    settings.solver.preconditioner = precond == "multigrid" ? solvers::SystemPreconditioner::Multigrid
+                                     : precond == "jacobi"  ? solvers::SystemPreconditioner::Jacobi
+                                     : precond == "none"    ? solvers::SystemPreconditioner::None
+                                                            : solvers::SystemPreconditioner::Auto;
+    if (settings.solver.route == solvers::LeastSquaresRoute::Cgls &&
+        settings.solver.preconditioner == solvers::SystemPreconditioner::Multigrid)
+      throw app::UsageError("--precond: invalid value \"multigrid\" with --route cgls: CGLS never forms the normal "
+                            "matrix that multigrid coarsens (use --precond jacobi, or --route normal)");
     settings.solver.tolerance = float(app::parseReal("--cg-tol", tolText, 0.0, 0.999999, false));
     settings.solver.maxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
     settings.solver.refinementSteps = int(app::parseInteger("--refine", refineText, 0, 100));

@@ -4,8 +4,11 @@
 // inverse diagonal (INVERSE_DIAGONAL: zero padding, a product) or as the diagonal itself
 // (a division; keepValid zeroes the 0/0 of the padding). Output: o_out0 = x'.
 // FROM_ZERO: the first sweep from x = 0, x' = omega D^-1 b (no x, no A x; INVERSE_DIAGONAL).
-#ifndef FROM_ZERO
+// INCREMENT: the sweep's step alone, omega D^-1 (b - A x) (no x; INVERSE_DIAGONAL).
+#if !defined(FROM_ZERO) && !defined(INCREMENT)
 uniform sampler2D u_x;
+#endif
+#ifndef FROM_ZERO
 uniform sampler2D u_ax;
 #endif
 uniform sampler2D u_b;
@@ -16,6 +19,8 @@ uniform int u_n;  // elements, for keepValid
 void kernel(ivec2 texel) {
 #ifdef FROM_ZERO
   o_out0 = u_omega * (texelFetch(u_b, texel, 0) * texelFetch(u_diagonal, texel, 0));
+#elif defined(INCREMENT)
+  o_out0 = u_omega * ((texelFetch(u_b, texel, 0) - texelFetch(u_ax, texel, 0)) * texelFetch(u_diagonal, texel, 0));
 #else
   vec4 x = texelFetch(u_x, texel, 0);
   vec4 r = texelFetch(u_b, texel, 0) - texelFetch(u_ax, texel, 0);

@@ -3,7 +3,8 @@
 // one CSR row summed per output element. Entry k sits in texel k / 2 of u_entries (a
 // texture 2^u_entriesShift texels wide) as (column, value) in channels xy (k even) or zw.
 // ACCUMULATE: y = u_add + M x (multigrid's coarse-grid correction x + P e).
-// DIFFERENCE: y = M (x - u_subtract) (multigrid's restricted residual R (b - A x)).
+// DIFFERENCE: y = M (x - u_subtract [- u_subtract2 with SECOND_SUBTRACT]) (multigrid's
+// restricted residual P0^T (b - A x - A t), AggregationMultigrid.cpp).
 #include "sparse/element.glsl"
 
 uniform sampler2D u_rowStarts;  // rows + 1 exact-float entry offsets, any layout
@@ -15,12 +16,17 @@ uniform sampler2D u_add;
 #ifdef DIFFERENCE
 uniform sampler2D u_subtract;
 #endif
+#ifdef SECOND_SUBTRACT
+uniform sampler2D u_subtract2;
+#endif
 uniform int u_entriesShift;
 uniform int u_width;  // y's layout width in texels
 uniform int u_rows;   // rows of M; y's elements past them are 0 (or u_add's)
 
 float source(int e) {
-#ifdef DIFFERENCE
+#if defined(SECOND_SUBTRACT)
+  return fetchElement(u_x, e) - fetchElement(u_subtract, e) - fetchElement(u_subtract2, e);
+#elif defined(DIFFERENCE)
   return fetchElement(u_x, e) - fetchElement(u_subtract, e);
 #else
   return fetchElement(u_x, e);

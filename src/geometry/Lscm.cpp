@@ -45,6 +45,37 @@ std::array<double, 3> cornerAngles2(const double* a, const double* b, const doub
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
+/// Every vertex projected onto the mesh's mean plane (the area-weighted sum of the
+/// triangles' normals, oriented by their vertex order so the projection keeps the map's
+/// orientation), as (x, y) relative to p0 with p1 on the x axis; empty when the mean plane
+/// is undefined or p1 - p0 is normal to it.
+std::vector<double> meanPlaneCoordinates(const Mesh& mesh, Vec3 p0, Vec3 p1) {
+  Vec3 normal{0, 0, 0};
+  for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+    const std::int32_t* tri = &mesh.triangles[3 * t];
+    const Vec3 a3 = position(mesh, tri[0]);
+    const Vec3 n = cross(position(mesh, tri[1]) - a3, position(mesh, tri[2]) - a3);
+    normal = {normal.x + n.x, normal.y + n.y, normal.z + n.z};
+  }
+  const double nl = length(normal);
+  if (!(nl > 0)) return {};
+  normal = {normal.x / nl, normal.y / nl, normal.z / nl};
+  Vec3 e1 = p1 - p0;
+  const double along = dot(e1, normal);
+  e1 = {e1.x - along * normal.x, e1.y - along * normal.y, e1.z - along * normal.z};
+  const double l1 = length(e1);
+  if (!(l1 > 1e-9 * length(p1 - p0))) return {};
+  e1 = {e1.x / l1, e1.y / l1, e1.z / l1};
+  const Vec3 e2 = cross(normal, e1);
+  std::vector<double> planar(2 * mesh.vertexCount());
+  for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+    const Vec3 d = position(mesh, std::int32_t(v)) - p0;
+    planar[2 * v] = dot(d, e1);
+    planar[2 * v + 1] = dot(d, e2);
+  }
+  return planar;
+}
+
 }  // namespace
 
 LscmQuality measureParameterization(const Mesh& mesh, std::span<const double> uv) {
@@ -209,41 +240,38 @@ Lscm::Lscm(const Mesh& mesh, LscmOptions options, std::string name) : m_name(std
     builder.coefficient(v2, 1, a);
     builder.endRow(0.0, weight);
   }
-  if (options.projectInitialGuess) {
-    // The mean plane: the area-weighted sum of the triangles' normals (oriented by their
-    // vertex order, so the projection has the map's orientation).
-    Vec3 normal{0, 0, 0};
-    for (std::size_t t = 0; t < T; ++t) {
-      const std::int32_t* tri = &m_mesh.triangles[3 * t];
-      const Vec3 a3 = position(m_mesh, tri[0]);
-      const Vec3 n = cross(position(m_mesh, tri[1]) - a3, position(m_mesh, tri[2]) - a3);
-      normal = {normal.x + n.x, normal.y + n.y, normal.z + n.z};
+  // The mesh projected onto its mean plane, relative to pin 0 with pin 1 on the x axis.
+  const std::vector<double> planar = meanPlaneCoordinates(m_mesh, p0, p1);
+  if (options.projectInitialGuess && !planar.empty()) {
+    // The similarity taking z(pin 0) = 0 to uv0 and z(pin 1) = (l1, 0) to uv1 is
+    // uv = uv0 + (uv1 - uv0) z / l1 (complex product).
+    const double l1 = planar[2 * std::size_t(m_pins[1])];
+    const double su = (m_pinUv[2] - m_pinUv[0]) / l1, sv = (m_pinUv[3] - m_pinUv[1]) / l1;
+    for (std::size_t v = 0; v < V; ++v) {
+      if (builder.isLocked(v)) continue;
+      const double zx = planar[2 * v], zy = planar[2 * v + 1];
+      builder.setValue(v, std::array<double, 2>{m_pinUv[0] + su * zx - sv * zy, m_pinUv[1] + su * zy + sv * zx});
     }
-    const double nl = length(normal);
-    Vec3 e1 = p1 - p0;
-    if (nl > 0) {
-      normal = {normal.x / nl, normal.y / nl, normal.z / nl};
-      const double along = dot(e1, normal);
-      e1 = {e1.x - along * normal.x, e1.y - along * normal.y, e1.z - along * normal.z};
+  }
+  solvers::SystemSolverOptions solverOptions = options.solver;
+  if (options.similarityNearNullSpace && solverOptions.nearNullSpace.empty() && !planar.empty()) {
+    // What the conformal energy leaves (nearly) free: translations, and the plane's
+    // rotation and scaling, (u, v) = (-y, x) and (x, y) (AggregationHierarchy.h).
+    std::vector<std::vector<double>> B(4, std::vector<double>(2 * V, 0.0));
+    for (std::size_t v = 0; v < V; ++v) {
+      const double x = planar[2 * v], y = planar[2 * v + 1];
+      B[0][2 * v] = 1.0;
+      B[1][2 * v + 1] = 1.0;
+      B[2][2 * v] = x;
+      B[2][2 * v + 1] = y;
+      B[3][2 * v] = -y;
+      B[3][2 * v + 1] = x;
     }
-    const double l1 = length(e1);
-    if (nl > 0 && l1 > 1e-9 * length(p1 - p0)) {
-      e1 = {e1.x / l1, e1.y / l1, e1.z / l1};
-      const Vec3 e2 = cross(normal, e1);
-      // z = projection relative to pin 0 (pin 1 at (l1, 0)); the similarity taking z(pin 0) = 0
-      // to uv0 and z(pin 1) = l1 to uv1 is uv = uv0 + (uv1 - uv0) z / l1 (complex product).
-      const double su = (m_pinUv[2] - m_pinUv[0]) / l1, sv = (m_pinUv[3] - m_pinUv[1]) / l1;
-      for (std::size_t v = 0; v < V; ++v) {
-        if (builder.isLocked(v)) continue;
-        const Vec3 d = position(m_mesh, std::int32_t(v)) - p0;
-        const double zx = dot(d, e1), zy = dot(d, e2);
-        builder.setValue(v, std::array<double, 2>{m_pinUv[0] + su * zx - sv * zy, m_pinUv[1] + su * zy + sv * zx});
-      }
-    }
+    solverOptions.nearNullSpace = std::move(B);
   }
   m_system = builder.build();
   m_buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  m_solver = std::make_unique<solvers::SystemSolver>(m_system, options.solver);
+  m_solver = std::make_unique<solvers::SystemSolver>(m_system, solverOptions);
 }
 
 Lscm::~Lscm() = default;

@@ -1,6 +1,9 @@
+// Gustavson's row-by-row sparse products; large products split their rows over threads.
 #include <texstream/linalg/CsrProducts.h>
 
 #include <algorithm>
+#include <thread>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -42,21 +45,16 @@ std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y) {
   return x;
 }
 
-Csr multiply(const Csr& A, const Csr& B) {
-  A.validate("multiply: A");
-  B.validate("multiply: B");
-  if (A.cols != B.rows) {
-    throw std::invalid_argument("multiply: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", B is " +
-                                std::to_string(B.rows) + "x" + std::to_string(B.cols) + " (A's columns must be B's rows)");
-  }
-  Csr C;
-  C.rows = A.rows;
-  C.cols = B.cols;
-  C.rowPtr.assign(A.rows + 1, 0);
+namespace {
+
+/// Rows [first, last) of A B into C's arrays (column order ascending per row); rowEnds[i]
+/// is the running count after row first + i.
+void multiplyRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, std::vector<std::int32_t>& colIdx,
+                  std::vector<double>& values, std::vector<std::int64_t>& rowEnds) {
   std::vector<double> accumulator(B.cols, 0.0);
   std::vector<std::int64_t> marker(B.cols, -1);
   std::vector<std::int32_t> columns;
-  for (std::size_t i = 0; i < A.rows; ++i) {
+  for (std::size_t i = first; i < last; ++i) {
     columns.clear();
     for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
       const std::size_t r = std::size_t(A.colIdx[std::size_t(k)]);
@@ -73,10 +71,72 @@ Csr multiply(const Csr& A, const Csr& B) {
     }
     std::sort(columns.begin(), columns.end());
     for (std::int32_t j : columns) {
-      C.colIdx.push_back(j);
-      C.values.push_back(accumulator[std::size_t(j)]);
+      colIdx.push_back(j);
+      values.push_back(accumulator[std::size_t(j)]);
     }
-    C.rowPtr[i + 1] = std::int64_t(C.colIdx.size());
+    rowEnds.push_back(std::int64_t(colIdx.size()));
+  }
+}
+
+/// Threads for a product of `rows` rows: one per hardware thread up to 16 for large
+/// products, none in the browser build (no threads there).
+unsigned productThreads(std::size_t rows) {
+#ifdef __EMSCRIPTEN__
+  (void)rows;
+  return 1;
+#else
+  if (rows < 20000) return 1;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+#endif
+}
+
+}  // namespace
+
+Csr multiply(const Csr& A, const Csr& B) {
+  A.validate("multiply: A");
+  B.validate("multiply: B");
+  if (A.cols != B.rows) {
+    throw std::invalid_argument("multiply: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", B is " +
+                                std::to_string(B.rows) + "x" + std::to_string(B.cols) + " (A's columns must be B's rows)");
+  }
+  Csr C;
+  C.rows = A.rows;
+  C.cols = B.cols;
+  C.rowPtr.assign(A.rows + 1, 0);
+  const unsigned threads = productThreads(A.rows);
+  // Row blocks computed independently (threads where there are several), then joined.
+  struct Block {
+    std::vector<std::int32_t> colIdx;
+    std::vector<double> values;
+    std::vector<std::int64_t> rowEnds;
+  };
+  std::vector<Block> blocks(threads);
+  auto range = [&](unsigned t) { return std::pair{A.rows * t / threads, A.rows * (t + 1) / threads}; };
+  auto work = [&](unsigned t) {
+    const auto [first, last] = range(t);
+    multiplyRows(A, B, first, last, blocks[t].colIdx, blocks[t].values, blocks[t].rowEnds);
+  };
+#ifndef __EMSCRIPTEN__
+  if (threads > 1) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread& th : pool) th.join();
+  } else
+#endif
+  {
+    work(0);
+  }
+  std::size_t total = 0;
+  for (const Block& b : blocks) total += b.colIdx.size();
+  C.colIdx.reserve(total);
+  C.values.reserve(total);
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::int64_t offset = std::int64_t(C.colIdx.size());
+    const std::size_t first = range(t).first;
+    for (std::size_t i = 0; i < blocks[t].rowEnds.size(); ++i) C.rowPtr[first + i + 1] = offset + blocks[t].rowEnds[i];
+    C.colIdx.insert(C.colIdx.end(), blocks[t].colIdx.begin(), blocks[t].colIdx.end());
+    C.values.insert(C.values.end(), blocks[t].values.begin(), blocks[t].values.end());
   }
   return C;
 }

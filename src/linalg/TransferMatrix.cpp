@@ -57,7 +57,7 @@ TransferMatrix::TransferMatrix(const Csr& M, const stream::Layout& outputLayout,
 }
 
 void TransferMatrix::run(const char* label, const char* define, const stream::Vector& x, const stream::Vector* extra,
-                         stream::Vector& y) const {
+                         const stream::Vector* extra2, stream::Vector& y) const {
   const std::string title = operatorTitle("TransferMatrix", m_name);
   if (x.size() < m_cols)
     throw gl::Error(title + "." + label + ": x has n=" + std::to_string(x.size()) + ", expected at least " +
@@ -79,21 +79,32 @@ void TransferMatrix::run(const char* label, const char* define, const stream::Ve
     pass.define(define);
     pass.input(std::string(define) == "ACCUMULATE" ? "u_add" : "u_subtract", *extra);
   }
+  if (extra2) pass.define("SECOND_SUBTRACT").input("u_subtract2", *extra2);
   pass.output(y).run();
 }
 
-void TransferMatrix::apply(const stream::Vector& x, stream::Vector& y) const { run("apply", nullptr, x, nullptr, y); }
+void TransferMatrix::apply(const stream::Vector& x, stream::Vector& y) const { run("apply", nullptr, x, nullptr, nullptr, y); }
 
 void TransferMatrix::applyAdd(const stream::Vector& x, const stream::Vector& add, stream::Vector& y) const {
   stream::requireSameLayout("TransferMatrix::applyAdd: add and y", add, y);
-  run("applyAdd", "ACCUMULATE", x, &add, y);
+  run("applyAdd", "ACCUMULATE", x, &add, nullptr, y);
 }
 
 void TransferMatrix::applyToDifference(const stream::Vector& x, const stream::Vector& subtract, stream::Vector& y) const {
   stream::requireSameLayout("TransferMatrix::applyToDifference: x and subtract", x, subtract);
   stream::requireDistinct(operatorTitle("TransferMatrix", m_name) + ".applyToDifference", {"y", y}, {"subtract", subtract},
                           "the product reads subtract while it writes y");
-  run("applyToDifference", "DIFFERENCE", x, &subtract, y);
+  run("applyToDifference", "DIFFERENCE", x, &subtract, nullptr, y);
+}
+
+void TransferMatrix::applyToDifference(const stream::Vector& x, const stream::Vector& subtract,
+                                       const stream::Vector& subtract2, stream::Vector& y) const {
+  stream::requireSameLayout("TransferMatrix::applyToDifference: x and subtract", x, subtract);
+  stream::requireSameLayout("TransferMatrix::applyToDifference: x and subtract2", x, subtract2);
+  const std::string title = operatorTitle("TransferMatrix", m_name) + ".applyToDifference";
+  stream::requireDistinct(title, {"y", y}, {"subtract", subtract}, "the product reads subtract while it writes y");
+  stream::requireDistinct(title, {"y", y}, {"subtract2", subtract2}, "the product reads subtract2 while it writes y");
+  run("applyToDifference", "DIFFERENCE", x, &subtract, &subtract2, y);
 }
 
 double TransferMatrix::bytesPerApply() const {

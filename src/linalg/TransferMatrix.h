@@ -36,6 +36,9 @@ class TransferMatrix {
   void applyAdd(const stream::Vector& x, const stream::Vector& add, stream::Vector& y) const;
   /// y = M (x - subtract) (x and subtract in one layout).
   void applyToDifference(const stream::Vector& x, const stream::Vector& subtract, stream::Vector& y) const;
+  /// y = M (x - subtract - subtract2) (all three in one layout).
+  void applyToDifference(const stream::Vector& x, const stream::Vector& subtract, const stream::Vector& subtract2,
+                         stream::Vector& y) const;
 
   std::size_t rows() const { return m_rows; }
   std::size_t cols() const { return m_cols; }
@@ -47,7 +50,7 @@ class TransferMatrix {
 
  private:
   void run(const char* label, const char* define, const stream::Vector& x, const stream::Vector* extra,
-           stream::Vector& y) const;
+           const stream::Vector* extra2, stream::Vector& y) const;
 
   std::string m_name;
   std::size_t m_rows = 0, m_cols = 0, m_nonZeros = 0;

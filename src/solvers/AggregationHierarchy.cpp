@@ -120,25 +120,102 @@ std::size_t aggregate(const NodeGraph& g, double theta, std::vector<std::int32_t
   return std::size_t(count);
 }
 
-/// P0 (rows x aggregates b): one column per aggregate and component, 1 / sqrt(size).
-linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, std::size_t aggregates, int b) {
-  std::vector<double> size(aggregates, 0.0);
-  for (std::int32_t a : aggregateOf) size[std::size_t(a)] += 1.0;
-  linalg::Csr P;
-  P.rows = aggregateOf.size() * std::size_t(b);
-  P.cols = aggregates * std::size_t(b);
-  P.rowPtr.resize(P.rows + 1);
-  P.colIdx.resize(P.rows);
-  P.values.resize(P.rows);
-  for (std::size_t r = 0; r < P.rows; ++r) {
-    const std::size_t node = r / std::size_t(b), c = r % std::size_t(b);
-    const std::size_t a = std::size_t(aggregateOf[node]);
-    P.rowPtr[r] = std::int64_t(r);
-    P.colIdx[r] = std::int32_t(a * std::size_t(b) + c);
-    P.values[r] = 1.0 / std::sqrt(size[a]);
+/// P0 and the next level's near-null space: per aggregate, the rows of B on its nodes
+/// factored Q R by modified Gram-Schmidt (a column that depends on the earlier ones is
+/// dropped: zero in Q and in R). Q's columns are the aggregate's k columns of P0, R's
+/// rows its k rows of the coarse B.
+linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, std::size_t aggregates, int b,
+                                 const std::vector<std::vector<double>>& B, std::vector<std::vector<double>>& coarseB) {
+  const std::size_t k = B.size(), rows = aggregateOf.size() * std::size_t(b);
+  std::vector<std::vector<std::size_t>> rowsOf(aggregates);
+  for (std::size_t node = 0; node < aggregateOf.size(); ++node)
+    for (int c = 0; c < b; ++c) rowsOf[std::size_t(aggregateOf[node])].push_back(node * std::size_t(b) + std::size_t(c));
+  coarseB.assign(k, std::vector<double>(aggregates * k, 0.0));
+  std::vector<std::int64_t> tr, tc;
+  std::vector<double> tv;
+  tr.reserve(rows * k);
+  tc.reserve(rows * k);
+  tv.reserve(rows * k);
+  std::vector<std::vector<double>> q(k);
+  for (std::size_t a = 0; a < aggregates; ++a) {
+    const std::vector<std::size_t>& local = rowsOf[a];
+    for (std::size_t j = 0; j < k; ++j) {
+      std::vector<double>& v = q[j];
+      v.resize(local.size());
+      double before = 0.0;
+      for (std::size_t m = 0; m < local.size(); ++m) {
+        v[m] = B[j][local[m]];
+        before += v[m] * v[m];
+      }
+      for (std::size_t i = 0; i < j; ++i) {
+        double r = 0.0;
+        for (std::size_t m = 0; m < local.size(); ++m) r += q[i][m] * v[m];
+        for (std::size_t m = 0; m < local.size(); ++m) v[m] -= r * q[i][m];
+        coarseB[j][a * k + i] = r;
+      }
+      double norm = 0.0;
+      for (double x : v) norm += x * x;
+      norm = std::sqrt(norm);
+      if (!(norm > 1e-10 * std::sqrt(before)) || norm == 0.0) {
+        std::fill(v.begin(), v.end(), 0.0);  // dependent on the earlier columns: dropped
+        continue;
+      }
+      for (double& x : v) x /= norm;
+      coarseB[j][a * k + j] = norm;
+      for (std::size_t m = 0; m < local.size(); ++m) {
+        tr.push_back(std::int64_t(local[m]));
+        tc.push_back(std::int64_t(a * k + j));
+        tv.push_back(v[m]);
+      }
+    }
   }
-  P.rowPtr[P.rows] = std::int64_t(P.rows);
+  return linalg::Csr::fromTriplets(rows, aggregates * k, tr, tc, tv);
+}
+
+/// P0 - S row by row (both with ascending columns).
+linalg::Csr subtract(const linalg::Csr& P0, const linalg::Csr& S) {
+  linalg::Csr P;
+  P.rows = P0.rows;
+  P.cols = P0.cols;
+  P.rowPtr.assign(P.rows + 1, 0);
+  for (std::size_t r = 0; r < P.rows; ++r) {
+    std::int64_t i = P0.rowPtr[r], j = S.rowPtr[r];
+    while (i < P0.rowPtr[r + 1] || j < S.rowPtr[r + 1]) {
+      const std::int32_t ci = i < P0.rowPtr[r + 1] ? P0.colIdx[std::size_t(i)] : INT32_MAX;
+      const std::int32_t cj = j < S.rowPtr[r + 1] ? S.colIdx[std::size_t(j)] : INT32_MAX;
+      double v = 0.0;
+      if (ci <= cj) v += P0.values[std::size_t(i++)];
+      if (cj <= ci) v -= S.values[std::size_t(j++)];
+      P.colIdx.push_back(std::min(ci, cj));
+      P.values.push_back(v);
+    }
+    P.rowPtr[r + 1] = std::int64_t(P.colIdx.size());
+  }
   return P;
+}
+
+/// A with 1 on the diagonal of every empty row (coarse unknowns whose P0 column was
+/// dropped: no product reaches them, and the smoother keeps them 0).
+linalg::Csr withIdentityOnEmptyRows(linalg::Csr A) {
+  bool any = false;
+  for (std::size_t i = 0; i < A.rows && !any; ++i) any = A.rowPtr[i] == A.rowPtr[i + 1];
+  if (!any) return A;
+  linalg::Csr out;
+  out.rows = A.rows;
+  out.cols = A.cols;
+  out.rowPtr.assign(A.rows + 1, 0);
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    if (A.rowPtr[i] == A.rowPtr[i + 1]) {
+      out.colIdx.push_back(std::int32_t(i));
+      out.values.push_back(1.0);
+    }
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      out.colIdx.push_back(A.colIdx[std::size_t(k)]);
+      out.values.push_back(A.values[std::size_t(k)]);
+    }
+    out.rowPtr[i + 1] = std::int64_t(out.colIdx.size());
+  }
+  return out;
 }
 
 std::vector<double> diagonalOf(const linalg::Csr& A) {
@@ -202,30 +279,47 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
       throw std::invalid_argument(where + ": diagonal entry of row " + std::to_string(i) + " is " + std::to_string(d0[i]) +
                                   "; multigrid needs a symmetric positive definite matrix");
 
+  // The near-null space: given, or the constants per component.
+  std::vector<std::vector<double>> B = options.nearNullSpace;
+  if (B.empty()) {
+    B.assign(std::size_t(b), std::vector<double>(A.rows, 0.0));
+    for (std::size_t r = 0; r < A.rows; ++r) B[r % std::size_t(b)][r] = 1.0;
+  }
+  for (std::size_t j = 0; j < B.size(); ++j) {
+    if (B[j].size() != A.rows)
+      throw std::invalid_argument(where + ": near-null vector " + std::to_string(j) + " has " +
+                                  std::to_string(B[j].size()) + " values, the matrix " + std::to_string(A.rows) + " rows");
+    for (double v : B[j])
+      if (!std::isfinite(v))
+        throw std::invalid_argument(where + ": near-null vector " + std::to_string(j) + " holds a non-finite value");
+  }
+
   std::vector<AggregationLevel> levels;
-  levels.push_back({A, {}, estimateJacobiSpectralRadius(A, options.powerIterations), 0});
+  levels.push_back({A, {}, estimateJacobiSpectralRadius(A, options.powerIterations), 0, {}});
+  int nodeSize = b;  // unknowns per node: b on the finest level, k below
   while (int(levels.size()) < options.maxLevels && levels.back().A.rows > options.coarsestSize) {
     AggregationLevel& fine = levels.back();
     std::vector<std::int32_t> aggregateOf;
-    const std::size_t aggregates = aggregate(nodeGraph(fine.A, b), options.strengthThreshold, aggregateOf);
-    if (aggregates * std::size_t(b) * 4 > fine.A.rows * 3) break;  // less than a quarter fewer: stop
-    const linalg::Csr P0 = tentativeProlongator(aggregateOf, aggregates, b);
+    const std::size_t aggregates = aggregate(nodeGraph(fine.A, nodeSize), options.strengthThreshold, aggregateOf);
+    const std::size_t k = B.size();
+    if (aggregates * k * 4 > fine.A.rows * 3) break;  // less than a quarter fewer: stop
+    std::vector<std::vector<double>> coarseB;
+    const linalg::Csr P0 = tentativeProlongator(aggregateOf, aggregates, nodeSize, B, coarseB);
     // P = P0 - omega D^-1 A P0.
-    linalg::Csr P = linalg::multiply(fine.A, P0);
+    linalg::Csr S = linalg::multiply(fine.A, P0);
     const std::vector<double> d = diagonalOf(fine.A);
     const double omega = 4.0 / (3.0 * fine.spectralRadius);
-    for (std::size_t r = 0; r < P.rows; ++r) {
-      for (std::int64_t k = P.rowPtr[r]; k < P.rowPtr[r + 1]; ++k) {
-        double& v = P.values[std::size_t(k)];
-        v *= -omega / d[r];
-        if (std::size_t(P.colIdx[std::size_t(k)]) == std::size_t(P0.colIdx[r])) v += P0.values[r];
-      }
-    }
-    linalg::Csr coarse = linalg::multiply(linalg::transpose(P), linalg::multiply(fine.A, P));
+    for (std::size_t r = 0; r < S.rows; ++r)
+      for (std::int64_t e = S.rowPtr[r]; e < S.rowPtr[r + 1]; ++e) S.values[std::size_t(e)] *= omega / d[r];
+    linalg::Csr P = subtract(P0, S);
+    linalg::Csr coarse = withIdentityOnEmptyRows(linalg::multiply(linalg::transpose(P), linalg::multiply(fine.A, P)));
     fine.meanAggregate = double(aggregateOf.size()) / double(aggregates);
     fine.P = std::move(P);
+    fine.P0 = P0;
     const double rho = estimateJacobiSpectralRadius(coarse, options.powerIterations);
-    levels.push_back({std::move(coarse), {}, rho, 0});
+    levels.push_back({std::move(coarse), {}, rho, 0, {}});
+    B = std::move(coarseB);
+    nodeSize = int(k);
   }
   return levels;
 }

@@ -13,10 +13,15 @@
 //     founds an aggregate of itself and them; a node left over joins the aggregate of a
 //     strong neighbour; what remains groups with its free strong neighbours. A node with
 //     no strong neighbour is an aggregate of its own.
-//  3. The tentative prolongator P0 interpolates a constant per block component from each
-//     aggregate: P0[node * b + c, aggregate * b + c] = 1 / sqrt(aggregate size), whose
-//     columns are orthonormal (the near-null space of a Laplacian-like operator, once per
-//     component).
+//  3. The tentative prolongator P0 interpolates the near-null space B (k vectors the matrix
+//     nearly annihilates) exactly on each aggregate: B restricted to the aggregate's rows is
+//     factored Q R (Gram-Schmidt), Q's k columns become the aggregate's k columns of P0 and
+//     R its k rows of the next level's B (their §3, eq. 3.5). By default B is the constant
+//     per block component (a Laplacian's near-null space, once per component, k = b: then
+//     P0[node * b + c, aggregate * b + c] = 1 / sqrt(aggregate size)); LSCM adds the plane's
+//     rotation (u, v) = (-y, x) and scaling (x, y), which its conformal energy also leaves
+//     nearly free (k = 4), as elasticity adds rigid rotations. A coarse unknown an aggregate
+//     too small for k columns cannot carry is left out of every product (identity row).
 //  4. The prolongator P = (I - omega D^-1 A) P0 with omega = 4 / (3 rho(D^-1 A)), rho
 //     estimated by power iteration (their §4: one Jacobi step smooths P0's columns).
 //  5. The next level's matrix is the Galerkin product P^T A P (CsrProducts.h).
@@ -41,6 +46,9 @@ struct AggregationOptions {
   int maxLevels = 16;
   /// Power-iteration steps estimating rho(D^-1 A) per level (prolongator and smoother).
   int powerIterations = 12;
+  /// The near-null space B: k vectors of A.rows values each (k >= 1; the coarse levels then have k unknowns per aggregate). Empty: the constants per block
+  /// component (k = blockSize).
+  std::vector<std::vector<double>> nearNullSpace;
 };
 
 struct AggregationLevel {
@@ -52,11 +60,16 @@ struct AggregationLevel {
   double spectralRadius = 1;
   /// Nodes per aggregate, mean, for reports (0 on the coarsest level).
   double meanAggregate = 0;
+  /// The tentative prolongator P0, with P = (I - omega D^-1 A) P0, omega = 4 / (3
+  /// spectralRadius): P^T r = P0^T (r - omega A D^-1 r) restricts through P0's short
+  /// columns and one product with A instead of P's long ones.
+  linalg::Csr P0;
 };
 
 /// The levels, finest first (levels[0].A = A). std::invalid_argument naming the problem:
 /// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
-/// entry that is not positive (the matrix is not SPD), bad options.
+/// entry that is not positive (the matrix is not SPD), near-null vectors of the wrong size
+/// or not finite, bad options.
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
                                                         const std::string& name);
 

@@ -67,9 +67,11 @@ struct AggregationMultigrid::Level {
   std::unique_ptr<linalg::LinearOperator> op;     // the level's matrix on its internal order
   std::vector<std::int32_t> position;             // user index -> element of `layout`
   stream::Layout layout;
-  stream::Vector inverseDiagonal, b, x, ax;
+  stream::Vector inverseDiagonal, b, x, ax, step, aStep;
   float omega = 1.0f;
-  linalg::TransferMatrix restriction, prolongation;  // to and from level l + 1
+  bool smoothedProlongator = true;  // P = (I - omega D^-1 A) P0, else P = P0
+  // To level l + 1 (P0^T) and from it (P).
+  linalg::TransferMatrix tentativeRestriction, prolongation;
 };
 
 AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::PermutedMatrix& fine,
@@ -84,11 +86,13 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
     throw std::invalid_argument(where + ": smoothingSweeps must be >= 1, got " + std::to_string(m_options.smoothingSweeps));
   auto t0 = std::chrono::steady_clock::now();
   std::vector<AggregationLevel> hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name);
-  if (hierarchy.size() == 1) {
+  const bool singleLevel = hierarchy.size() == 1;
+  if (singleLevel) {
     // Small enough for the direct solve already: a two-level cycle whose coarse level is
     // the matrix itself (P = I), so the fine level keeps the caller's internal order.
     hierarchy[0].P = identity(A.rows);
-    hierarchy.push_back({A, {}, hierarchy[0].spectralRadius, 0});
+    hierarchy[0].P0 = hierarchy[0].P;  // and P^T = P0^T: no smoothing step in the restriction
+    hierarchy.push_back({A, {}, hierarchy[0].spectralRadius, 0, {}});
   }
   m_stats.setupMs = msSince(t0);
 
@@ -118,6 +122,8 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
     level->x = stream::Vector(level->layout, tag + ".x");
     if (l < last) {
       level->ax = stream::Vector(level->layout, tag + ".Ax");
+      level->step = stream::Vector(level->layout, tag + ".step");
+      level->aStep = stream::Vector(level->layout, tag + ".Astep");
       std::vector<float> inverse(level->layout.size(), 0.0f);
       for (std::size_t i = 0; i < h.A.rows; ++i)
         for (std::int64_t k = h.A.rowPtr[i]; k < h.A.rowPtr[i + 1]; ++k)
@@ -125,6 +131,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
       level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
       level->inverseDiagonal.upload(inverse);
       level->omega = float(4.0 / (3.0 * h.spectralRadius));
+      level->smoothedProlongator = !(l == 0 && singleLevel);
     }
     storedNonZeros += double(h.A.nonZeros());
     m_stats.unknowns.push_back(h.A.rows);
@@ -140,9 +147,10 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
     fineLevel.prolongation = linalg::TransferMatrix(
         toPositions(P, fineLevel.position, fineLevel.layout.size(), coarse.position, coarse.layout.size()),
         fineLevel.layout, tag + ".P");
-    fineLevel.restriction = linalg::TransferMatrix(
-        toPositions(linalg::transpose(P), coarse.position, coarse.layout.size(), fineLevel.position, fineLevel.layout.size()),
-        coarse.layout, tag + ".R");
+    fineLevel.tentativeRestriction = linalg::TransferMatrix(
+        toPositions(linalg::transpose(hierarchy[l].P0), coarse.position, coarse.layout.size(), fineLevel.position,
+                    fineLevel.layout.size()),
+        coarse.layout, tag + ".P0t");
   }
   // The coarsest level's inverse.
   const linalg::Csr& C = hierarchy[last].A;
@@ -208,8 +216,25 @@ void AggregationMultigrid::cycle(std::size_t l, const stream::Vector& b, stream:
   sweep(true);
   for (int s = 1; s < nu; ++s) sweep(false);
   Level& coarse = *m_levels[l + 1];
+  // b_{l+1} = P^T (b - A x) = P0^T (r - A step) with r = b - A x, step = omega D^-1 r.
   level.op->apply(x, level.ax);
-  level.restriction.applyToDifference(b, level.ax, coarse.b);
+  if (!level.smoothedProlongator) {
+    level.tentativeRestriction.applyToDifference(b, level.ax, coarse.b);
+  } else {
+    stream::Pass("solvers/jacobi_sweep")
+      .label("amg restriction step")
+      .define("INVERSE_DIAGONAL")
+      .define("INCREMENT")
+      .input("u_b", b)
+      .input("u_ax", level.ax)
+      .input("u_diagonal", level.inverseDiagonal)
+      .uniform("u_omega", level.omega)
+      .uniform("u_n", int(x.size()))
+      .output(level.step)
+      .run();
+    level.op->apply(level.step, level.aStep);
+    level.tentativeRestriction.applyToDifference(b, level.ax, level.aStep, coarse.b);
+  }
   cycle(l + 1, coarse.b, coarse.x);
   level.prolongation.applyAdd(coarse.x, x, x);
   for (int s = 0; s < nu; ++s) sweep(false);

@@ -11,11 +11,14 @@
 //    PermutedMatrix::internal()), so CG and the cycle share vectors with no gathers;
 //  - the coarse levels are SegmentMatrix objects on their own internal orders, the coarsest
 //    (at most AggregationOptions::coarsestSize unknowns) a DenseMatrix holding its inverse;
-//  - between levels, R = P^T and P as TransferMatrix objects whose indices are already the
-//    two levels' internal positions.
+//  - between levels, P and P0^T as TransferMatrix objects whose indices are already the
+//    two levels' internal positions. The restriction P^T r is applied as
+//    P0^T (r - omega A D^-1 r) (P = (I - omega D^-1 A) P0): P's columns are long (about
+//    50 entries on LSCM), and one invocation summing four of them serially made the
+//    restriction half of the cycle's GPU time; P0's are an aggregate's few rows.
 // One V(nu, nu)-cycle on level l, b given, x from 0 (nu = smoothingSweeps):
 //    x = omega D^-1 b; nu - 1 further sweeps x += omega D^-1 (b - A x)
-//    b_{l+1} = R (b - A x);  x_{l+1} = cycle(l + 1)  (coarsest: x = A^-1 b)
+//    r = b - A x;  b_{l+1} = P0^T (r - A (omega D^-1 r));  x_{l+1} = cycle(l + 1)  (coarsest: x = A^-1 b)
 //    x += P x_{l+1};  nu sweeps x += omega D^-1 (b - A x)
 // with omega = 4 / (3 rho(D^-1 A)) per level. Pre- and post-smoothing match and the
 // coarsest solve is exact, so M is symmetric positive definite and plain CG may use it.

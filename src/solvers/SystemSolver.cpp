@@ -7,6 +7,7 @@
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/CsrProducts.h>
 #include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/solvers/AggregationMultigrid.h>
 #include <texstream/solvers/Cgls.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
@@ -47,6 +48,16 @@ const char* leastSquaresRouteName(LeastSquaresRoute route) {
   return route == LeastSquaresRoute::Cgls ? "cgls" : "normal";
 }
 
+const char* systemPreconditionerName(SystemPreconditioner p) {
+  switch (p) {
+    case SystemPreconditioner::Auto: return "auto";
+    case SystemPreconditioner::None: return "none";
+    case SystemPreconditioner::Jacobi: return "jacobi";
+    case SystemPreconditioner::Multigrid: return "multigrid";
+  }
+  return "?";
+}
+
 const char* systemMatrixFormatName(SystemMatrixFormat format) {
   switch (format) {
     case SystemMatrixFormat::Auto: return "auto";
@@ -62,7 +73,7 @@ struct SystemSolver::Gpu {
   std::unique_ptr<linalg::SegmentMatrix> segment, segmentTransposed;
   std::unique_ptr<linalg::LinearOperator> op, opTransposed;  // internal order
   const linalg::RowPermutation* permutation = nullptr;
-  std::unique_ptr<JacobiPreconditioner> jacobi;
+  std::unique_ptr<Preconditioner> preconditioner;
   std::vector<stream::Vector> b, x, values, locked;
   stream::Vector index;  // per scalar: the internal position of its unknown, -1 where locked
   // The double-precision copies defect correction works with: N and f_k (NormalEquations)
@@ -90,6 +101,12 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
     throw std::invalid_argument(where + ": the square system is not symmetric; CG needs a symmetric positive definite "
                                         "matrix (build it in least-squares mode instead)");
   m_format = m_options.format;
+  m_preconditioner = m_options.preconditioner;
+  if (m_preconditioner == SystemPreconditioner::Auto)
+    m_preconditioner = cglsRoute ? SystemPreconditioner::Jacobi : SystemPreconditioner::Multigrid;
+  if (cglsRoute && m_preconditioner == SystemPreconditioner::Multigrid)
+    throw std::invalid_argument(where + ": the multigrid preconditioner needs the normal matrix; CGLS never forms it "
+                                        "(use the normal-equations route, or the Jacobi preconditioner)");
   if (cglsRoute) m_format = SystemMatrixFormat::Segment;
   else if (m_format == SystemMatrixFormat::Auto)
     m_format = system.blockSize() == 2   ? SystemMatrixFormat::Bcrs2
@@ -147,15 +164,37 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
   const std::size_t internalUser = g.permutation->userSize();  // n, or max(m, n) for CGLS
   for (std::size_t u = 0; u < m_unknowns; ++u) unknownPosition[u] = g.permutation->userToInternal()[u];
 
-  if (m_options.jacobi) {
+  if (m_preconditioner == SystemPreconditioner::Jacobi) {
     if (cglsRoute) {
       inverseColumnNorms.resize(internalUser, 0.0);
       stream::Vector d(internal, m_name + ".inverseColumnNorms");
       d.upload(g.permutation->toInternal(inverseColumnNorms));
-      g.jacobi = std::make_unique<JacobiPreconditioner>(JacobiPreconditioner::fromInverseDiagonal(std::move(d)));
+      g.preconditioner = std::make_unique<JacobiPreconditioner>(JacobiPreconditioner::fromInverseDiagonal(std::move(d)));
     } else {
-      g.jacobi = std::make_unique<JacobiPreconditioner>(*g.op, internal);
+      g.preconditioner = std::make_unique<JacobiPreconditioner>(*g.op, internal);
     }
+  } else if (m_preconditioner == SystemPreconditioner::Multigrid) {
+    const auto tm = std::chrono::steady_clock::now();
+    const linalg::PermutedMatrix& fine = g.bcrs ? static_cast<const linalg::PermutedMatrix&>(*g.bcrs) : *g.segment;
+    AggregationMultigridOptions mo;
+    // Nodes of the aggregation: the variables' blocks (a BCRS matrix's blocks), scalars when
+    // locking left a system of partial blocks.
+    mo.hierarchy.blockSize = m_format == SystemMatrixFormat::Bcrs4 ? 4 : m_format == SystemMatrixFormat::Bcrs2 ? 2 : system.blockSize();
+    if (g.matrix.rows % std::size_t(mo.hierarchy.blockSize) != 0) mo.hierarchy.blockSize = 1;
+    for (std::size_t j = 0; j < m_options.nearNullSpace.size(); ++j) {
+      const std::vector<double>& scalars = m_options.nearNullSpace[j];
+      if (scalars.size() != m_scalars)
+        throw std::invalid_argument(where + ": near-null vector " + std::to_string(j) + " has " +
+                                    std::to_string(scalars.size()) + " values, the system " + std::to_string(m_scalars) +
+                                    " scalars");
+      std::vector<double> unknowns(m_unknowns);
+      for (std::size_t u = 0; u < m_unknowns; ++u) unknowns[u] = scalars[std::size_t(system.scalarOfUnknown()[u])];
+      mo.hierarchy.nearNullSpace.push_back(std::move(unknowns));
+    }
+    auto amg = std::make_unique<AggregationMultigrid>(g.matrix, fine, mo, m_name + ".amg");
+    m_setup.multigridLevels = amg->stats().levels;
+    g.preconditioner = std::move(amg);
+    m_setup.multigridMs = msSince(tm);
   }
 
   std::vector<float> index(m_scalars, -1.0f);
@@ -180,7 +219,7 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
   resetToInitialGuess(system);
   m_status.resize(std::size_t(m_systems));
   glFinish();
-  m_setup.uploadMs = msSince(t0);
+  m_setup.uploadMs = msSince(t0) - m_setup.multigridMs;
 }
 
 SystemSolver::~SystemSolver() = default;
@@ -254,7 +293,7 @@ SolverStatus SystemSolver::runCg(const stream::Vector& b, stream::Vector& x, flo
   o.maxIterations = m_options.maxIterations;
   o.checkEvery = m_options.checkEvery;
   o.onCheck = m_options.onCheck;
-  return cg(*m_gpu->op, b, x, o, m_gpu->jacobi.get());
+  return cg(*m_gpu->op, b, x, o, m_gpu->preconditioner.get());
 }
 
 SolverStatus SystemSolver::runCgls(const stream::Vector& b, stream::Vector& x, float tolerance) {
@@ -263,7 +302,7 @@ SolverStatus SystemSolver::runCgls(const stream::Vector& b, stream::Vector& x, f
   o.maxIterations = m_options.maxIterations;
   o.checkEvery = m_options.checkEvery;
   o.onCheck = m_options.onCheck;
-  return cgls(*m_gpu->op, *m_gpu->opTransposed, b, x, o, m_gpu->jacobi.get());
+  return cgls(*m_gpu->op, *m_gpu->opTransposed, b, x, o, m_gpu->preconditioner.get());
 }
 
 SolverStatus SystemSolver::runSolver(const stream::Vector& b, stream::Vector& x, float tolerance) {

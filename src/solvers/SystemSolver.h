@@ -65,12 +65,28 @@ enum class SystemMatrixFormat {
 };
 const char* systemMatrixFormatName(SystemMatrixFormat format);
 
+/// CG's preconditioner.
+enum class SystemPreconditioner {
+  Auto,       ///< Multigrid on the normal equations and square systems, Jacobi for CGLS
+  None,
+  Jacobi,     ///< 1 / diag(N) (NormalEquations) or 1 / squared column norms (Cgls)
+  Multigrid,  ///< smoothed-aggregation multigrid on N (AggregationMultigrid.h), NormalEquations only
+};
+const char* systemPreconditionerName(SystemPreconditioner p);
+
 struct SystemSolverOptions {
   LeastSquaresRoute route = LeastSquaresRoute::NormalEquations;
   /// The normal-equation (or square) matrix's format; Cgls always uses segment matrices.
   SystemMatrixFormat format = SystemMatrixFormat::Auto;
-  /// Jacobi preconditioning: 1 / diag(N) (NormalEquations) or 1 / squared column norms (Cgls).
-  bool jacobi = true;
+  /// Multigrid (NormalEquations and square systems) builds a hierarchy of N on the CPU, a
+  /// few times the cost of forming N, after which CG needs tens of iterations where Jacobi
+  /// needs thousands (docs/performance.md); CGLS takes Jacobi or none (std::invalid_argument
+  /// for Multigrid).
+  SystemPreconditioner preconditioner = SystemPreconditioner::Auto;
+  /// For Multigrid: vectors the system's matrix nearly annihilates, each scalars() values
+  /// in the system's scalar order (AggregationOptions::nearNullSpace; LSCM gives the plane's
+  /// similarities). Empty: the constants per block component.
+  std::vector<std::vector<double>> nearNullSpace;
   /// Relative residual of the normal (or square) equations at which a solve stops.
   float tolerance = 1e-6f;
   int maxIterations = 5000;
@@ -85,6 +101,8 @@ struct SystemSolverOptions {
 struct SystemSolverSetup {
   double normalMatrixMs = 0;  ///< forming A^T A on the CPU (NormalEquations, least squares)
   double uploadMs = 0;        ///< building the GPU matrices (Cgls: A and A^T) and vectors
+  double multigridMs = 0;     ///< the multigrid hierarchy (CPU) and its upload (Multigrid)
+  int multigridLevels = 0;
   std::size_t matrixRows = 0, matrixNonZeros = 0;  ///< of the matrix (or matrices) on the GPU
 };
 
@@ -124,6 +142,8 @@ class SystemSolver {
   const linalg::LinearOperator& matrixOperator() const;
   /// The resolved format of the matrix CG runs on (Cgls: Segment).
   SystemMatrixFormat format() const { return m_format; }
+  /// The resolved preconditioner (never Auto).
+  SystemPreconditioner preconditioner() const { return m_preconditioner; }
 
  private:
   struct Gpu;
@@ -145,6 +165,7 @@ class SystemSolver {
   std::string m_name;
   SystemSolverOptions m_options;
   SystemMatrixFormat m_format = SystemMatrixFormat::Segment;
+  SystemPreconditioner m_preconditioner = SystemPreconditioner::Jacobi;
   linalg::SystemMode m_mode;
   int m_systems = 1;
   std::size_t m_unknowns = 0, m_rows = 0, m_scalars = 0;

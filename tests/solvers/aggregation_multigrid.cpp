@@ -92,7 +92,7 @@ struct ReferenceCycle {
       std::vector<std::int64_t> idx(A.rows);
       for (std::size_t i = 0; i < A.rows; ++i) idx[i] = std::int64_t(i);
       levels[0].P = linalg::Csr::fromTriplets(A.rows, A.rows, idx, idx, std::vector<double>(A.rows, 1.0));
-      levels.push_back({A, {}, levels[0].spectralRadius, 0});
+      levels.push_back({A, {}, levels[0].spectralRadius, 0, {}});
     }
     for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
       restrictions.push_back(linalg::transpose(levels[l].P));

@@ -55,14 +55,16 @@ TEST_CASE("SystemSolver: least squares by the normal equations and by CGLS equal
     for (auto [route, format] : {std::pair{LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Auto},
                                  std::pair{LeastSquaresRoute::NormalEquations, SystemMatrixFormat::Segment},
                                  std::pair{LeastSquaresRoute::Cgls, SystemMatrixFormat::Auto}}) {
-      for (bool jacobi : {true, false}) {
+      for (auto preconditioner : {solvers::SystemPreconditioner::Multigrid, solvers::SystemPreconditioner::Jacobi,
+                                  solvers::SystemPreconditioner::None}) {
+        if (route == LeastSquaresRoute::Cgls && preconditioner == solvers::SystemPreconditioner::Multigrid) continue;
         INFO(c.variables << " variables of " << c.blockSize << ", " << c.systems << " systems, "
                          << solvers::leastSquaresRouteName(route) << ", " << solvers::systemMatrixFormatName(format)
-                         << (jacobi ? ", Jacobi" : ""));
+                         << ", " << solvers::systemPreconditionerName(preconditioner));
         solvers::SystemSolverOptions o;
         o.route = route;
         o.format = format;
-        o.jacobi = jacobi;
+        o.preconditioner = preconditioner;
         solveAndCompare(rs, o);
       }
     }
@@ -133,7 +135,13 @@ TEST_CASE("SystemSolver: refuses what CG cannot solve and names the system", "[g
   solvers::SystemSolverOptions o;
   o.route = LeastSquaresRoute::Cgls;
   REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o), Contains("unknown 1 (scalar 1) has only zero coefficients"));
+  o.preconditioner = solvers::SystemPreconditioner::Multigrid;
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o),
+                      Contains("SystemSolver(\"zero\"): the multigrid preconditioner needs the normal matrix"));
   o.route = LeastSquaresRoute::NormalEquations;
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o),
+                      Contains("diagonal entry of row 1 is 0") && Contains("positive definite"));
+  o.preconditioner = solvers::SystemPreconditioner::Jacobi;
   REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o), Contains("diagonal entry of row 1 is 0"));
 
   const test::RandomSystem rs = test::randomLeastSquares(5, 1, 1, 3);
