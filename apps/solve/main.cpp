@@ -161,13 +161,8 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     if (x0.size() != n) badInput(s.x0Path + ": x0 has " + std::to_string(x0.size()) + " rows, A is " + std::to_string(n) + "x" + std::to_string(n));
   }
   if (s.precond == "jacobi") {
-    std::vector<double> diag(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e) {
-        if (std::size_t(A.colIdx[std::size_t(e)]) == i) diag[i] += A.values[std::size_t(e)];
-      }
-    }
-    for (std::size_t i = 0; i < n; ++i) {
+    const std::vector<double> diag = A.diagonal();
+        for (std::size_t i = 0; i < n; ++i) {
       if (!(diag[i] != 0.0) || !std::isfinite(float(diag[i])) || !std::isfinite(1.0f / float(diag[i]))) {
         badInput(s.matrixPath + ": row " + std::to_string(i + 1) + " has diagonal " + std::to_string(diag[i]) +
                  ", which --precond jacobi cannot invert (use --precond none, or fix the matrix)");

@@ -52,6 +52,14 @@ void Csr::validate(const std::string& what) const {
   }
 }
 
+std::vector<double> Csr::diagonal() const {
+  std::vector<double> d(std::min(rows, cols), 0.0);
+  for (std::size_t i = 0; i < d.size(); ++i)
+    for (std::int64_t k = rowPtr[i]; k < rowPtr[i + 1]; ++k)
+      if (std::size_t(colIdx[std::size_t(k)]) == i) d[i] += values[std::size_t(k)];
+  return d;
+}
+
 std::vector<double> Csr::multiply(const std::vector<double>& x) const {
   if (x.size() != cols) {
     throw std::invalid_argument("Csr::multiply: x has n=" + str(x.size()) + ", expected " +

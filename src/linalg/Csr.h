@@ -20,6 +20,8 @@ struct Csr {
   void validate(const std::string& what) const;
   /// y = A x in double precision (the CPU reference of every SpMV test).
   std::vector<double> multiply(const std::vector<double>& x) const;
+  /// The diagonal entries a_ii, i < min(rows, cols) (duplicates summed, 0 where absent).
+  std::vector<double> diagonal() const;
   /// A from (row, col, value) triplets; duplicates are summed.
   static Csr fromTriplets(std::size_t rows, std::size_t cols, const std::vector<std::int64_t>& r,
                           const std::vector<std::int64_t>& c, const std::vector<double>& v);

@@ -218,18 +218,11 @@ linalg::Csr withIdentityOnEmptyRows(linalg::Csr A) {
   return out;
 }
 
-std::vector<double> diagonalOf(const linalg::Csr& A) {
-  std::vector<double> d(A.rows, 0.0);
-  for (std::size_t i = 0; i < A.rows; ++i)
-    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k)
-      if (std::size_t(A.colIdx[std::size_t(k)]) == i) d[i] += A.values[std::size_t(k)];
-  return d;
-}
 
 }  // namespace
 
 double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
-  const std::vector<double> d = diagonalOf(A);
+  const std::vector<double> d = A.diagonal();
   std::vector<double> x(A.rows), y;
   std::uint32_t state = 12345u;
   for (double& v : x) {
@@ -273,7 +266,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
                                 std::to_string(options.strengthThreshold));
   if (options.coarsestSize < 1 || options.maxLevels < 1 || options.powerIterations < 1)
     throw std::invalid_argument(where + ": coarsestSize, maxLevels and powerIterations must be >= 1");
-  const std::vector<double> d0 = diagonalOf(A);
+  const std::vector<double> d0 = A.diagonal();
   for (std::size_t i = 0; i < A.rows; ++i)
     if (!(d0[i] > 0.0))
       throw std::invalid_argument(where + ": diagonal entry of row " + std::to_string(i) + " is " + std::to_string(d0[i]) +
@@ -307,7 +300,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
     const linalg::Csr P0 = tentativeProlongator(aggregateOf, aggregates, nodeSize, B, coarseB);
     // P = P0 - omega D^-1 A P0.
     linalg::Csr S = linalg::multiply(fine.A, P0);
-    const std::vector<double> d = diagonalOf(fine.A);
+    const std::vector<double> d = fine.A.diagonal();
     const double omega = 4.0 / (3.0 * fine.spectralRadius);
     for (std::size_t r = 0; r < S.rows; ++r)
       for (std::int64_t e = S.rowPtr[r]; e < S.rowPtr[r + 1]; ++e) S.values[std::size_t(e)] *= omega / d[r];

@@ -125,9 +125,8 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
       level->step = stream::Vector(level->layout, tag + ".step");
       level->aStep = stream::Vector(level->layout, tag + ".Astep");
       std::vector<float> inverse(level->layout.size(), 0.0f);
-      for (std::size_t i = 0; i < h.A.rows; ++i)
-        for (std::int64_t k = h.A.rowPtr[i]; k < h.A.rowPtr[i + 1]; ++k)
-          if (std::size_t(h.A.colIdx[std::size_t(k)]) == i) inverse[std::size_t(level->position[i])] = float(1.0 / h.A.values[std::size_t(k)]);
+      const std::vector<double> d = h.A.diagonal();
+      for (std::size_t i = 0; i < h.A.rows; ++i) inverse[std::size_t(level->position[i])] = float(1.0 / d[i]);
       level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
       level->inverseDiagonal.upload(inverse);
       level->omega = float(4.0 / (3.0 * h.spectralRadius));

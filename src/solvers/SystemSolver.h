@@ -6,8 +6,9 @@
 // Two routes for least squares, one for square systems:
 //  - NormalEquations: N = A^T A formed on the CPU (linalg/CsrProducts.h), uploaded as a
 //    BCRS 2x2/4x4 matrix (Buatois §2.2.3; the system's block size) or a segment matrix
-//    (Bolz et al. 2003 §3), solved by Jacobi-PCG (cg()); square systems take this route
-//    with N = A;
+//    (Bolz et al. 2003 §3), solved by PCG (cg()) with smoothed-aggregation multigrid
+//    (AggregationMultigrid.h, the default) or Jacobi (the CNC's choice); square systems take
+//    this route with N = A;
 //  - Cgls: A and A^T uploaded as segment matrices, solved by CGLS (Cgls.h) without
 //    forming A^T A (the Jacobi preconditioner is then 1 / the squared column norms).
 //    SegmentMatrix is square, so A (m x n) is stored as the square matrix of size

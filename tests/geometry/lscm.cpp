@@ -10,6 +10,7 @@
 #include "support/Gl.h"
 
 #include <texstream/geometry/Lscm.h>
+#include <texstream/solvers/SystemSolver.h>
 #include <texstream/geometry/MeshBoundary.h>
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>
@@ -170,6 +171,28 @@ TEST_CASE("Lscm: the GPU map equals Eigen's solve of the same rows on the patch 
       REQUIRE(q.angleDistortionMean == Approx(r.angleDistortionMean).margin(0.01));
     }
   }
+}
+
+TEST_CASE("Lscm: the plane's similarities as multigrid's near-null space give the same map in no more iterations",
+          "[gl][geometry]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  Mesh mesh = geometry::patchMesh(40, 3);
+  geometry::addNormalNoise(mesh, 0.1, 5);
+  int iterations[2] = {0, 0};
+  for (const bool similarities : {false, true}) {
+    INFO(mesh.name << " (" << mesh.vertexCount() << " vertices), similarities " << similarities);
+    LscmOptions o;
+    o.solver.preconditioner = solvers::SystemPreconditioner::Multigrid;
+    o.similarityNearNullSpace = similarities;
+    Lscm lscm(mesh, o);
+    const solvers::SolverStatus s = lscm.solve();
+    INFO(s.message);
+    REQUIRE(s.converged());
+    REQUIRE(maxDifferenceOverBox(lscm.downloadUv(), eigenUv(lscm.system())) < 1e-4);
+    iterations[similarities] = s.iterations;
+  }
+  INFO("iterations: constants " << iterations[0] << ", similarities " << iterations[1]);
+  CHECK(iterations[1] <= iterations[0]);
 }
 
 TEST_CASE("Lscm: moving a pin moves the map by a similarity", "[gl][geometry]") {

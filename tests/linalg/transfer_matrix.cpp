@@ -62,7 +62,7 @@ TEST_CASE("TransferMatrix products equal the double CPU product", "[gl][linalg][
         dd[j] = double(x[j]) - double(s[j]);
       }
       auto padded = [&](std::vector<double> v, bool withAdd) {
-        v.resize(rows + extra, 0.0);
+        v.resize(outLayout.size(), 0.0);  // the output layout: rows, then zeros
         if (withAdd)
           for (std::size_t i = 0; i < v.size(); ++i) v[i] += add[i];
         return v;

@@ -143,6 +143,12 @@ TEST_CASE("SystemSolver: refuses what CG cannot solve and names the system", "[g
                       Contains("diagonal entry of row 1 is 0") && Contains("positive definite"));
   o.preconditioner = solvers::SystemPreconditioner::Jacobi;
   REQUIRE_THROWS_WITH(solvers::SystemSolver(z.build(), o), Contains("diagonal entry of row 1 is 0"));
+  o.preconditioner = solvers::SystemPreconditioner::Multigrid;
+  o.nearNullSpace = {std::vector<double>(3, 1.0)};
+  const test::RandomSystem small = test::randomLeastSquares(5, 1, 1, 3);
+  REQUIRE_THROWS_WITH(solvers::SystemSolver(small.builder("nn").build(), o),
+                      Contains("SystemSolver(\"nn\"): near-null vector 0 has 3 values, the system 5 scalars"));
+  o.nearNullSpace.clear();
 
   const test::RandomSystem rs = test::randomLeastSquares(5, 1, 1, 3);
   solvers::SystemSolver solver(rs.builder("ok").build());
