@@ -178,9 +178,8 @@ std::string AggregationMultigrid::name() const {
 
 void AggregationMultigrid::apply(const stream::Vector& r, stream::Vector& z) const {
   const Level& fine = *m_levels[0];
-  const std::string where = "AggregationMultigrid(\"" + m_name + "\")::apply";
   if (!(r.layout() == fine.layout) || !(z.layout() == fine.layout))
-    throw gl::Error(where + ": r (\"" + r.name() + "\") and z (\"" + z.name() + "\") must be in the fine matrix's " +
+    throw gl::Error("AggregationMultigrid(\"" + m_name + "\")::apply: r (\"" + r.name() + "\") and z (\"" + z.name() + "\") must be in the fine matrix's " +
                     "internal layout of " + std::to_string(fine.layout.size()) + " elements");
   gl::StateGuard guard;
   // The cycle reads b after it has written x: an aliased r is copied first.
