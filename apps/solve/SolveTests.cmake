@@ -30,6 +30,15 @@ if(TARGET texstream-solve)
         "-DARGS=${_assets}/mesh_spd.mtx|--backend|${backend}|--tol|1e-11|--precision|mixed|--max-iter|3000"
         -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -DEXPECT_TRUE_BELOW=1e-11 -P ${_check})
   endforeach()
+  # A nearly singular system (condition number 2e9) whose entries use all 53 bits: the
+  # float-rounded matrix is another matrix (not even positive definite), float CG stagnates
+  # near 1e-10, and double-float CG on the entries held as pairs goes on to the tolerance.
+  foreach(backend fragment compute)
+    add_test(NAME app_solve_pairs_${backend}
+      COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/pairs_${backend}
+        "-DARGS=${_assets}/nearly_singular.mtx|${_assets}/nearly_singular_b.mtx|--backend|${backend}|--tol|1e-11|--precision|mixed"
+        -DEXPECT_EXIT=0 -DEXPECT_TRUE_BELOW=1e-11 "-DEXPECT_STDERR=going on with double-float CG" -P ${_check})
+  endforeach()
   add_test(NAME app_solve_mixed_stagnated
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/mixed_stagnated
       "-DARGS=${_assets}/mesh_spd.mtx|--tol|1e-17|--precision|auto"

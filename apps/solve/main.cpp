@@ -9,10 +9,12 @@
 #include <texstream/gl/HeadlessContext.h>
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/SystemExport.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/DoubleFloatCg.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/stream/Profiler.h>
@@ -55,6 +57,9 @@ constexpr const char* kDescription =
     "Formats: segment = Bolz et al. 2003 (rows grouped by non-zero count, --packing groups|tiles);\n"
     "bcrs2 / bcrs4 = block CRS with 2x2 / 4x4 blocks (Buatois et al. 2008), --rcm reorders first;\n"
     "auto = bcrs4 when its 4x4 blocks are at least half full, else segment.\n"
+    "Mixed precision: float CG on the GPU with the residual replaced by b - A x in double on the CPU; where\n"
+    "that stagnates, CG in double-float arithmetic (pairs of floats, about 48 bits) goes on from its x,\n"
+    "with A's entries held as pairs in a segment matrix (the JSON's double_float_iterations).\n"
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "Exit status: 0 converged, 1 not converged (iteration cap, breakdown, NaN), 2 bad command line or\n"
     "input file (message with file:line; output paths are checked before the solve), 3 the GPU could not\n"
@@ -130,6 +135,71 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 }
 
 [[noreturn]] void badInput(const std::string& message) { throw std::invalid_argument(message); }
+
+/// Where mixed-precision CG stagnated (the condition number times float's rounding of the
+/// entries is about 1: the float-rounded matrix is another matrix), defect correction goes
+/// on with double-float CG (solvers/DoubleFloatCg.h) on A held as pairs, in a SegmentMatrix
+/// of its own whatever --format stored: the defect in double here against the file's A.
+/// x and the status are updated. Returns the double-float iterations.
+int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x, const Settings& s,
+                          solvers::RefinementStatus& status) {
+  const std::size_t n = A.rows;
+  std::fprintf(stderr, "texstream-solve: %s; going on with double-float CG\n", status.message.c_str());
+  linalg::SegmentOptions options;
+  options.entryTails = true;
+  const linalg::SegmentMatrix pairs(A, "A(pairs)", options);
+  const linalg::PermutedMatrix::Internal P = pairs.internal();
+  std::unique_ptr<solvers::JacobiPreconditioner> M;
+  if (s.precond == "jacobi") M = std::make_unique<solvers::JacobiPreconditioner>(P, pairs.internalLayout());
+  linalg::DoubleFloatVector user(n, "pairs(user order)");
+  solvers::PairDefectCorrection host;
+  host.rightHandSideNorm = std::sqrt(std::inner_product(b.begin(), b.end(), b.begin(), 0.0));
+  host.defect = [&](linalg::DoubleFloatVector& r) {
+    const std::vector<double> Ax = A.multiply(x);
+    std::vector<double> rd(n);
+    double rr = 0;
+    for (std::size_t i = 0; i < n; ++i) rd[i] = b[i] - Ax[i], rr += rd[i] * rd[i];
+    user.upload(rd);
+    pairs.toInternal(user.hi(), r.mutableHi());
+    pairs.toInternal(user.lo(), r.mutableLo());
+    return std::sqrt(rr);
+  };
+  auto correct = [&](const linalg::DoubleFloatVector& c, double sign) {
+    pairs.toUser(c.hi(), user.mutableHi());
+    pairs.toUser(c.lo(), user.mutableLo());
+    const std::vector<double> cd = user.download();
+    for (std::size_t i = 0; i < n; ++i) x[i] += sign * cd[i];
+  };
+  host.addCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, 1.0); };
+  host.subtractCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, -1.0); };
+  solvers::RefinementOptions refinement;
+  refinement.tolerance = s.tolerance;
+  const int before = status.iterations;
+  int soFar = before;
+  refinement.onStep = [&soFar](int step, int inner, double relative) {
+    soFar += inner;
+    if (step > 0) {
+      std::fprintf(stderr, "texstream-solve: iteration %d, relative residual %.3e (true, in double; double-float CG)\n",
+                   soFar, relative);
+    }
+  };
+  solvers::IterativeOptions inner;
+  inner.maxIterations = s.maxIterationsGiven ? s.maxIterations : solvers::kDoubleFloatCgDefaults.maxIterations;
+  inner.checkEvery = std::max(s.checkEvery, solvers::kDoubleFloatCgDefaults.checkEvery);
+  const solvers::RefinementStatus refined =
+      solvers::refineWithDoubleFloatCg(pairs.internalLayout(), host, P, refinement, inner,
+                                       M ? M->inverseDiagonal() : nullptr);
+  status.outcome = refined.outcome;
+  status.iterations += refined.iterations;
+  status.relativeResidual = refined.relativeResidual;
+  for (std::size_t i = 1; i < refined.residualHistory.size(); ++i) {
+    status.residualHistory.push_back(refined.residualHistory[i]);
+    status.checkedAt.push_back(before + refined.checkedAt[i]);
+    status.innerIterations.push_back(refined.innerIterations[i - 1]);
+  }
+  status.message += "; then " + refined.message;
+  return refined.iterations;
+}
 
 /// `activity` says what run() is doing ("reading A.mtx"), for the message when memory runs out.
 int run(const Settings& s, const app::AppOptions& shared, std::string& activity) {
@@ -216,6 +286,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
   const bool mixed = s.precision == "mixed" || (s.precision == "auto" && s.tolerance < kFloatCgReach);
   solvers::RefinementStatus refinement;
   std::vector<double> x;
+  int pairIterations = -1;  // double-float CG's iterations, where it ran
   if (!mixed) {
     static_cast<solvers::SolverStatus&>(refinement) = solvers::cg(Ai, bi, xi, opts, M.get());
     matrix.toUser(xi, xUser);
@@ -261,6 +332,9 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     cgo.onCheck = nullptr;
     if (!s.maxIterationsGiven) cgo.maxIterations = solvers::kMixedPrecisionCgDefaults.maxIterations;
     refinement = solvers::mixedPrecisionCg(matrix.internalLayout(), host, Ai, ro, cgo, M.get());
+    if (!refinement.converged() && refinement.outcome != solvers::Outcome::NonFinite) {
+      pairIterations = continueInDoubleFloat(A, b, x, s, refinement);
+    }
   }
   const solvers::SolverStatus& status = refinement;
 
@@ -302,6 +376,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
       j["inner_tolerance"] = s.innerTolerance;
       j["outer_steps"] = refinement.outerSteps();
       j["inner_iterations"] = refinement.innerIterations;
+      if (pairIterations >= 0) j["double_float_iterations"] = pairIterations;
     }
     j["tolerance"] = s.tolerance;
     j["max_iterations"] = s.maxIterations;
@@ -357,8 +432,9 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--precision", s.precision,
-                 "single: float CG; mixed: float CG inside double-float defect correction, for tolerances down to "
-                 "about 1e-12 (the matrix entries are stored as floats); auto: mixed when --tol is below 1e-6")
+                 "single: float CG; mixed: float CG inside defect correction in double, for tolerances down to "
+                 "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), "
+                 "CG in double-float arithmetic on the entries held as pairs; auto: mixed when --tol is below 1e-6")
       ->type_name("single|mixed|auto")
       ->capture_default_str();
   cli.add_option("--inner-tol", innerTolText,

@@ -72,3 +72,43 @@ void dfAddProduct(inout vec4 hi, inout vec4 lo, vec4 a, vec4 xHi, vec4 xLo) {
   DF_PRECISE vec4 tail = e + a * xLo;
   dfAdd(hi, lo, p, tail);
 }
+
+// (hi, lo) += (aHi + aLo)(xHi + xLo): a product of two pairs (a matrix entry kept with its
+// tail, SegmentOptions::entryTails, times a pair); the cross terms in float, aLo xLo dropped
+// (below the pair's precision).
+void dfAddPairProduct(inout vec4 hi, inout vec4 lo, vec4 aHi, vec4 aLo, vec4 xHi, vec4 xLo) {
+  vec4 p, e;
+  dfTwoProduct(aHi, xHi, p, e);
+  DF_PRECISE vec4 tail = e + (aHi * xLo + aLo * xHi);
+  dfAdd(hi, lo, p, tail);
+}
+
+// (pHi, pLo) = (aHi + aLo)(bHi + bLo), normalised (|pLo| <= ulp(pHi) / 2).
+void dfMul(vec4 aHi, vec4 aLo, vec4 bHi, vec4 bLo, out vec4 pHi, out vec4 pLo) {
+  vec4 p, e;
+  dfTwoProduct(aHi, bHi, p, e);
+  DF_PRECISE vec4 tail = e + (aHi * bLo + aLo * bHi);
+  dfQuickTwoSum(p, tail, pHi, pLo);
+}
+
+// (qHi, qLo) = (aHi + aLo) / (bHi + bLo): a float quotient, corrected once by the remainder
+// a - q b formed in double-float arithmetic (Dekker 1971's div2).
+void dfDiv(vec4 aHi, vec4 aLo, vec4 bHi, vec4 bLo, out vec4 qHi, out vec4 qLo) {
+  DF_PRECISE vec4 q = aHi / bHi;
+  vec4 pHi, pLo;
+  dfMul(q, vec4(0.0), bHi, bLo, pHi, pLo);
+  vec4 rHi = aHi, rLo = aLo;
+  dfAdd(rHi, rLo, -pHi, -pLo);
+  DF_PRECISE vec4 correction = (rHi + rLo) / bHi;
+  dfQuickTwoSum(q, correction, qHi, qLo);
+}
+
+// The four channels of a pair summed into .x of (hi, lo).
+void dfFoldChannels(inout vec4 hi, inout vec4 lo) {
+  vec4 sumHi = vec4(hi.x, 0.0, 0.0, 0.0), sumLo = vec4(lo.x, 0.0, 0.0, 0.0);
+  dfAdd(sumHi, sumLo, vec4(hi.y, 0.0, 0.0, 0.0), vec4(lo.y, 0.0, 0.0, 0.0));
+  dfAdd(sumHi, sumLo, vec4(hi.z, 0.0, 0.0, 0.0), vec4(lo.z, 0.0, 0.0, 0.0));
+  dfAdd(sumHi, sumLo, vec4(hi.w, 0.0, 0.0, 0.0), vec4(lo.w, 0.0, 0.0, 0.0));
+  hi = sumHi;
+  lo = sumLo;
+}

@@ -6,15 +6,16 @@
 // element). This pass sums K of them (K a #define: one program per row group):
 //   y = [DIAGONAL] diag * x + [PARTIAL] partial + sum_c A[R + (u_offset + c) u_stride] * x[C[...]]
 // Long segments take several passes, the partial sums carried in u_partial.
-// DOUBLE_FLOAT_RESIDUAL: r = b - A x in double-float arithmetic instead (segmentResidual),
-// chunks carrying the pair (o_out0 head, o_out1 tail) and the LAST_CHUNK writing r rounded.
+// DOUBLE_FLOAT_RESIDUAL: r = b - A x in double-float arithmetic instead, DOUBLE_FLOAT_PRODUCT
+// y = A x (segmentDoubleFloat), chunks carrying the pair (o_out0 head, o_out1 tail); the
+// LAST_CHUNK of a residual writes r rounded to float, a product's keeps the pair.
 #include "sparse/spmv_segment_product.glsl"
 
 void kernel(ivec2 texel) {
-#ifdef DOUBLE_FLOAT_RESIDUAL
+#if defined(DOUBLE_FLOAT_RESIDUAL) || defined(DOUBLE_FLOAT_PRODUCT)
   vec4 hi, lo;
-  segmentResidual(texel, hi, lo);
-#if LAST_CHUNK
+  segmentDoubleFloat(texel, hi, lo);
+#if LAST_CHUNK && defined(DOUBLE_FLOAT_RESIDUAL)
   o_out0 = hi + lo;
 #else
   o_out0 = hi;

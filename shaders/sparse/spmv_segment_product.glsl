@@ -47,20 +47,45 @@ vec4 segmentProduct(ivec2 texel) {
   return sum;
 }
 
-#ifdef DOUBLE_FLOAT_RESIDUAL
-// (hi, lo) = start - [DIAGONAL] diag * x - sum_c A[...] * x[C[...]] for x = u_x + u_xLo, in
-// double-float arithmetic (common/double_float.glsl): the defect of mixed-precision
-// refinement, start = b (u_startHi + u_startLo) or the previous chunk's pair.
+#if defined(DOUBLE_FLOAT_RESIDUAL) || defined(DOUBLE_FLOAT_PRODUCT)
+// Double-float arithmetic (common/double_float.glsl) on x = u_x + u_xLo:
+//   DOUBLE_FLOAT_RESIDUAL: (hi, lo) = start - [DIAGONAL] diag * x - sum_c A[...] * x[C[...]],
+//     the defect of mixed-precision refinement;
+//   DOUBLE_FLOAT_PRODUCT:  (hi, lo) = start + [DIAGONAL] diag * x + sum_c A[...] * x[C[...]],
+//     the product of double-float CG;
+// start = b (u_startHi + u_startLo) or the previous chunk's pair; START_ZERO: 0.
+// ENTRY_TAILS: each entry is its float plus its tail (u_valueTails, u_diagonalTails;
+// SegmentOptions::entryTails), otherwise the float alone.
 #include "common/double_float.glsl"
 uniform sampler2D u_xLo;      // internal layout
 uniform sampler2D u_startHi;  // internal layout
 uniform sampler2D u_startLo;
+#ifdef ENTRY_TAILS
+uniform sampler2D u_valueTails;     // laid out like u_values
+uniform sampler2D u_diagonalTails;  // internal layout
+#endif
+#ifdef DOUBLE_FLOAT_RESIDUAL
+#define DF_SIGN -1.0
+#else
+#define DF_SIGN 1.0
+#endif
 
-void segmentResidual(ivec2 texel, out vec4 hi, out vec4 lo) {
+void segmentDoubleFloat(ivec2 texel, out vec4 hi, out vec4 lo) {
+#ifdef START_ZERO
+  hi = vec4(0.0);
+  lo = vec4(0.0);
+#else
   hi = texelFetch(u_startHi, texel, 0);
   lo = texelFetch(u_startLo, texel, 0);
+#endif
 #if DIAGONAL
-  dfAddProduct(hi, lo, -texelFetch(u_diagonal, texel, 0), texelFetch(u_x, texel, 0), texelFetch(u_xLo, texel, 0));
+  vec4 d = DF_SIGN * texelFetch(u_diagonal, texel, 0);
+#ifdef ENTRY_TAILS
+  dfAddPairProduct(hi, lo, d, DF_SIGN * texelFetch(u_diagonalTails, texel, 0), texelFetch(u_x, texel, 0),
+                   texelFetch(u_xLo, texel, 0));
+#else
+  dfAddProduct(hi, lo, d, texelFetch(u_x, texel, 0), texelFetch(u_xLo, texel, 0));
+#endif
 #endif
 #if K > 0
   int s = segmentStart(texel);
@@ -71,7 +96,12 @@ void segmentResidual(ivec2 texel, out vec4 hi, out vec4 lo) {
     vec4 xj = vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));
     vec4 xjLo = vec4(fetchElementShift(u_xLo, j.x, u_xShift), fetchElementShift(u_xLo, j.y, u_xShift),
                      fetchElementShift(u_xLo, j.z, u_xShift), fetchElementShift(u_xLo, j.w, u_xShift));
-    dfAddProduct(hi, lo, -a, xj, xjLo);
+#ifdef ENTRY_TAILS
+    vec4 aLo = texelFetch(u_valueTails, texelAtShift(s + c * u_stride, u_valuesShift), 0);
+    dfAddPairProduct(hi, lo, DF_SIGN * a, DF_SIGN * aLo, xj, xjLo);
+#else
+    dfAddProduct(hi, lo, DF_SIGN * a, xj, xjLo);
+#endif
   }
 #endif
 }

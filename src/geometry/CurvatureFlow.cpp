@@ -6,8 +6,10 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/geometry/CurvatureSystem.h>
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/DoubleFloatCg.h>
 #include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
@@ -365,9 +367,9 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   // latter's cotangents carry errors that the condition number turns into a different
   // solution (2% of the bounding box on CGAL's man.off after 5 steps), where no refinement
   // around it can converge. The next assembly rebuilds the GPU's own entries.
+  const linalg::Csr& P = m_topology.pattern();
+  std::vector<double> offDiagonal(P.nonZeros()), diagonal(n);
   {
-    const linalg::Csr& P = m_topology.pattern();
-    std::vector<double> offDiagonal(P.nonZeros()), diagonal(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto first = system.A.rowPtr[i];  // the diagonal, then the pattern's entries in order
       diagonal[i] = system.A.values[std::size_t(first)];
@@ -415,11 +417,73 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
   m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, cgOptions(), M);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
+  if (!m_lastSolve.converged()) continueInDoubleFloat(system, x, offDiagonal, diagonal);
   m_hostPositions = std::move(x);
   for (std::size_t v = 0; v < n; ++v)
     for (std::size_t c = 0; c < 3; ++c)
       texels[4 * std::size_t(toInternal[v]) + c] = float(m_hostPositions[3 * v + c] - m_origin[c]);
   m_positions.upload(texels);
+}
+
+void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::vector<double>& x,
+                                         const std::vector<double>& offDiagonal, const std::vector<double>& diagonal) {
+  // Float CG stagnated: the step's condition number times float's rounding of the entries
+  // is about 1, so no float correction can help (docs/performance.md). Defect correction
+  // goes on with double-float CG on the matrix held as pairs: the defect in double here,
+  // each correction solved in pairs and added in double (solvers/DoubleFloatCg.h).
+  const std::size_t n = m_mesh.vertexCount();
+  const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
+  m_matrix->setKeepEntryTails(true);
+  m_matrix->setValues(offDiagonal, diagonal);
+  std::vector<double> texels(m_positions.layout().size(), 0.0);
+  solvers::PairDefectCorrection host;
+  double b2 = 0;
+  for (double v : system.rhs) b2 += v * v;
+  host.rightHandSideNorm = std::sqrt(b2);
+  host.defect = [&](linalg::DoubleFloatVector& r) {
+    double r2 = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double ri[3] = {system.rhs[3 * i], system.rhs[3 * i + 1], system.rhs[3 * i + 2]};
+      for (auto e = system.A.rowPtr[i]; e < system.A.rowPtr[i + 1]; ++e) {
+        const std::size_t j = std::size_t(system.A.colIdx[std::size_t(e)]);
+        const double a = system.A.values[std::size_t(e)];
+        for (std::size_t c = 0; c < 3; ++c) ri[c] -= a * x[3 * j + c];
+      }
+      for (std::size_t c = 0; c < 3; ++c) {
+        r2 += ri[c] * ri[c];
+        texels[4 * std::size_t(toInternal[i]) + c] = ri[c];
+      }
+    }
+    r.upload(texels);
+    return std::sqrt(r2);
+  };
+  auto correct = [&](const linalg::DoubleFloatVector& c, double sign) {
+    const std::vector<double> correction = c.download();
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < 3; ++k) x[3 * i + k] += sign * correction[4 * std::size_t(toInternal[i]) + k];
+  };
+  host.addCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, 1.0); };
+  host.subtractCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, -1.0); };
+
+  solvers::RefinementOptions refinement;
+  refinement.tolerance = m_options.cgTolerance;
+  solvers::IterativeOptions inner;
+  inner.maxIterations = std::max(1, m_options.cgMaxIterations);
+  const solvers::RefinementStatus pairs =
+      solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, refinement, inner,
+                                       m_options.jacobi ? m_jacobi->inverseDiagonal() : nullptr);
+  m_matrix->setKeepEntryTails(false);
+  const int floatIterations = m_lastSolve.iterations;
+  m_lastSolve.outcome = pairs.outcome;
+  m_lastSolve.relativeResidual = pairs.relativeResidual;
+  m_lastSolve.iterations += pairs.iterations;
+  m_lastSolve.milliseconds += pairs.milliseconds;
+  for (std::size_t i = 1; i < pairs.residualHistory.size(); ++i) {
+    m_lastSolve.residualHistory.push_back(pairs.residualHistory[i]);
+    m_lastSolve.checkedAt.push_back(floatIterations + pairs.checkedAt[i]);
+    m_lastSolve.innerIterations.push_back(pairs.innerIterations[i - 1]);
+  }
+  m_lastSolve.message += "; then double-float CG (" + std::to_string(pairs.iterations) + " iterations): " + pairs.message;
 }
 
 void CurvatureFlow::rescale() {

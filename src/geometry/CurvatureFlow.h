@@ -55,6 +55,8 @@ class Scalar;
 
 namespace texstream::geometry {
 
+struct CurvatureSystem;
+
 enum class Rescale {
   None,
   Area,    ///< scale about origin() back to the initial surface area after each step
@@ -235,6 +237,10 @@ class CurvatureFlow {
   void solveStep();
   /// One step's solve in mixed precision (see CurvatureFlowOptions::precision).
   void solveStepMixed(double lambdaDt);
+  /// Where mixed-precision CG stagnated: defect correction goes on with double-float CG
+  /// on the matrix held as pairs (SegmentOptions::entryTails), x in double on the host.
+  void continueInDoubleFloat(const CurvatureSystem& system, std::vector<double>& x,
+                             const std::vector<double>& offDiagonal, const std::vector<double>& diagonal);
 
   std::string m_name;
   CurvatureFlowOptions m_options;

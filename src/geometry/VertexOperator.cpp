@@ -98,17 +98,29 @@ void VertexOperator::residualInDoubleFloat(const linalg::DoubleFloatVector& b, c
   const std::string title = "VertexOperator(\"" + m_name + "\")";
   linalg::requireResidualShapes(title, m_layout, m_layout.size(), b, x, r);
   requireVertexVector("residualInDoubleFloat", x.hi());
+  doubleFloatPasses(&b, x, &r, nullptr);
+}
+
+void VertexOperator::applyInDoubleFloat(const linalg::DoubleFloatVector& x, linalg::DoubleFloatVector& y) const {
+  requireVertexVector("applyInDoubleFloat", x.hi());
+  requireVertexVector("applyInDoubleFloat", y.hi());
+  if (&x == &y || x.hi().texture().id() == y.hi().texture().id()) {
+    throw gl::Error("VertexOperator(\"" + m_name + "\").applyInDoubleFloat: y (\"" + y.name() + "\") is x");
+  }
+  doubleFloatPasses(nullptr, x, nullptr, &y);
+}
+
+void VertexOperator::doubleFloatPasses(const linalg::DoubleFloatVector* b, const linalg::DoubleFloatVector& x,
+                                       stream::Vector* r, linalg::DoubleFloatVector* y) const {
   const linalg::SegmentMatrix& A = *m_matrix;
   gl::StateGuard guard;
   for (const linalg::SegmentGroup& g : A.groups()) {
-    stream::Pass("geometry/spmv_vertices")
-        .define("K", (long long)g.k)
-        .define("DOUBLE_FLOAT_RESIDUAL")
-        .label("spmv_vertices residual K=" + std::to_string(g.k))
+    stream::Pass pass("geometry/spmv_vertices");
+    pass.define("K", (long long)g.k)
+        .define(b ? "DOUBLE_FLOAT_RESIDUAL" : "DOUBLE_FLOAT_PRODUCT")
+        .label(std::string(b ? "spmv_vertices residual K=" : "spmv_vertices double-float K=") + std::to_string(g.k))
         .input("u_x", x.hi())
         .input("u_xLo", x.lo())
-        .input("u_bHi", b.hi())
-        .input("u_bLo", b.lo())
         .input("u_diagonal", A.internalDiagonal())
         .input("u_starts", A.segmentStarts())
         .input("u_values", A.offDiagonalValues())
@@ -116,9 +128,17 @@ void VertexOperator::residualInDoubleFloat(const linalg::DoubleFloatVector& b, c
         .uniform("u_vertexShift", m_vertexShift)
         .uniform("u_internalShift", A.internalWidthShift())
         .uniform("u_valuesShift", A.valuesWidthShift())
-        .uniform("u_stride", g.stride)
-        .output(r)
-        .run(vertexRects(g));
+        .uniform("u_stride", g.stride);
+    if (b) pass.input("u_bHi", b->hi()).input("u_bLo", b->lo());
+    if (A.hasEntryTails()) {
+      pass.define("ENTRY_TAILS").input("u_valueTails", A.offDiagonalTails()).input("u_diagonalTails", A.diagonalTails());
+    }
+    if (r) {
+      pass.output(*r);
+    } else {
+      pass.output(y->mutableHi()).output(y->mutableLo());
+    }
+    pass.run(vertexRects(g));
   }
 }
 

@@ -51,6 +51,10 @@ class VertexOperator : public linalg::LinearOperator {
   /// DOUBLE_FLOAT_RESIDUAL): curvature flow's mixed-precision refinement.
   void residualInDoubleFloat(const linalg::DoubleFloatVector& b, const linalg::DoubleFloatVector& x,
                              stream::Vector& r) const override;
+  /// Y = A X with X, Y vertex vectors of double-float pairs (spmv_vertices.glsl,
+  /// DOUBLE_FLOAT_PRODUCT), the entries' tails included where A keeps them
+  /// (SegmentMatrix::hasEntryTails): the product of double-float CG. Y is not X.
+  void applyInDoubleFloat(const linalg::DoubleFloatVector& x, linalg::DoubleFloatVector& y) const override;
   /// d = (a_vv, a_vv, a_vv, 1) per vertex texel (1 where a_vv = 0: layout padding).
   void diagonal(stream::Vector& d) const override;
   /// d = 1 / diagonal(), the Jacobi preconditioner's vector, computed on the GPU.
@@ -70,6 +74,9 @@ class VertexOperator : public linalg::LinearOperator {
   void requireVertexVector(const char* what, const stream::Vector& v) const;
   /// d = diag (or 1 / diag) of A (x) I4 per vertex texel (geometry/vertex_diagonal.glsl).
   void diagonalPass(const char* what, bool inverse, stream::Vector& d) const;
+  /// The double-float passes: R = B - A X (b, r given) or Y = A X (y given).
+  void doubleFloatPasses(const linalg::DoubleFloatVector* b, const linalg::DoubleFloatVector& x, stream::Vector* r,
+                         linalg::DoubleFloatVector* y) const;
   const linalg::SegmentMatrix* m_matrix;
   std::string m_name;
   stream::Layout m_layout;

@@ -10,4 +10,10 @@ void LinearOperator::residualInDoubleFloat(const DoubleFloatVector&, const Doubl
                   "(BandedMatrix, StencilMatrix, DenseMatrix, SegmentMatrix and BcrsMatrix have one)");
 }
 
+void LinearOperator::applyInDoubleFloat(const DoubleFloatVector&, DoubleFloatVector&) const {
+  throw gl::Error("LinearOperator(\"" + name() +
+                  "\").applyInDoubleFloat: this operator has no double-float product kernel "
+                  "(SegmentMatrix and geometry::VertexOperator have one)");
+}
+
 }  // namespace texstream::linalg

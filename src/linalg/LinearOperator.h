@@ -32,6 +32,12 @@ class LinearOperator {
   /// layout apply() writes, x cols(). Operators without such a kernel throw gl::Error
   /// naming themselves (this default).
   virtual void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const;
+  /// y = A x with x and y double-float pairs, every product and sum in double-float
+  /// arithmetic (the entries' tails included where the matrix keeps them): the product of
+  /// double-float CG (solvers/DoubleFloatCg.h). x has cols() elements, y rows() in the
+  /// layout apply() writes; y is not x. Operators without such a kernel throw gl::Error
+  /// naming themselves (this default).
+  virtual void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const;
   /// d = diag(A) (square matrices), in x's layout.
   virtual void diagonal(stream::Vector& d) const = 0;
   virtual std::size_t rows() const = 0;

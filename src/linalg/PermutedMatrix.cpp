@@ -55,6 +55,27 @@ void PermutedMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const Dou
   m_permutation.toUser(ri, r);
 }
 
+void PermutedMatrix::applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const {
+  requireApply(x.hi(), y.hi());
+  requireApply(x.lo(), y.lo());
+  gl::StateGuard guard;
+  if (!reordered() && x.layout() == internalLayout() && y.layout() == internalLayout()) {
+    applyInternalInDoubleFloat(x, y);
+    return;
+  }
+  DoubleFloatVector xi = DoubleFloatVector::temporary(internalLayout(), name() + ".x(internal)");
+  DoubleFloatVector yi = DoubleFloatVector::temporary(internalLayout(), name() + ".y(internal)");
+  m_permutation.toInternal(x.hi(), xi.mutableHi());
+  m_permutation.toInternal(x.lo(), xi.mutableLo());
+  applyInternalInDoubleFloat(xi, yi);
+  m_permutation.toUser(yi.hi(), y.mutableHi());
+  m_permutation.toUser(yi.lo(), y.mutableLo());
+}
+
+void PermutedMatrix::applyInternalInDoubleFloat(const DoubleFloatVector&, DoubleFloatVector&) const {
+  throw gl::Error(title() + ": no double-float product for this format (SegmentMatrix has one)");
+}
+
 void PermutedMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
   requireApply(x, y);
   if (x.layout() != rowLayout()) {

@@ -45,6 +45,9 @@ class PermutedMatrix : public StoredMatrix {
   /// r = b - A x in double-float arithmetic, user order: the pairs gathered into the
   /// internal order (exact copies), residualInternalInDoubleFloat, r gathered back.
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
+  /// y = A x in double-float arithmetic, user order (y in Layout::forSize(n)): the pairs
+  /// gathered around applyInternalInDoubleFloat.
+  void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override;
   /// d = diag(A) in user order, Layout::forSize(n).
   void diagonal(stream::Vector& d) const override;
 
@@ -64,6 +67,10 @@ class PermutedMatrix : public StoredMatrix {
     void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
                                stream::Vector& r) const override {
       m_matrix->residualInternalInDoubleFloat(b, x, r);
+    }
+    /// y = A x in double-float arithmetic, all in internalLayout().
+    void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override {
+      m_matrix->applyInternalInDoubleFloat(x, y);
     }
     /// d = the internal diagonal (1 at positions holding no user row, Layout padding 0).
     void diagonal(stream::Vector& d) const override { m_matrix->diagonalInternal(d); }
@@ -90,6 +97,9 @@ class PermutedMatrix : public StoredMatrix {
   /// x and r in internalLayout().
   virtual void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
                                              stream::Vector& r) const = 0;
+  /// y = A x in double-float arithmetic on internal pairs. Formats without such a kernel
+  /// throw gl::Error naming themselves (this default).
+  virtual void applyInternalInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const;
   /// d = the internal diagonal, d in internalLayout().
   void diagonalInternal(stream::Vector& d) const;
   /// The stored diagonal itself, in internalLayout().

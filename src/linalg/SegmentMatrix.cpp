@@ -331,18 +331,22 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
                                 std::to_string(m_pattern.nonZeros()) + " pattern entries");
   }
   const stream::Layout& layout = internalLayout();
-  std::vector<float> diagonal(layout.paddedSize(), 0.0f);
+  // Summed in double (duplicate diagonal entries, the extra diagonal), then split into the
+  // float head and, with entryTails, the float tail.
+  std::vector<double> diagonal(layout.paddedSize(), 0.0);
   const auto& internalToUser = this->internalToUser();
   for (std::size_t p = 0; p < layout.size(); ++p) {
-    if (internalToUser[p] < 0) diagonal[p] = 1.0f;  // dead slot: an identity row holding 0
+    if (internalToUser[p] < 0) diagonal[p] = 1.0;  // dead slot: an identity row holding 0
   }
   const auto& userToInternal = this->userToInternal();
   for (std::size_t i = 0; i < extraDiagonal.size(); ++i) {
     if (!std::isfinite(extraDiagonal[i]))
       throw std::invalid_argument(title + ".setValues: diagonal value " + std::to_string(i) + " is not finite");
-    diagonal[std::size_t(userToInternal[i])] += float(extraDiagonal[i]);
+    diagonal[std::size_t(userToInternal[i])] += extraDiagonal[i];
   }
   std::vector<float> values(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()), 0.0f);
+  std::vector<float> valueTails(m_options.entryTails ? values.size() : 0, 0.0f);
+  bool anyTail = false;
   for (std::size_t e = 0; e < csrValues.size(); ++e) {
     const double v = csrValues[e];
     if (!std::isfinite(v)) {
@@ -352,14 +356,54 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
     }
     const SegmentSlot& s = m_entrySlots[e];
     if (s.diagonal) {
-      diagonal[4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel)] += float(v);
+      diagonal[4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel)] += v;
     } else {
-      values[4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel)] = float(v);
+      const std::size_t at = 4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel);
+      values[at] = float(v);
+      if (m_options.entryTails) {
+        valueTails[at] = float(v - double(values[at]));
+        anyTail = anyTail || valueTails[at] != 0.0f;
+      }
+    }
+  }
+  std::vector<float> diagonalHeads(diagonal.size()), diagonalTails(m_options.entryTails ? diagonal.size() : 0);
+  for (std::size_t p = 0; p < diagonal.size(); ++p) {
+    diagonalHeads[p] = float(diagonal[p]);
+    if (m_options.entryTails) {
+      diagonalTails[p] = float(diagonal[p] - double(diagonalHeads[p]));
+      anyTail = anyTail || diagonalTails[p] != 0.0f;
     }
   }
   gl::StateGuard guard;
-  mutableDiagonal().upload(diagonal.data());
+  mutableDiagonal().upload(diagonalHeads.data());
   m_values.upload(values.data());
+  m_hasTails = anyTail;
+  if (!anyTail) return;
+  if (m_valueTails.id() == 0) {
+    m_valueTails = gl::Texture(m_values.width(), m_values.height(), gl::TextureFormat::RGBA32F, name() + ".valueTails");
+    m_diagonalTails = stream::Vector(layout, name() + ".diagonalTails");
+  }
+  m_valueTails.upload(valueTails.data());
+  m_diagonalTails.mutableTexture().upload(diagonalTails.data());
+}
+
+void SegmentMatrix::setKeepEntryTails(bool keep) {
+  m_options.entryTails = keep;
+  if (!keep) {
+    m_hasTails = false;
+    m_valueTails = gl::Texture();
+    m_diagonalTails = stream::Vector();
+  }
+}
+
+const gl::Texture& SegmentMatrix::offDiagonalTails() const {
+  if (!m_hasTails) throw gl::Error(title() + ".offDiagonalTails: the matrix holds no entry tails");
+  return m_valueTails;
+}
+
+const stream::Vector& SegmentMatrix::diagonalTails() const {
+  if (!m_hasTails) throw gl::Error(title() + ".diagonalTails: the matrix holds no entry tails");
+  return m_diagonalTails;
 }
 
 void SegmentMatrix::setValues(const std::vector<double>& csrValues) { uploadValues(csrValues, {}); }
@@ -387,16 +431,26 @@ Csr SegmentMatrix::toCsr() const {
   std::vector<float> diagonal(layout.paddedSize()), values(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()));
   internalDiagonal().texture().download(diagonal.data());
   m_values.download(values.data());
+  std::vector<float> diagonalTails, valueTails;
+  if (m_hasTails) {
+    diagonalTails.resize(diagonal.size());
+    valueTails.resize(values.size());
+    m_diagonalTails.texture().download(diagonalTails.data());
+    m_valueTails.download(valueTails.data());
+  }
+  auto entry = [](const std::vector<float>& heads, const std::vector<float>& tails, std::size_t at) {
+    return double(heads[at]) + (tails.empty() ? 0.0 : double(tails[at]));
+  };
   Csr out = m_pattern;
   std::vector<char> diagonalTaken(layout.paddedSize(), 0);
   for (std::size_t e = 0; e < out.values.size(); ++e) {
     const SegmentSlot& s = m_entrySlots[e];
     if (s.diagonal) {
       const std::size_t p = 4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel);
-      out.values[e] = diagonalTaken[p] ? 0.0 : double(diagonal[p]);  // duplicates: the sum in the first
+      out.values[e] = diagonalTaken[p] ? 0.0 : entry(diagonal, diagonalTails, p);  // duplicates: the sum in the first
       diagonalTaken[p] = 1;
     } else {
-      out.values[e] = double(values[4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel)]);
+      out.values[e] = entry(values, valueTails, 4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel));
     }
   }
   return out;
@@ -492,6 +546,18 @@ void SegmentMatrix::residualInternalInDoubleFloat(const DoubleFloatVector& b, co
   const stream::Layout& layout = internalLayout();
   requireResidualShapes(title() + " (internal order)", layout, layout.size(), b, x, r);
   requireInternalProduct(x.hi(), r, "residualInternalInDoubleFloat");
+  doubleFloatGroups(&b, x, &r, nullptr);
+}
+
+void SegmentMatrix::applyInternalInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const {
+  requireInternalProduct(x.hi(), y.hi(), "applyInternalInDoubleFloat");
+  requireInternalProduct(x.lo(), y.lo(), "applyInternalInDoubleFloat");
+  doubleFloatGroups(nullptr, x, nullptr, &y);
+}
+
+void SegmentMatrix::doubleFloatGroups(const DoubleFloatVector* b, const DoubleFloatVector& x, stream::Vector* r,
+                                      DoubleFloatVector* y) const {
+  const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
   gl::Texture partials[2][2];  // ping-pong pairs (head, tail) for long rows
@@ -502,19 +568,26 @@ void SegmentMatrix::residualInternalInDoubleFloat(const DoubleFloatVector& b, co
       const bool last = c + 1 == chunks;
       stream::Pass p("sparse/spmv_segment");
       p.define("K", k).define("DIAGONAL", c == 0 ? 1 : 0).define("PARTIAL", 0);
-      p.define("DOUBLE_FLOAT_RESIDUAL").define("LAST_CHUNK", last ? 1 : 0);
-      p.label("spmv_segment residual K=" + std::to_string(k));
+      p.define(b ? "DOUBLE_FLOAT_RESIDUAL" : "DOUBLE_FLOAT_PRODUCT").define("LAST_CHUNK", last ? 1 : 0);
+      p.label(std::string(b ? "spmv_segment residual K=" : "spmv_segment double-float K=") + std::to_string(k));
       p.input("u_x", x.hi()).input("u_xLo", x.lo()).input("u_diagonal", internalDiagonal());
       p.input("u_starts", m_starts).input("u_values", m_values).input("u_columns", m_columns);
-      if (c == 0) {
-        p.input("u_startHi", b.hi()).input("u_startLo", b.lo());
-      } else {
+      if (m_hasTails) {
+        p.define("ENTRY_TAILS").input("u_valueTails", m_valueTails).input("u_diagonalTails", m_diagonalTails);
+      }
+      if (c > 0) {
         p.input("u_startHi", partials[(c - 1) % 2][0]).input("u_startLo", partials[(c - 1) % 2][1]);
+      } else if (b) {
+        p.input("u_startHi", b->hi()).input("u_startLo", b->lo());
+      } else {
+        p.define("START_ZERO");
       }
       p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
       p.uniform("u_stride", g.stride);
-      if (last) {
-        p.output(r);
+      if (last && r) {
+        p.output(*r);
+      } else if (last) {
+        p.output(y->mutableHi()).output(y->mutableLo());
       } else {
         for (gl::Texture& t : partials[c % 2]) {
           if (t.id() == 0) t = rt.pool().acquire(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, name() + ".partial");

@@ -85,6 +85,12 @@ struct SegmentOptions {
   /// built on one backend and applied on the other is only slower. Kernels that walk
   /// segments themselves must use SegmentGroup::stride.
   std::optional<bool> interleave;
+  /// Keep, beside each entry rounded to float, its remainder v - float(v) (the "tail") in
+  /// textures of their own, so that products in double-float arithmetic see the entries
+  /// to about 48 bits (applyInDoubleFloat, residualInDoubleFloat; Göddeke, Strzodka &
+  /// Turek 2007, §3). Costs a second values texture and diagonal. See
+  /// SegmentMatrix::setKeepEntryTails.
+  bool entryTails = false;
 };
 
 /// The layout `options` gives on the current backend: options.interleave if set, else
@@ -135,8 +141,21 @@ class SegmentMatrix : public PermutedMatrix {
   /// entries: for patterns without diagonal entries (a mesh's edges). std::invalid_argument
   /// on a wrong count or a non-finite value.
   void setValues(const std::vector<double>& csrValues, std::span<const double> diagonal);
-  /// The current matrix (downloads the GPU values): same pattern, entry order as built.
+  /// The current matrix (downloads the GPU values, tails included): same pattern, entry
+  /// order as built.
   Csr toCsr() const;
+
+  /// Whether setValues keeps the entries' tails (SegmentOptions::entryTails); takes effect
+  /// at the next setValues. false drops the tails at once.
+  void setKeepEntryTails(bool keep);
+  /// Whether tails of the current values are held: set by setValues with entryTails on
+  /// when some entry is not a float; dropped by mutableDiagonal() and
+  /// mutableOffDiagonalValues() (values computed on the GPU are floats).
+  bool hasEntryTails() const { return m_hasTails; }
+  /// The tails, laid out like offDiagonalValues() and internalDiagonal() (hasEntryTails()
+  /// only; gl::Error naming the matrix otherwise).
+  const gl::Texture& offDiagonalTails() const;
+  const stream::Vector& diagonalTails() const;
 
   /// Bytes of one internal product: diagonal, R, values and C texels read, x read once
   /// per entry (4 bytes) plus its own texel, y written (padded entries included).
@@ -151,6 +170,9 @@ class SegmentMatrix : public PermutedMatrix {
   /// DOUBLE_FLOAT_RESIDUAL; long rows carry the pair between chunks).
   void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
                                      stream::Vector& r) const override;
+  /// y = A x in double-float arithmetic on internal pairs (DOUBLE_FLOAT_PRODUCT), with the
+  /// entries' tails when the matrix holds them (hasEntryTails()): double-float CG's product.
+  void applyInternalInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override;
   /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
   /// fits one pass, the dot product is folded into the product's dispatches
   /// (sparse/spmv_segment_dot.glsl): one pass fewer per CG iteration. Otherwise the
@@ -163,11 +185,17 @@ class SegmentMatrix : public PermutedMatrix {
 
   // ---- Textures and the CSR <-> texel mapping (Bolz §3.1.2) -------------------------
   /// The diagonal texture (internalLayout()), for passes that compute a_ii on the GPU.
-  gl::Texture& mutableDiagonal() { return storedDiagonal().mutableTexture(); }
+  gl::Texture& mutableDiagonal() {
+    m_hasTails = false;
+    return storedDiagonal().mutableTexture();
+  }
   const gl::Texture& offDiagonalValues() const { return m_values; }
   /// The off-diagonal values texture, for passes that compute a_ij on the GPU: write all
   /// of it (padding channels 0) or only the rectangles of valueRects().
-  gl::Texture& mutableOffDiagonalValues() { return m_values; }
+  gl::Texture& mutableOffDiagonalValues() {
+    m_hasTails = false;
+    return m_values;
+  }
   const gl::Texture& columns() const { return m_columns; }
   const gl::Texture& segmentStarts() const { return m_starts; }
   int valuesWidth() const { return m_values.width(); }
@@ -207,11 +235,17 @@ class SegmentMatrix : public PermutedMatrix {
   void requireInternalProduct(const stream::Vector& x, const stream::Vector& y, const std::string& what) const;
   void applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal, const std::string& what) const;
   void uploadValues(const std::vector<double>& csrValues, std::span<const double> extraDiagonal);
+  /// The double-float passes: r = b - A x (b, r given) or y = A x (y given).
+  void doubleFloatGroups(const DoubleFloatVector* b, const DoubleFloatVector& x, stream::Vector* r,
+                         DoubleFloatVector* y) const;
 
   SegmentOptions m_options;
   Csr m_pattern;
   std::vector<SegmentGroup> m_groups;
   gl::Texture m_values, m_columns, m_starts;
+  gl::Texture m_valueTails;       // allocated the first time tails are kept
+  stream::Vector m_diagonalTails;
+  bool m_hasTails = false;
   mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
   std::vector<SegmentSlot> m_entrySlots;

@@ -13,9 +13,11 @@
 #include <texstream/linalg/BandedMatrix.h>
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/DoubleFloatDot.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
+#include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
@@ -270,4 +272,124 @@ TEST_CASE("residualInDoubleFloat names the matrix and the vector on wrong shapes
                       Catch::Contains("StencilMatrix(\"P\").residualInDoubleFloat") && Catch::Contains("x.hi"));
   REQUIRE_THROWS_WITH(a.residualInDoubleFloat(b, x, r13), Catch::Contains("r13"));
   REQUIRE_THROWS_WITH(a.residualInDoubleFloat(b, x, const_cast<Vector&>(x.hi())), Catch::Contains("must not be"));
+}
+
+// ---- Pair products with the entries' tails, and dot products in double-float ----------
+
+namespace {
+/// sparseWithLongRow with every value using all 53 bits (sin of an irrational argument),
+/// so float entries alone lose about 2^-25 of each.
+linalg::Csr withDoubleValues(linalg::Csr a) {
+  for (std::size_t e = 0; e < a.values.size(); ++e) a.values[e] = std::sin(1.7 * double(e) + 0.3) + 0.01;
+  return a;
+}
+
+/// Per row: sum_j a_ij x_j and sum_j |a_ij x_j| in long double.
+std::pair<std::vector<long double>, std::vector<long double>> longDoubleProduct(const linalg::Csr& a,
+                                                                                const std::vector<double>& x) {
+  std::vector<long double> y(a.rows, 0.0L), scale(a.rows, 0.0L);
+  for (std::size_t r = 0; r < a.rows; ++r) {
+    for (auto k = a.rowPtr[r]; k < a.rowPtr[r + 1]; ++k) {
+      const long double v = (long double)a.values[std::size_t(k)] * (long double)x[std::size_t(a.colIdx[std::size_t(k)])];
+      y[r] += v;
+      scale[r] += std::abs(v);
+    }
+  }
+  return {y, scale};
+}
+}  // namespace
+
+TEST_CASE("Double-float dot products carry about 48 bits, weighted or not, at awkward sizes",
+          "[gl][linalg][double-float]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000), std::size_t(4099)}) {
+    DoubleFloatVector x(n, "x"), y(n, "y");
+    x.upload(randomDoubles(n, n));
+    y.upload(randomDoubles(n, n + 5));
+    const auto weights = test::randomFloats(n, n + 9, 0.5f, 2.0f);
+    Vector w(n, "w");
+    w.upload(weights);
+    const auto xs = x.download(), ys = y.download();
+    for (bool weighted : {false, true}) {
+      long double exact = 0, scale = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const long double term = (long double)xs[i] * ys[i] * (weighted ? (long double)weights[i] : 1.0L);
+        exact += term;
+        scale += std::abs(term);
+      }
+      stream::Scalar out("x.y");
+      linalg::doubleFloatDot(x, y, out, weighted ? &w : nullptr);
+      const double got = linalg::readDoubleFloat(out);
+      INFO("n = " << n << (weighted ? ", weighted" : "") << ": " << got << " against " << double(exact));
+      // 2^-44 of the terms' magnitudes: a float sum would be off by about 2^-24 of them.
+      REQUIRE(std::abs((long double)got - exact) <= std::ldexp(1.0L, -44) * scale);
+    }
+  }
+}
+
+TEST_CASE("SegmentMatrix keeps its entries' tails and multiplies pairs by them in double-float arithmetic",
+          "[gl][linalg][double-float]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool interleave = GENERATE(false, true);
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000)}) {
+    const linalg::Csr csr = withDoubleValues(sparseWithLongRow(n, n + 11));
+    linalg::SegmentOptions options;
+    options.interleave = interleave;
+    options.entryTails = true;
+    linalg::SegmentMatrix a(csr, "S", options);
+    INFO("n = " << n << ", " << (interleave ? "interleaved" : "consecutive") << ", reordered " << a.reordered());
+    REQUIRE(a.hasEntryTails());
+    const linalg::Csr back = a.toCsr();
+    for (std::size_t e = 0; e < csr.values.size(); ++e) {
+      REQUIRE(std::abs(back.values[e] - csr.values[e]) <= std::ldexp(std::abs(csr.values[e]), -46));
+    }
+
+    DoubleFloatVector x(n, "x"), y(n, "y");
+    x.upload(randomDoubles(n, n + 1));
+    const auto products = longDoubleProduct(csr, x.download());
+    const std::vector<long double>& exact = products.first;
+    const std::vector<long double>& scale = products.second;
+    auto worstError = [&] {
+      const auto got = y.download();
+      long double worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs((long double)got[i] - exact[i]) / scale[i]);
+      return double(worst);
+    };
+    a.applyInDoubleFloat(x, y);
+    REQUIRE(worstError() <= std::ldexp(1.0, -44));
+    REQUIRE(test::paddingIsZero(y.hi()));
+
+    // b - A x with b = A x exactly (rounded to pairs): the defect is the rounding of b.
+    std::vector<double> bValues(n);
+    for (std::size_t i = 0; i < n; ++i) bValues[i] = double(exact[i]);
+    DoubleFloatVector b(n, "b");
+    b.upload(bValues);
+    Vector r(n, "r");
+    a.residualInDoubleFloat(b, x, r);
+    const auto rs = r.download();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(std::abs(double(rs[i])) <= std::ldexp(double(scale[i]), -44));
+
+    // Values written on the GPU are floats: a mutable access drops the tails, and the
+    // product is then the float entries' (about 2^-25 of each entry away).
+    a.mutableOffDiagonalValues();
+    REQUIRE_FALSE(a.hasEntryTails());
+    REQUIRE_THROWS_WITH(a.offDiagonalTails(), Catch::Contains("S") && Catch::Contains("no entry tails"));
+    a.applyInDoubleFloat(x, y);
+    if (n > 1) REQUIRE(worstError() > std::ldexp(1.0, -40));
+    a.setValues(csr.values);
+    REQUIRE(a.hasEntryTails());
+    a.setKeepEntryTails(false);
+    REQUIRE_FALSE(a.hasEntryTails());
+  }
+}
+
+TEST_CASE("applyInDoubleFloat names operators without the kernel and wrong shapes", "[gl][linalg][double-float]") {
+  test::context();
+  const auto stencil = linalg::StencilMatrix::poisson2D(4, 3, "P");
+  DoubleFloatVector x(12, "x"), y(12, "y"), x11(11, "x11");
+  REQUIRE_THROWS_WITH(stencil.applyInDoubleFloat(x, y), Catch::Contains("\"P\"") && Catch::Contains("no double-float product"));
+  const linalg::SegmentMatrix s(linalg::Csr::poisson2D(4, 3), "S");
+  REQUIRE_THROWS_WITH(s.applyInDoubleFloat(x11, y), Catch::Contains("S") && Catch::Contains("x11"));
+  stream::Scalar out("out");
+  REQUIRE_THROWS_WITH(linalg::doubleFloatDot(x, x11, out), Catch::Contains("x11"));
 }

@@ -107,6 +107,37 @@ inline linalg::Csr matrixFloatCannotHold(std::size_t n) {
   return linalg::Csr::fromTriplets(n, n, rows, cols, values);
 }
 
+/// A weighted graph Laplacian of an nx x ny grid (edge weights using all 53 bits) plus
+/// `shift` times its own diagonal: SPD, with one eigenvalue about `shift` times the others'
+/// scale (the constant vector), as a mass matrix that is tiny against the stiffness makes
+/// it (curvature flow on a pinching mesh). Its entries rounded to float move that
+/// eigenvalue by about 1e-7 of the scale: for shift well below 1e-7 the float matrix is a
+/// different matrix, whose solutions no refinement built on it can turn into this one's.
+inline linalg::Csr nearlySingularLaplacian(std::size_t nx, std::size_t ny, double shift) {
+  std::vector<std::int64_t> rows, cols;
+  std::vector<double> values;
+  std::vector<double> diagonal(nx * ny, 0.0);
+  auto id = [&](std::size_t i, std::size_t j) { return std::int64_t(j * nx + i); };
+  auto link = [&](std::int64_t a, std::int64_t b) {
+    const double w = 1.0 + 0.5 * std::sin(1.3 * double(a) + 0.7 * double(b) + std::sqrt(2.0));
+    rows.push_back(a), cols.push_back(b), values.push_back(-w);
+    rows.push_back(b), cols.push_back(a), values.push_back(-w);
+    diagonal[std::size_t(a)] += w;
+    diagonal[std::size_t(b)] += w;
+  };
+  for (std::size_t j = 0; j < ny; ++j) {
+    for (std::size_t i = 0; i < nx; ++i) {
+      if (i + 1 < nx) link(id(i, j), id(i + 1, j));
+      if (j + 1 < ny) link(id(i, j), id(i, j + 1));
+    }
+  }
+  for (std::size_t i = 0; i < nx * ny; ++i) {
+    rows.push_back(std::int64_t(i)), cols.push_back(std::int64_t(i));
+    values.push_back(diagonal[i] == 0 ? 1.0 : diagonal[i] * (1.0 + shift));
+  }
+  return linalg::Csr::fromTriplets(nx * ny, nx * ny, rows, cols, values);
+}
+
 /// A defect correction with x and b in double on the host and b - A x formed there against
 /// the exact A (x, A and b must outlive it), the float vectors in Layout::forSize(n).
 inline solvers::DefectCorrection hostDefect(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x) {
