@@ -385,24 +385,13 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   double b2 = 0;
   for (double v : system.rhs) b2 += v * v;
   host.rightHandSideNorm = std::sqrt(b2);
+  std::vector<double> defect;
   std::vector<float> texels(m_positions.size(), 0.0f);
   host.defect = [&](stream::Vector& r) {
-    double r2 = 0;
-    std::fill(texels.begin(), texels.end(), 0.0f);
-    for (std::size_t i = 0; i < n; ++i) {
-      double ri[3] = {system.rhs[3 * i], system.rhs[3 * i + 1], system.rhs[3 * i + 2]};
-      for (auto e = system.A.rowPtr[i]; e < system.A.rowPtr[i + 1]; ++e) {
-        const std::size_t j = std::size_t(system.A.colIdx[std::size_t(e)]);
-        const double a = system.A.values[std::size_t(e)];
-        for (std::size_t c = 0; c < 3; ++c) ri[c] -= a * x[3 * j + c];
-      }
-      for (std::size_t c = 0; c < 3; ++c) {
-        r2 += ri[c] * ri[c];
-        texels[4 * std::size_t(toInternal[i]) + c] = float(ri[c]);
-      }
-    }
+    const double norm = hostDefect(system, x, defect);
+    std::copy(defect.begin(), defect.end(), texels.begin());
     r.upload(texels);
-    return std::sqrt(r2);
+    return norm;
   };
   host.addCorrection = [&](const stream::Vector& c) {
     const std::vector<float> correction = c.download();
@@ -425,6 +414,27 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   m_positions.upload(texels);
 }
 
+double CurvatureFlow::hostDefect(const CurvatureSystem& system, const std::vector<double>& x,
+                                 std::vector<double>& texels) const {
+  const std::size_t n = m_mesh.vertexCount();
+  const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
+  texels.assign(m_positions.layout().size(), 0.0);
+  double r2 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double ri[3] = {system.rhs[3 * i], system.rhs[3 * i + 1], system.rhs[3 * i + 2]};
+    for (auto e = system.A.rowPtr[i]; e < system.A.rowPtr[i + 1]; ++e) {
+      const std::size_t j = std::size_t(system.A.colIdx[std::size_t(e)]);
+      const double a = system.A.values[std::size_t(e)];
+      for (std::size_t c = 0; c < 3; ++c) ri[c] -= a * x[3 * j + c];
+    }
+    for (std::size_t c = 0; c < 3; ++c) {
+      r2 += ri[c] * ri[c];
+      texels[4 * std::size_t(toInternal[i]) + c] = ri[c];
+    }
+  }
+  return std::sqrt(r2);
+}
+
 void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::vector<double>& x,
                                          const std::vector<double>& offDiagonal, const std::vector<double>& diagonal) {
   // Float CG stagnated: the step's condition number times float's rounding of the entries
@@ -435,27 +445,15 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
   m_matrix->setKeepEntryTails(true);
   m_matrix->setValues(offDiagonal, diagonal);
-  std::vector<double> texels(m_positions.layout().size(), 0.0);
+  std::vector<double> texels;
   solvers::PairDefectCorrection host;
   double b2 = 0;
   for (double v : system.rhs) b2 += v * v;
   host.rightHandSideNorm = std::sqrt(b2);
   host.defect = [&](linalg::DoubleFloatVector& r) {
-    double r2 = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      double ri[3] = {system.rhs[3 * i], system.rhs[3 * i + 1], system.rhs[3 * i + 2]};
-      for (auto e = system.A.rowPtr[i]; e < system.A.rowPtr[i + 1]; ++e) {
-        const std::size_t j = std::size_t(system.A.colIdx[std::size_t(e)]);
-        const double a = system.A.values[std::size_t(e)];
-        for (std::size_t c = 0; c < 3; ++c) ri[c] -= a * x[3 * j + c];
-      }
-      for (std::size_t c = 0; c < 3; ++c) {
-        r2 += ri[c] * ri[c];
-        texels[4 * std::size_t(toInternal[i]) + c] = ri[c];
-      }
-    }
+    const double norm = hostDefect(system, x, texels);
     r.upload(texels);
-    return std::sqrt(r2);
+    return norm;
   };
   auto correct = [&](const linalg::DoubleFloatVector& c, double sign) {
     const std::vector<double> correction = c.download();

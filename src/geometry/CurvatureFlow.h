@@ -237,6 +237,9 @@ class CurvatureFlow {
   void solveStep();
   /// One step's solve in mixed precision (see CurvatureFlowOptions::precision).
   void solveStepMixed(double lambdaDt);
+  /// b - A x of the step's double system for the double positions x (mesh order), into a
+  /// vertex vector's texels (internal order); returns its norm.
+  double hostDefect(const CurvatureSystem& system, const std::vector<double>& x, std::vector<double>& texels) const;
   /// Where mixed-precision CG stagnated: defect correction goes on with double-float CG
   /// on the matrix held as pairs (SegmentOptions::entryTails), x in double on the host.
   void continueInDoubleFloat(const CurvatureSystem& system, std::vector<double>& x,
