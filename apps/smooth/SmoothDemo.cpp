@@ -187,8 +187,35 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   m_degenerate.push_back(m.degenerateTriangles);
   m_outcomes.push_back(solvers::outcomeName(status.outcome));
   m_innerIterations.push_back(m_flow->lastInnerIterations());
-  if (!status.converged())
-    std::cerr << "texstream-smooth: step " << m_flow->steps() << ": " << status.message << "\n";
+  m_lastAdvice.clear();
+  if (status.converged()) return;
+  const StepSettings settings = currentStepSettings();
+  const long long stepNumber = m_flow->steps();
+  const std::vector<std::string> remedies = stepRemedies(settings, status);
+  // The full advice once; while the remedies stay the same, a line per step.
+  const bool repeated = !m_unconverged.empty() && m_unconverged.back()["remedies"] == nlohmann::json(remedies);
+  std::cerr << "texstream-smooth: " << status.message << "\n";
+  if (!repeated) std::cerr << "texstream-smooth: " << stepAdvice(stepNumber, settings, status, true) << "\n";
+  m_lastAdvice = stepAdvice(stepNumber, settings, status, false);
+  m_unconverged.push_back({{"step", stepNumber},
+                           {"outcome", solvers::outcomeName(status.outcome)},
+                           {"relative_residual", status.relativeResidual},
+                           {"iterations", status.iterations},
+                           {"remedies", remedies},
+                           {"advice", m_lastAdvice}});
+}
+
+StepSettings SmoothDemo::currentStepSettings() const {
+  StepSettings s;
+  s.dsi = m_settings.dsi.enabled;
+  s.flow = m_flow->options().flow;
+  s.precision = m_flow->options().precision;
+  s.jacobi = m_flow->options().jacobi;
+  s.lambdaDt = m_lambdaDt;
+  s.cgTolerance = m_flow->options().cgTolerance;
+  s.cgMaxIterations = m_flow->options().cgMaxIterations;
+  s.dsiWeight = m_settings.dsi.dataWeight;
+  return s;
 }
 
 void SmoothDemo::step() {
@@ -395,6 +422,13 @@ void SmoothDemo::gui(ShellControls& controls) {
     if (m_settings.precision == solvers::Precision::Mixed) precision |= m_table.widget("inner-tol");
     if (precision) flow.setPrecision(m_settings.precision, m_settings.innerTolerance);
     if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
+    if (!m_lastAdvice.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.3f, 1.0f));
+      wrappedText(m_lastAdvice);
+      ImGui::PopStyleColor();
+    }
+    if (!m_unconverged.empty())
+      ImGui::Text("%zu of %zu steps did not converge", m_unconverged.size(), m_iterations.size());
   }
 
   if (section("backend", false)) backendPanel();
@@ -470,6 +504,7 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["volume"] = m_volume;
   out["degenerate_triangles"] = m_degenerate;
   out["cg_outcomes"] = m_outcomes;
+  out["unconverged_steps"] = m_unconverged.empty() ? nlohmann::json::array() : nlohmann::json(m_unconverged);
   out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";
   if (m_settings.dsi.enabled && m_dsi) m_dsi->report(out);
   out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};

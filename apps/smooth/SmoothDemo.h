@@ -10,6 +10,7 @@
 #include "OrbitCamera.h"
 #include "Settings.h"
 #include "SmoothSettings.h"
+#include "StepAdvice.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
 #include <texstream/geometry/Mesh.h>
@@ -69,6 +70,7 @@ class SmoothDemo : public Demo {
   void applyNoise();
   std::unique_ptr<geometry::CurvatureFlow> makeFlow(const geometry::Mesh& mesh) const;
   void recordStep(const solvers::SolverStatus& status, double ms);
+  StepSettings currentStepSettings() const;
   void exportObj(const std::string& path);
   /// The health measure of the positions just set: the reference of health().
   void measureReference();
@@ -100,6 +102,9 @@ class SmoothDemo : public Demo {
   std::vector<double> m_residuals, m_ms, m_area, m_volume;
   std::vector<std::size_t> m_degenerate;
   std::vector<std::string> m_outcomes;
+  /// The steps that did not converge: step, outcome, residual, remedies, advice.
+  std::vector<nlohmann::json> m_unconverged;
+  std::string m_lastAdvice;  ///< the last step's advice (panel), empty when it converged
   /// Mixed precision: each step's inner CG iterations per refinement step.
   std::vector<std::vector<int>> m_innerIterations;
 };

@@ -144,6 +144,10 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x, const Settings& s,
                           solvers::RefinementStatus& status) {
   const std::size_t n = A.rows;
+  // --max-iter caps float and double-float iterations together.
+  const int budget = s.maxIterationsGiven ? s.maxIterations - status.iterations
+                                          : solvers::kDoubleFloatCgDefaults.maxIterations;
+  if (budget <= 0) return 0;
   std::fprintf(stderr, "texstream-solve: %s; going on with double-float CG\n", status.message.c_str());
   linalg::SegmentOptions options;
   options.entryTails = true;
@@ -184,7 +188,7 @@ int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, st
     }
   };
   solvers::IterativeOptions inner;
-  inner.maxIterations = s.maxIterationsGiven ? s.maxIterations : solvers::kDoubleFloatCgDefaults.maxIterations;
+  inner.maxIterations = budget;
   inner.checkEvery = std::max(s.checkEvery, solvers::kDoubleFloatCgDefaults.checkEvery);
   const solvers::RefinementStatus refined =
       solvers::refineWithDoubleFloatCg(pairs.internalLayout(), host, P, refinement, inner,
@@ -330,7 +334,9 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     };
     solvers::CgOptions cgo = opts;
     cgo.onCheck = nullptr;
-    if (!s.maxIterationsGiven) cgo.maxIterations = solvers::kMixedPrecisionCgDefaults.maxIterations;
+    // With --max-iter, float CG gets half of it and double-float CG the rest (a float
+    // residual can fall for thousands of iterations where the true one no longer moves).
+    cgo.maxIterations = s.maxIterationsGiven ? (s.maxIterations + 1) / 2 : solvers::kMixedPrecisionCgDefaults.maxIterations;
     refinement = solvers::mixedPrecisionCg(matrix.internalLayout(), host, Ai, ro, cgo, M.get());
     if (!refinement.converged() && refinement.outcome != solvers::Outcome::NonFinite) {
       pairIterations = continueInDoubleFloat(A, b, x, s, refinement);
@@ -427,7 +433,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--tol", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
   cli.add_option("--max-iter", maxIterText,
-                 "Iteration cap, >= 1 (mixed precision: of all CG iterations together, default 20000 there)")->type_name("N")->capture_default_str();
+                 "Iteration cap, >= 1 (mixed precision: float and double-float CG together, at most half of it float; unset, 20000 for each)")->type_name("N")->capture_default_str();
   cli.add_option("--check-every", checkText, "Iterations between residual checks (and progress lines), >= 1")
       ->type_name("N")
       ->capture_default_str();

@@ -404,7 +404,12 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   refinement.tolerance = m_options.cgTolerance;
   refinement.innerTolerance = m_options.innerTolerance;
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
-  m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, cgOptions(), M);
+  // Float CG gets half the cap: where the float-rounded matrix is the limit its residual
+  // can fall slowly for thousands of iterations without the true one moving, and the rest
+  // is for double-float CG (continueInDoubleFloat).
+  solvers::CgOptions floatPhase = cgOptions();
+  floatPhase.maxIterations = (m_options.cgMaxIterations + 1) / 2;
+  m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, floatPhase, M);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
   if (!m_lastSolve.converged()) continueInDoubleFloat(system, x, offDiagonal, diagonal);
   m_hostPositions = std::move(x);
@@ -441,6 +446,9 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   // is about 1, so no float correction can help (docs/performance.md). Defect correction
   // goes on with double-float CG on the matrix held as pairs: the defect in double here,
   // each correction solved in pairs and added in double (solvers/DoubleFloatCg.h).
+  // cgMaxIterations caps the step's iterations in both arithmetics together.
+  const int budget = m_options.cgMaxIterations - m_lastSolve.iterations;
+  if (budget <= 0) return;
   const std::size_t n = m_mesh.vertexCount();
   const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
   m_matrix->setKeepEntryTails(true);
@@ -466,7 +474,7 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   solvers::RefinementOptions refinement;
   refinement.tolerance = m_options.cgTolerance;
   solvers::IterativeOptions inner;
-  inner.maxIterations = std::max(1, m_options.cgMaxIterations);
+  inner.maxIterations = budget;
   const solvers::RefinementStatus pairs =
       solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, refinement, inner,
                                        m_options.jacobi ? m_jacobi->inverseDiagonal() : nullptr);

@@ -102,8 +102,10 @@ struct CurvatureFlowOptions {
   /// al. 2007 split the work).
   /// On thin features of real scans the step's condition number amplifies float's rounding
   /// of the matrix entries themselves, so the defect needs entries in double, not only a
-  /// double x. cgTolerance is then the true residual's in double; cgMaxIterations caps the
-  /// step's CG iterations. Costs per step: one CPU assembly and, per residual replacement,
+  /// double x. cgTolerance is then the true residual's in double; when float CG stagnates
+  /// (the float-rounded matrix itself is the limit), the step goes on with double-float CG
+  /// on the matrix held as pairs (solvers/DoubleFloatCg.h). cgMaxIterations caps the step's
+  /// CG iterations, float and double-float together; float CG gets at most half of them. Costs per step: one CPU assembly and, per residual replacement,
   /// a CPU product and a vertex vector each way.
   solvers::Precision precision = solvers::Precision::Single;
   /// Mixed: the fall of CG's float residual after which it is replaced by the true one, in

@@ -246,6 +246,7 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
                                          const IterativeOptions& inner, const stream::Vector* weight) {
   const std::string where = "refineWithDoubleFloatCg(" + text::quoted(A.name()) + ")";
   validateRefinementOptions("refineWithDoubleFloatCg", options);
+  const int cap = resolveLimits("refineWithDoubleFloatCg", inner, kDoubleFloatCgDefaults).maxIterations;
   if (!target.defect || !target.addCorrection || !target.subtractCorrection)
     throw std::invalid_argument(where + ": the defect correction lacks one of its three calls");
   const auto start = std::chrono::steady_clock::now();
@@ -281,7 +282,9 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
                                             std::to_string(status.outerSteps()) + " steps, " +
                                             std::to_string(status.iterations) + " double-float CG iterations");
     }
+    if (status.iterations >= cap) break;
     IterativeOptions solve = inner;
+    solve.maxIterations = cap - status.iterations;
     solve.tolerance = float(std::clamp(0.5 * options.tolerance / relative, 1e-8, 0.5));
     solve.onCheck = nullptr;
     c.setZero();
@@ -299,6 +302,12 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
     if (!(now < relative)) {  // the correction did not help: undone
       target.subtractCorrection(c);
       record(s.iterations, relative);
+      if (s.outcome == Outcome::MaxIterations && status.iterations >= cap) {
+        return finish(Outcome::MaxIterations,
+                      "true residual " + text::formatNumber(relative) + " when the cap of " + std::to_string(cap) +
+                          " double-float CG iterations cut the last inner solve short (its correction was undone; " +
+                          s.message + ")");
+      }
       return finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) +
                                             " (tolerance " + text::formatNumber(options.tolerance) +
                                             "; the last correction raised it and was undone; last inner solve: " + last +
@@ -319,7 +328,10 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
                                           std::to_string(status.iterations) + " double-float CG iterations");
   }
   return finish(Outcome::MaxIterations, "true residual " + text::formatNumber(relative) + " after " +
-                                            std::to_string(options.maxOuterSteps) + " steps (tolerance " +
+                                            std::to_string(status.outerSteps()) + " steps, " +
+                                            std::to_string(status.iterations) + " double-float CG iterations (at most " +
+                                            std::to_string(options.maxOuterSteps) + " steps and " +
+                                            std::to_string(cap) + " iterations; tolerance " +
                                             text::formatNumber(options.tolerance) + ")");
 }
 

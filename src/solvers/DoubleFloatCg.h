@@ -75,8 +75,8 @@ struct PairDefectCorrection {
 /// solve gains nothing (CurvatureFlow's pinching steps, texstream-solve): the outer loop's
 /// defect is as exact as the caller's arithmetic, each correction as exact as the pairs.
 /// options: tolerance (the true residual's), maxOuterSteps, minimumReduction (two steps in
-/// a row gaining less: Stagnated), onStep; innerTolerance is not used. inner: the inner
-/// solves' maxIterations (each), checkEvery, backend. A correction that raises the defect
+/// a row gaining less: Stagnated), onStep; innerTolerance is not used. inner: maxIterations
+/// (of all inner solves together), checkEvery, backend. A correction that raises the defect
 /// is undone and ends the refinement. The status: innerIterations per step, the true
 /// residual in residualHistory.
 RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const PairDefectCorrection& target,

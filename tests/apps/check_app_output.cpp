@@ -3,7 +3,7 @@
 //                    [--string KEY]... [--equals KEY=VALUE]... [--blew-up] [--png FILE]
 // JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] of positive ints;
 // "ms_per_step" is a non-negative number; "renderer" and "backend" are non-empty strings;
-// each --array KEY holds LEN finite numbers; each --string KEY is a non-empty string; each
+// each --array KEY holds LEN finite numbers; each --string KEY (a key or a path) is a non-empty string; each
 // --equals KEY=VALUE: the value at KEY (a key, or a path such as settings/re) equals VALUE:
 // a string equal to VALUE, or another value equal to VALUE read as JSON.
 // "blew_up" is absent, or with --blew-up it is {"step": S, "reason": "..."} with
@@ -47,12 +47,15 @@ void checkJson(const std::string& path, const std::string& app, long long steps,
   } catch (const std::exception& e) {
     return fail("JSON " + path + " does not parse: " + e.what());
   }
-  auto str = [&](const char* key) { return j.contains(key) && j[key].is_string() && !j[key].get<std::string>().empty(); };
+  auto str = [&](const std::string& key) {
+    const nlohmann::json::json_pointer at("/" + key);
+    return j.contains(at) && j.at(at).is_string() && !j.at(at).get<std::string>().empty();
+  };
   if (!app.empty() && (!str("app") || j["app"] != app)) fail("\"app\" is not \"" + app + "\"");
   if (!str("renderer")) fail("\"renderer\" missing or empty");
   if (!str("backend")) fail("\"backend\" missing or empty");
   for (const std::string& key : strings)
-    if (!str(key.c_str())) fail("\"" + key + "\" missing or empty");
+    if (!str(key)) fail("\"" + key + "\" missing or empty");
   for (const auto& [key, value] : equals) {
     const nlohmann::json::json_pointer at("/" + key);
     if (!j.contains(at)) {

@@ -20,6 +20,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 using namespace texstream;
@@ -70,6 +71,54 @@ TEST_CASE("Double-float CG reaches 1e-10 on a nearly singular system whose entri
     const auto xSingle = xf.download();
     INFO("float CG: " << single.message);
     REQUIRE(relativeResidual(exact, std::vector<double>(xSingle.begin(), xSingle.end()), rhs) > 1e-8);
+  }
+}
+
+TEST_CASE("Defect correction with double-float CG reaches 1e-12 from a host defect and keeps its iteration cap",
+          "[gl][solvers][refinement][double-float]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (const auto& grid : {std::pair<std::size_t, std::size_t>{1, 1}, {7, 5}, {29, 23}}) {
+    const std::size_t n = grid.first * grid.second;
+    INFO(grid.first << " x " << grid.second);
+    const linalg::Csr exact = test::nearlySingularLaplacian(grid.first, grid.second, 1e-9);
+    const linalg::SegmentMatrix A = withTails(exact, "laplacian");
+    const solvers::JacobiPreconditioner M(A, stream::Layout::forSize(n));
+    const auto rhs = exact.multiply(randomRhs(n, 7 + n));
+    std::vector<double> x(n, 0.0);
+    solvers::PairDefectCorrection host;
+    host.rightHandSideNorm = std::sqrt(std::inner_product(rhs.begin(), rhs.end(), rhs.begin(), 0.0));
+    host.defect = [&](DoubleFloatVector& r) {
+      const std::vector<double> Ax = exact.multiply(x);
+      std::vector<double> d(n);
+      for (std::size_t i = 0; i < n; ++i) d[i] = rhs[i] - Ax[i];
+      r.upload(d);
+      return std::sqrt(std::inner_product(d.begin(), d.end(), d.begin(), 0.0));
+    };
+    auto correct = [&](const DoubleFloatVector& c, double sign) {
+      const std::vector<double> cd = c.download();
+      for (std::size_t i = 0; i < n; ++i) x[i] += sign * cd[i];
+    };
+    host.addCorrection = [&](const DoubleFloatVector& c) { correct(c, 1.0); };
+    host.subtractCorrection = [&](const DoubleFloatVector& c) { correct(c, -1.0); };
+    const stream::Layout layout = stream::Layout::forSize(n);
+
+    // The cap counts the inner solves' iterations together: a small one ends the refinement
+    // as MaxIterations within it, with x moved towards the solution.
+    if (n > 1) {
+      const auto capped = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12},
+                                                           {.maxIterations = 20}, M.inverseDiagonal());
+      INFO(capped.message);
+      REQUIRE(capped.outcome == Outcome::MaxIterations);
+      REQUIRE(capped.iterations <= 20);
+      REQUIRE(relativeResidual(exact, x, rhs) == Approx(capped.relativeResidual).epsilon(1e-6));
+      REQUIRE(capped.relativeResidual < 1.0);
+    }
+    const auto status = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12},
+                                                         {.maxIterations = 20000}, M.inverseDiagonal());
+    INFO(status.message);
+    REQUIRE(status.converged());
+    REQUIRE(relativeResidual(exact, x, rhs) <= 1e-12);
+    REQUIRE(status.iterations <= 20000);
   }
 }
 
