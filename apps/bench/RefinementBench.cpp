@@ -14,7 +14,10 @@
 //  - solve_1e-6.mixed_cg.<tag>, solve_1e-10.mixed_cg.<tag>: mixedPrecisionCg (reliable
 //    updates: one float CG whose residual is replaced by the double-float defect each time
 //    it falls by 1e-2, the search direction kept); solve_1e-10.mixed_cg_async.<tag> with
-//    asynchronous checks.
+//    asynchronous checks;
+//  - solve_1e-10.double_float_cg.<tag> (operators with double-float products: the mesh
+//    system's segment matrix): doubleFloatCg (solvers/DoubleFloatCg.h), every vector,
+//    product and dot product in pairs of floats, no float phase.
 // Float CG alone does not reach 1e-10 (it stalls near 1e-7); the 1e-10 row's note says
 // where one float CG run asked for 1e-10 stopped.
 // Each row's max_rel_err is the true relative residual of its solution, computed in double
@@ -38,6 +41,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/DoubleFloatCg.h>
 #include <texstream/solvers/MixedPrecisionCg.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/stream/Profiler.h>
@@ -86,6 +90,8 @@ struct RefineSystem {
   std::string tag, note;
   linalg::Csr csr;
   std::unique_ptr<linalg::LinearOperator> gpu;
+  /// Whether gpu implements LinearOperator::applyInDoubleFloat (the double-float CG row).
+  bool pairProducts = false;
 };
 
 void systemRows(BenchContext& ctx, const RefineSystem& s) {
@@ -237,6 +243,33 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     }
   }
 
+  for (stream::Backend backend : s.pairProducts ? ctx.backends : std::vector<stream::Backend>{}) {
+    stream::BackendScope scope(backend);
+    solvers::IterativeOptions options;
+    options.tolerance = 1e-10f;
+    options.maxIterations = kMaxIterations;
+    solvers::SolverStatus status;
+    const Timing t = timeGl(
+        [&] {
+          xPair.setZero();
+          status = solvers::doubleFloatCg(A, bPair, xPair, options);
+        },
+        spec, /*gpuTimer=*/false);
+    Row row = makeRow("solve_1e-10.double_float_cg." + s.tag, stream::backendName(backend), n, t, 0.0, 0.0, 0.0);
+    row.maxRelErr = trueResidual(s.csr, b, xPair.download());
+    const std::string passes = passBreakdown([&] {
+      xPair.setZero();
+      solvers::doubleFloatCg(A, bPair, xPair, options);
+    });
+    row.tolerance = 1e-10;
+    row.peerCandidates = {"peer.cusparse_dcg_1e-10." + s.tag, "peer.eigen_dcg_1e-10." + s.tag};
+    row.note = s.note + "; doubleFloatCg (vectors, products and dots in pairs of floats), " +
+               std::to_string(status.iterations) + " iterations" +
+               (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +
+               "; max_rel_err is the true relative residual" + passes;
+    ctx.add(std::move(row));
+  }
+
   for (const double target : {1e-6, 1e-10}) {
     std::vector<double> x;
     int iterations = 0;
@@ -305,6 +338,7 @@ void runRefine(BenchContext& ctx) {
     s.tag = "mesh" + std::to_string(s.csr.rows);
     s.note = "curvature flow on a noisy icosphere, lambda dt = 1e-3, segment matrix (user order)";
     s.gpu = std::make_unique<linalg::SegmentMatrix>(s.csr, "bench.refine.mesh");
+    s.pairProducts = true;
     systemRows(ctx, s);
   }
 }

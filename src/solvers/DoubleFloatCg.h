@@ -49,6 +49,7 @@ inline constexpr IterationDefaults kDoubleFloatCgDefaults{20000, 16};
 /// not supported (std::invalid_argument). weight: nullptr, or a preconditioner's inverse
 /// diagonal (JacobiPreconditioner::inverseDiagonal(), geometry::VertexJacobi). Throws
 /// gl::Error on shapes and operators without the pair product; failures are in the status.
+/// A reordered matrix (solvers/InternalOrder.h) is solved in its internal order.
 SolverStatus doubleFloatCg(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                            linalg::DoubleFloatVector& x, const IterativeOptions& options = {},
                            const stream::Vector* weight = nullptr);
