@@ -90,7 +90,39 @@ unsigned productThreads(std::size_t rows) {
 #endif
 }
 
+/// Calls work(t, first, last) for `threads` blocks of [0, rows), on threads where there are
+/// several.
+template <class Work>
+void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
+  auto run = [&](unsigned t) { work(t, rows * t / threads, rows * (t + 1) / threads); };
+#ifndef __EMSCRIPTEN__
+  if (threads > 1) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
+    run(0);
+    for (std::thread& th : pool) th.join();
+    return;
+  }
+#endif
+  run(0);
+}
+
 }  // namespace
+
+void multiplyVector(const Csr& A, std::span<const double> x, std::span<double> y) {
+  if (x.size() != A.cols || y.size() != A.rows) {
+    throw std::invalid_argument("multiplyVector: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
+                                ", x has " + std::to_string(x.size()) + " values and y " + std::to_string(y.size()));
+  }
+  forRowBlocks(A.rows, productThreads(A.rows), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) {
+      double s = 0;
+      for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k)
+        s += A.values[std::size_t(k)] * x[std::size_t(A.colIdx[std::size_t(k)])];
+      y[r] = s;
+    }
+  });
+}
 
 Csr multiply(const Csr& A, const Csr& B) {
   A.validate("multiply: A");
@@ -112,21 +144,9 @@ Csr multiply(const Csr& A, const Csr& B) {
   };
   std::vector<Block> blocks(threads);
   auto range = [&](unsigned t) { return std::pair{A.rows * t / threads, A.rows * (t + 1) / threads}; };
-  auto work = [&](unsigned t) {
-    const auto [first, last] = range(t);
+  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
     multiplyRows(A, B, first, last, blocks[t].colIdx, blocks[t].values, blocks[t].rowEnds);
-  };
-#ifndef __EMSCRIPTEN__
-  if (threads > 1) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (std::thread& th : pool) th.join();
-  } else
-#endif
-  {
-    work(0);
-  }
+  });
   std::size_t total = 0;
   for (const Block& b : blocks) total += b.colIdx.size();
   C.colIdx.reserve(total);

@@ -14,6 +14,10 @@ namespace texstream::linalg {
 Csr transpose(const Csr& A);
 /// A^T y in double precision; y has A.rows values (std::invalid_argument otherwise).
 std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y);
+/// y = A x in double, rows split over threads as multiply's are. Only the sizes are checked
+/// (std::invalid_argument), not A's structure: for loops that multiply by one validated
+/// matrix many times.
+void multiplyVector(const Csr& A, std::span<const double> x, std::span<double> y);
 /// A B (A.rows x B.cols), columns ascending in each row, entries that cancel to exactly 0
 /// kept: Gustavson's row-by-row product with a dense accumulator, O(flops + B.cols) time.
 /// std::invalid_argument when A or B is invalid or A.cols != B.rows.

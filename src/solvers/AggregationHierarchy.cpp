@@ -123,34 +123,41 @@ std::size_t aggregate(const NodeGraph& g, double theta, std::vector<std::int32_t
 /// P0 and the next level's near-null space: per aggregate, the rows of B on its nodes
 /// factored Q R by modified Gram-Schmidt (a column that depends on the earlier ones is
 /// dropped: zero in Q and in R). Q's columns are the aggregate's k columns of P0, R's
-/// rows its k rows of the coarse B.
+/// rows its k rows of the coarse B. Each fine row lies in one aggregate, so P0's rows are
+/// written directly: row r holds the aggregate's kept columns a k + j, j ascending.
 linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, std::size_t aggregates, int b,
                                  const std::vector<std::vector<double>>& B, std::vector<std::vector<double>>& coarseB) {
   const std::size_t k = B.size(), rows = aggregateOf.size() * std::size_t(b);
-  std::vector<std::vector<std::size_t>> rowsOf(aggregates);
-  for (std::size_t node = 0; node < aggregateOf.size(); ++node)
-    for (int c = 0; c < b; ++c) rowsOf[std::size_t(aggregateOf[node])].push_back(node * std::size_t(b) + std::size_t(c));
+  // The rows of each aggregate, ascending (a counting sort of the rows by aggregate).
+  std::vector<std::int64_t> aggregateStart(aggregates + 1, 0);
+  for (std::int32_t a : aggregateOf) aggregateStart[std::size_t(a) + 1] += b;
+  for (std::size_t a = 0; a < aggregates; ++a) aggregateStart[a + 1] += aggregateStart[a];
+  std::vector<std::size_t> rowsByAggregate(rows);
+  {
+    std::vector<std::int64_t> next(aggregateStart.begin(), aggregateStart.end() - 1);
+    for (std::size_t node = 0; node < aggregateOf.size(); ++node)
+      for (int c = 0; c < b; ++c)
+        rowsByAggregate[std::size_t(next[std::size_t(aggregateOf[node])]++)] = node * std::size_t(b) + std::size_t(c);
+  }
   coarseB.assign(k, std::vector<double>(aggregates * k, 0.0));
-  std::vector<std::int64_t> tr, tc;
-  std::vector<double> tv;
-  tr.reserve(rows * k);
-  tc.reserve(rows * k);
-  tv.reserve(rows * k);
-  std::vector<std::vector<double>> q(k);
+  std::vector<double> q(rows * k, 0.0);    // Q's entry (row, j) at row * k + j
+  std::vector<char> kept(aggregates * k, 0);  // whether column a k + j survived
+  std::vector<std::vector<double>> local(k);
   for (std::size_t a = 0; a < aggregates; ++a) {
-    const std::vector<std::size_t>& local = rowsOf[a];
+    const std::size_t* members = rowsByAggregate.data() + aggregateStart[a];
+    const std::size_t size = std::size_t(aggregateStart[a + 1] - aggregateStart[a]);
     for (std::size_t j = 0; j < k; ++j) {
-      std::vector<double>& v = q[j];
-      v.resize(local.size());
+      std::vector<double>& v = local[j];
+      v.resize(size);
       double before = 0.0;
-      for (std::size_t m = 0; m < local.size(); ++m) {
-        v[m] = B[j][local[m]];
+      for (std::size_t m = 0; m < size; ++m) {
+        v[m] = B[j][members[m]];
         before += v[m] * v[m];
       }
       for (std::size_t i = 0; i < j; ++i) {
         double r = 0.0;
-        for (std::size_t m = 0; m < local.size(); ++m) r += q[i][m] * v[m];
-        for (std::size_t m = 0; m < local.size(); ++m) v[m] -= r * q[i][m];
+        for (std::size_t m = 0; m < size; ++m) r += local[i][m] * v[m];
+        for (std::size_t m = 0; m < size; ++m) v[m] -= r * local[i][m];
         coarseB[j][a * k + i] = r;
       }
       double norm = 0.0;
@@ -162,14 +169,32 @@ linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, s
       }
       for (double& x : v) x /= norm;
       coarseB[j][a * k + j] = norm;
-      for (std::size_t m = 0; m < local.size(); ++m) {
-        tr.push_back(std::int64_t(local[m]));
-        tc.push_back(std::int64_t(a * k + j));
-        tv.push_back(v[m]);
-      }
+      kept[a * k + j] = 1;
+      for (std::size_t m = 0; m < size; ++m) q[members[m] * k + j] = v[m];
     }
   }
-  return linalg::Csr::fromTriplets(rows, aggregates * k, tr, tc, tv);
+  linalg::Csr P0;
+  P0.rows = rows;
+  P0.cols = aggregates * k;
+  P0.rowPtr.assign(rows + 1, 0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
+    std::int64_t count = 0;
+    for (std::size_t j = 0; j < k; ++j) count += kept[a * k + j];
+    P0.rowPtr[r + 1] = P0.rowPtr[r] + count;
+  }
+  P0.colIdx.resize(std::size_t(P0.rowPtr[rows]));
+  P0.values.resize(std::size_t(P0.rowPtr[rows]));
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
+    std::size_t slot = std::size_t(P0.rowPtr[r]);
+    for (std::size_t j = 0; j < k; ++j) {
+      if (!kept[a * k + j]) continue;
+      P0.colIdx[slot] = std::int32_t(a * k + j);
+      P0.values[slot++] = q[r * k + j];
+    }
+  }
+  return P0;
 }
 
 /// P0 - S row by row (both with ascending columns).
@@ -178,6 +203,8 @@ linalg::Csr subtract(const linalg::Csr& P0, const linalg::Csr& S) {
   P.rows = P0.rows;
   P.cols = P0.cols;
   P.rowPtr.assign(P.rows + 1, 0);
+  P.colIdx.reserve(P0.nonZeros() + S.nonZeros());
+  P.values.reserve(P0.nonZeros() + S.nonZeros());
   for (std::size_t r = 0; r < P.rows; ++r) {
     std::int64_t i = P0.rowPtr[r], j = S.rowPtr[r];
     while (i < P0.rowPtr[r + 1] || j < S.rowPtr[r + 1]) {
@@ -222,8 +249,9 @@ linalg::Csr withIdentityOnEmptyRows(linalg::Csr A) {
 }  // namespace
 
 double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
+  A.validate("estimateJacobiSpectralRadius");
   const std::vector<double> d = A.diagonal();
-  std::vector<double> x(A.rows), y;
+  std::vector<double> x(A.rows), y(A.rows);
   std::uint32_t state = 12345u;
   for (double& v : x) {
     state = state * 1664525u + 1013904223u;
@@ -231,7 +259,7 @@ double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
   }
   double rho = 0.0;
   for (int s = 0; s < steps; ++s) {
-    y = A.multiply(x);
+    linalg::multiplyVector(A, x, y);
     // Rayleigh quotient of D^-1 A in the D inner product: (x . A x) / (x . D x).
     double xAx = 0.0, xDx = 0.0, yy = 0.0;
     for (std::size_t i = 0; i < A.rows; ++i) {

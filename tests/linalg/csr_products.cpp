@@ -1,4 +1,4 @@
-// Tests src/linalg/CsrProducts.*: transpose, A^T y, A B and A^T A against the products
+// Tests src/linalg/CsrProducts.*: transpose, A^T y, A x, A B and A^T A against the products
 // applied to vectors in double, on rectangular random matrices and on products large
 // enough to be split over threads (rows joined in order, columns ascending); misuse.
 #include <catch2/catch.hpp>
@@ -55,6 +55,10 @@ TEST_CASE("Sparse products equal the products applied to vectors", "[linalg][csr
     double worst = 0;
     for (std::size_t i = 0; i < m; ++i) worst = std::max(worst, std::abs(got[i] - want[i]));
     REQUIRE(worst < 1e-12);
+    // The threaded vector product equals the serial one exactly (same sums, same order).
+    std::vector<double> threaded(m, -1.0);
+    linalg::multiplyVector(C, x, threaded);
+    REQUIRE(threaded == got);
     // A^T A through the same product.
     const linalg::Csr N = linalg::normalMatrix(A);
     const std::vector<double> y = test::toDouble(test::randomFloats(k, k + 1));
@@ -65,4 +69,7 @@ TEST_CASE("Sparse products equal the products applied to vectors", "[linalg][csr
   }
   CHECK_THROWS_WITH(linalg::multiply(randomSparse(3, 4, 2, 1), randomSparse(5, 2, 2, 2)),
                     Catch::Contains("A is 3x4, B is 5x2"));
+  std::vector<double> x3(3), y3(3);
+  CHECK_THROWS_WITH(linalg::multiplyVector(randomSparse(3, 4, 2, 1), x3, y3),
+                    Catch::Contains("A is 3x4, x has 3 values and y 3"));
 }
