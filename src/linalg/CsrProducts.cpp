@@ -47,15 +47,34 @@ std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y) {
 
 namespace {
 
-/// Rows [first, last) of A B into C's arrays (column order ascending per row); rowEnds[i]
-/// is the running count after row first + i.
-void multiplyRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, std::vector<std::int32_t>& colIdx,
-                  std::vector<double>& values, std::vector<std::int64_t>& rowEnds) {
+/// Symbolic phase: the number of distinct columns of each row i in [first, last) of A B,
+/// into rowPtr[i + 1].
+void countRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, std::vector<std::int64_t>& rowPtr) {
+  std::vector<std::int64_t> marker(B.cols, -1);
+  for (std::size_t i = first; i < last; ++i) {
+    std::int64_t count = 0;
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      const std::size_t r = std::size_t(A.colIdx[std::size_t(k)]);
+      for (std::int64_t l = B.rowPtr[r]; l < B.rowPtr[r + 1]; ++l) {
+        const std::size_t j = std::size_t(B.colIdx[std::size_t(l)]);
+        if (marker[j] != std::int64_t(i)) {
+          marker[j] = std::int64_t(i);
+          ++count;
+        }
+      }
+    }
+    rowPtr[i + 1] = count;
+  }
+}
+
+/// Numeric phase: rows [first, last) of A B written into C from C.rowPtr[i] on, columns
+/// ascending (Gustavson's dense accumulator).
+void fillRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, Csr& C) {
   std::vector<double> accumulator(B.cols, 0.0);
   std::vector<std::int64_t> marker(B.cols, -1);
-  std::vector<std::int32_t> columns;
   for (std::size_t i = first; i < last; ++i) {
-    columns.clear();
+    const std::size_t begin = std::size_t(C.rowPtr[i]);
+    std::size_t end = begin;
     for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
       const std::size_t r = std::size_t(A.colIdx[std::size_t(k)]);
       const double a = A.values[std::size_t(k)];
@@ -64,17 +83,13 @@ void multiplyRows(const Csr& A, const Csr& B, std::size_t first, std::size_t las
         if (marker[std::size_t(j)] != std::int64_t(i)) {
           marker[std::size_t(j)] = std::int64_t(i);
           accumulator[std::size_t(j)] = 0.0;
-          columns.push_back(j);
+          C.colIdx[end++] = j;
         }
         accumulator[std::size_t(j)] += a * B.values[std::size_t(l)];
       }
     }
-    std::sort(columns.begin(), columns.end());
-    for (std::int32_t j : columns) {
-      colIdx.push_back(j);
-      values.push_back(accumulator[std::size_t(j)]);
-    }
-    rowEnds.push_back(std::int64_t(colIdx.size()));
+    std::sort(C.colIdx.begin() + std::ptrdiff_t(begin), C.colIdx.begin() + std::ptrdiff_t(end));
+    for (std::size_t p = begin; p < end; ++p) C.values[p] = accumulator[std::size_t(C.colIdx[p])];
   }
 }
 
@@ -135,29 +150,15 @@ Csr multiply(const Csr& A, const Csr& B) {
   C.rows = A.rows;
   C.cols = B.cols;
   C.rowPtr.assign(A.rows + 1, 0);
+  // Two phases over row blocks (threads where there are several): the row lengths, then
+  // the rows written in place, so nothing is copied or regrown.
   const unsigned threads = productThreads(A.rows);
-  // Row blocks computed independently (threads where there are several), then joined.
-  struct Block {
-    std::vector<std::int32_t> colIdx;
-    std::vector<double> values;
-    std::vector<std::int64_t> rowEnds;
-  };
-  std::vector<Block> blocks(threads);
-  auto range = [&](unsigned t) { return std::pair{A.rows * t / threads, A.rows * (t + 1) / threads}; };
-  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
-    multiplyRows(A, B, first, last, blocks[t].colIdx, blocks[t].values, blocks[t].rowEnds);
-  });
-  std::size_t total = 0;
-  for (const Block& b : blocks) total += b.colIdx.size();
-  C.colIdx.reserve(total);
-  C.values.reserve(total);
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::int64_t offset = std::int64_t(C.colIdx.size());
-    const std::size_t first = range(t).first;
-    for (std::size_t i = 0; i < blocks[t].rowEnds.size(); ++i) C.rowPtr[first + i + 1] = offset + blocks[t].rowEnds[i];
-    C.colIdx.insert(C.colIdx.end(), blocks[t].colIdx.begin(), blocks[t].colIdx.end());
-    C.values.insert(C.values.end(), blocks[t].values.begin(), blocks[t].values.end());
-  }
+  forRowBlocks(A.rows, threads,
+               [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
+  for (std::size_t i = 0; i < A.rows; ++i) C.rowPtr[i + 1] += C.rowPtr[i];
+  C.colIdx.resize(std::size_t(C.rowPtr[A.rows]));
+  C.values.resize(std::size_t(C.rowPtr[A.rows]));
+  forRowBlocks(A.rows, threads, [&](unsigned, std::size_t first, std::size_t last) { fillRows(A, B, first, last, C); });
   return C;
 }
 
