@@ -60,6 +60,35 @@ std::vector<double> cgReference(const linalg::Csr& A, std::span<const double> b,
   return x;
 }
 
+std::vector<float> cgInFloat(const linalg::Csr& A, std::span<const double> b, int iterations) {
+  const std::size_t n = b.size();
+  std::vector<float> values(A.values.begin(), A.values.end());
+  std::vector<float> x(n, 0.0f), r(b.begin(), b.end()), p = r, q(n);
+  float rho = 0;
+  for (float v : r) rho += v * v;
+  for (int k = 0; k < iterations && rho > 0; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      float s = 0;
+      for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e)
+        s += values[std::size_t(e)] * p[std::size_t(A.colIdx[std::size_t(e)])];
+      q[i] = s;
+    }
+    float pq = 0;
+    for (std::size_t i = 0; i < n; ++i) pq += p[i] * q[i];
+    const float alpha = rho / pq;
+    float rhoNew = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+      rhoNew += r[i] * r[i];
+    }
+    const float beta = rhoNew / rho;
+    for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
+    rho = rhoNew;
+  }
+  return x;
+}
+
 float poison() { return std::numeric_limits<float>::quiet_NaN(); }
 
 }  // namespace texstream::bench

@@ -22,6 +22,11 @@ double relativeError(double got, double reference);
 /// k iterations of unpreconditioned CG from x = 0 in double precision (the reference of
 /// every CG row, texstream's and the peers').
 std::vector<double> cgReference(const linalg::Csr& A, std::span<const double> b, int iterations);
+/// The same iterations in float arithmetic throughout (products and sums too), one thread:
+/// how far float rounding alone moves k CG iterations on A from cgReference. On an
+/// ill-conditioned A that is far more than on a Poisson grid, for every float
+/// implementation alike; the CG rows' tolerance scales with it.
+std::vector<float> cgInFloat(const linalg::Csr& A, std::span<const double> b, int iterations);
 
 /// A poison value written into outputs before a correctness run: a result that the
 /// operation failed to write shows up as NaN in max_rel_err.

@@ -25,6 +25,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/Format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -230,6 +231,14 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
   const int k = spec.cgIterations;
   const std::vector<float> bs = randomFloats(n, 502);
   const std::vector<double> cgRef = cgReference(A, toDouble(bs), k);
+  // Float rounding alone moves k iterations on an ill-conditioned A (the LSCM normal
+  // matrices) by more than kCgTolerance: the rows may differ from the double reference by
+  // 4x what a plain float CG on the CPU does, and no less strictly than kCgTolerance.
+  const double floatDrift = maxRelativeError(cgInFloat(A, toDouble(bs), k), cgRef);
+  const double cgTolerance = std::max(kCgTolerance, 4.0 * floatDrift);
+  const std::string toleranceNote =
+      cgTolerance > kCgTolerance ? "; tolerance 4x the drift of float CG on the CPU (" + text::formatNumber(floatDrift) + ")"
+                                 : "";
   const std::vector<std::string> cgPeers = {"peer.cusparse_cg_iteration." + tag, "peer.eigen_cg_iteration." + tag};
   Vector bUser(n, "bench.sparse.b");
   bUser.upload(bs);
@@ -264,9 +273,9 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
                         f.internal().flopsPerApply() + 10.0 * ni);
       solve();
       row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
-      row.tolerance = kCgTolerance;
+      row.tolerance = cgTolerance;
       row.peerCandidates = cgPeers;
-      row.note = matrixNote + std::to_string(k) + " iterations per solve, " + f.note + ", internal order";
+      row.note = matrixNote + std::to_string(k) + " iterations per solve, " + f.note + ", internal order" + toleranceNote;
       ctx.add(std::move(row));
     }
   }
@@ -275,8 +284,8 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
     Row row = makeRow("peer.cusparse_cg_iteration." + tag, "cuda", n, cuda::cg(A, bs, k, peerOut, ctx.timing),
                       csrSpmvBytes(A) + 52.0 * double(n), 16.0 * double(n), 2.0 * double(A.nonZeros()) + 10.0 * double(n));
     row.maxRelErr = maxRelativeError(peerOut, cgRef);
-    row.tolerance = kCgTolerance;
-    row.note = std::to_string(k) + " iterations per solve, scalars on the device, set-up included";
+    row.tolerance = cgTolerance;
+    row.note = std::to_string(k) + " iterations per solve, scalars on the device, set-up included" + toleranceNote;
     ctx.add(std::move(row));
   }
 #endif
@@ -284,8 +293,8 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
     Row row = makeRow("peer.eigen_cg_iteration." + tag, "cpu", n, eigen::cg(A, bs, k, peerOut, cpuSpec(ctx.timing)),
                       csrSpmvBytes(A) + 52.0 * double(n), 16.0 * double(n), 2.0 * double(A.nonZeros()) + 10.0 * double(n));
     row.maxRelErr = maxRelativeError(peerOut, cgRef);
-    row.tolerance = kCgTolerance;
-    row.note = std::to_string(k) + " iterations per solve, " + eigen::description();
+    row.tolerance = cgTolerance;
+    row.note = std::to_string(k) + " iterations per solve, " + eigen::description() + toleranceNote;
     ctx.add(std::move(row));
   }
 }
