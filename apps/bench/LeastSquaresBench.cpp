@@ -274,9 +274,16 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
         return formatMs("rows", a.buildMs(made.get())) + ", " +
                formatMs(route.route == LeastSquaresRoute::Cgls ? "A^T" : "A^T A", s.normalMatrixMs) + ", " +
                formatMs("upload", s.uploadMs) +
-               (s.multigridLevels > 0 ? ", " + formatMs("multigrid", s.multigridMs) + " (" +
-                                            std::to_string(s.multigridLevels) + " levels)"
-                                      : std::string()) +
+               (s.multigridLevels > 0
+                    ? ", " + formatMs("multigrid", s.multigridMs) + " (" + std::to_string(s.multigridLevels) +
+                          " levels: " + formatMs("aggregation", s.multigrid.hierarchy.aggregationMs) + ", " +
+                          formatMs("prolongators", s.multigrid.hierarchy.prolongatorMs) + ", " +
+                          formatMs("Galerkin", s.multigrid.hierarchy.galerkinMs) + ", " +
+                          formatMs("spectral radii", s.multigrid.hierarchy.spectralRadiusMs) + ", " +
+                          formatMs("GPU levels", s.multigrid.levelsMs) + ", " +
+                          formatMs("transfers", s.multigrid.transfersMs) + ", " +
+                          formatMs("coarsest inverse", s.multigrid.coarsestMs) + ")"
+                    : std::string()) +
                "; " + std::to_string(s.matrixNonZeros) + " non-zeros on the GPU";
       };
       if (n <= 200000) {

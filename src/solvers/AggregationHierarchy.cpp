@@ -6,6 +6,7 @@
 #include <texstream/linalg/CsrProducts.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -277,7 +278,15 @@ double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
 }
 
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
-                                                        const std::string& name) {
+                                                        const std::string& name, AggregationTimings* timings) {
+  AggregationTimings spent;
+  auto clock = std::chrono::steady_clock::now();
+  // Milliseconds since the last call, added to `into`.
+  auto lap = [&clock](double& into) {
+    const auto now = std::chrono::steady_clock::now();
+    into += std::chrono::duration<double, std::milli>(now - clock).count();
+    clock = now;
+  };
   const std::string where = "buildAggregationHierarchy(\"" + name + "\")";
   A.validate(where);
   const int b = options.blockSize;
@@ -316,12 +325,16 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
   }
 
   std::vector<AggregationLevel> levels;
+  double unaccounted = 0;
+  lap(unaccounted);
   levels.push_back({A, {}, estimateJacobiSpectralRadius(A, options.powerIterations), 0, {}});
+  lap(spent.spectralRadiusMs);
   int nodeSize = b;  // unknowns per node: b on the finest level, k below
   while (int(levels.size()) < options.maxLevels && levels.back().A.rows > options.coarsestSize) {
     AggregationLevel& fine = levels.back();
     std::vector<std::int32_t> aggregateOf;
     const std::size_t aggregates = aggregate(nodeGraph(fine.A, nodeSize), options.strengthThreshold, aggregateOf);
+    lap(spent.aggregationMs);
     const std::size_t k = B.size();
     if (aggregates * k * 4 > fine.A.rows * 3) break;  // less than a quarter fewer: stop
     std::vector<std::vector<double>> coarseB;
@@ -333,15 +346,19 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
     for (std::size_t r = 0; r < S.rows; ++r)
       for (std::int64_t e = S.rowPtr[r]; e < S.rowPtr[r + 1]; ++e) S.values[std::size_t(e)] *= omega / d[r];
     linalg::Csr P = subtract(P0, S);
+    lap(spent.prolongatorMs);
     linalg::Csr coarse = withIdentityOnEmptyRows(linalg::multiply(linalg::transpose(P), linalg::multiply(fine.A, P)));
+    lap(spent.galerkinMs);
     fine.meanAggregate = double(aggregateOf.size()) / double(aggregates);
     fine.P = std::move(P);
     fine.P0 = P0;
     const double rho = estimateJacobiSpectralRadius(coarse, options.powerIterations);
+    lap(spent.spectralRadiusMs);
     levels.push_back({std::move(coarse), {}, rho, 0, {}});
     B = std::move(coarseB);
     nodeSize = int(k);
   }
+  if (timings) *timings = spent;
   return levels;
 }
 

@@ -66,12 +66,20 @@ struct AggregationLevel {
   linalg::Csr P0;
 };
 
+/// Where a hierarchy's CPU time goes, all levels together (milliseconds).
+struct AggregationTimings {
+  double aggregationMs = 0;     ///< strength of coupling and the three aggregation passes
+  double prolongatorMs = 0;     ///< P0 and its smoothing, P = P0 - omega D^-1 A P0
+  double galerkinMs = 0;        ///< P^T (A P)
+  double spectralRadiusMs = 0;  ///< the power iterations
+};
+
 /// The levels, finest first (levels[0].A = A). std::invalid_argument naming the problem:
 /// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
 /// entry that is not positive (the matrix is not SPD), near-null vectors of the wrong size
-/// or not finite, bad options.
+/// or not finite, bad options. `timings`, where given, receives where the time went.
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
-                                                        const std::string& name);
+                                                        const std::string& name, AggregationTimings* timings = nullptr);
 
 /// rho(D^-1 A) by `steps` power iterations from a fixed pseudo-random start, times 1.05.
 double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps);

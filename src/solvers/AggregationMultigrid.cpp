@@ -85,7 +85,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
   if (m_options.smoothingSweeps < 1)
     throw std::invalid_argument(where + ": smoothingSweeps must be >= 1, got " + std::to_string(m_options.smoothingSweeps));
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<AggregationLevel> hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name);
+  std::vector<AggregationLevel> hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy);
   const bool singleLevel = hierarchy.size() == 1;
   if (singleLevel) {
     // Small enough for the direct solve already: a two-level cycle whose coarse level is
@@ -137,6 +137,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
     m_stats.nonZeros.push_back(h.A.nonZeros());
     m_levels.push_back(std::move(level));
   }
+  m_stats.levelsMs = msSince(t0);
   // Transfers between neighbouring levels, in their internal positions.
   for (std::size_t l = 0; l < last; ++l) {
     Level& fineLevel = *m_levels[l];
@@ -151,6 +152,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
                     fineLevel.layout.size()),
         coarse.layout, tag + ".P0t");
   }
+  m_stats.transfersMs = msSince(t0) - m_stats.levelsMs;
   // The coarsest level's inverse.
   const linalg::Csr& C = hierarchy[last].A;
   const std::size_t nc = C.rows;
@@ -167,6 +169,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
   m_stats.operatorComplexity = storedNonZeros / double(A.nonZeros());
   glFinish();
   m_stats.uploadMs = msSince(t0);
+  m_stats.coarsestMs = m_stats.uploadMs - m_stats.levelsMs - m_stats.transfersMs;
 }
 
 AggregationMultigrid::~AggregationMultigrid() = default;

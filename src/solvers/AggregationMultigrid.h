@@ -59,6 +59,10 @@ struct AggregationMultigridStats {
   double operatorComplexity = 0;
   double setupMs = 0;   ///< the CPU hierarchy (aggregation, products)
   double uploadMs = 0;  ///< the GPU matrices and vectors
+  AggregationTimings hierarchy;  ///< setupMs by phase
+  /// uploadMs by part: the levels' matrices and vectors, the transfers between them, the
+  /// coarsest level's inverse.
+  double levelsMs = 0, transfersMs = 0, coarsestMs = 0;
 };
 
 class AggregationMultigrid : public Preconditioner {

@@ -193,6 +193,7 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
     }
     auto amg = std::make_unique<AggregationMultigrid>(g.matrix, fine, mo, m_name + ".amg");
     m_setup.multigridLevels = amg->stats().levels;
+    m_setup.multigrid = amg->stats();
     g.preconditioner = std::move(amg);
     m_setup.multigridMs = msSince(tm);
   }

@@ -35,6 +35,7 @@
 // Layout::forSize(scalars()): a vertex's (u, v) of a 2-block system sit in one half texel,
 // ready for a renderer. Each solve warm-starts from the previous solution of its system.
 #include <texstream/linalg/SystemBuilder.h>
+#include <texstream/solvers/AggregationMultigrid.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/Vector.h>
 
@@ -104,6 +105,8 @@ struct SystemSolverSetup {
   double uploadMs = 0;        ///< building the GPU matrices (Cgls: A and A^T) and vectors
   double multigridMs = 0;     ///< the multigrid hierarchy (CPU) and its upload (Multigrid)
   int multigridLevels = 0;
+  /// multigridMs by phase (AggregationMultigrid.h), when multigrid was built.
+  AggregationMultigridStats multigrid;
   std::size_t matrixRows = 0, matrixNonZeros = 0;  ///< of the matrix (or matrices) on the GPU
 };
 
