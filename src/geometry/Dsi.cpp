@@ -74,7 +74,14 @@ DsiSmoother::DsiSmoother(const Mesh& mesh, DsiOptions options, std::string name)
     }
   }
   m_system = builder.build();
-  m_solver = std::make_unique<solvers::SystemSolver>(m_system, m_options.solver);
+  solvers::SystemSolverOptions solverOptions = m_options.solver;
+  if (solverOptions.preconditioner == solvers::SystemPreconditioner::Auto && m_options.dataWeight > 0) {
+    // The data rows put dataWeight^2 on every free vertex's diagonal: Jacobi-PCG needs a
+    // few dozen iterations at every size and is faster than multigrid with its set-up
+    // (docs/performance.md, "Least squares at the CNC's Table 3 sizes").
+    solverOptions.preconditioner = solvers::SystemPreconditioner::Jacobi;
+  }
+  m_solver = std::make_unique<solvers::SystemSolver>(m_system, solverOptions);
 }
 
 DsiSmoother::~DsiSmoother() = default;

@@ -40,6 +40,9 @@ struct DsiOptions {
   std::vector<std::int32_t> heldVertices;
   /// Weight of the soft data rows against the roughness rows (weight 1); 0: none.
   double dataWeight = 0.1;
+  /// The solve. Its preconditioner Auto means Jacobi where there are data rows
+  /// (dataWeight > 0: the system is well conditioned and Jacobi is faster than multigrid
+  /// with its set-up), and the solver's own choice (multigrid) without them.
   solvers::SystemSolverOptions solver;
 };
 

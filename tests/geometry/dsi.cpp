@@ -60,6 +60,8 @@ TEST_CASE("DSI: a step on the GPU equals Eigen's solve of the same rows, and the
     DsiOptions o;
     o.dataWeight = 0.2;
     DsiSmoother dsi(mesh, o);
+    // With data rows the system is well conditioned: Auto is Jacobi-PCG there.
+    REQUIRE(dsi.solver().preconditioner() == solvers::SystemPreconditioner::Jacobi);
     std::vector<double> current = mesh.positions;
     double roughness = dsi.roughness(current);
     for (int step = 0; step < 3; ++step) {
@@ -99,6 +101,7 @@ TEST_CASE("DSI: held vertices and bad options", "[gl][geometry]") {
   // interpolation of the boundary: one step, a chosen interior vertex stays put too.
   o.heldVertices = {40};
   DsiSmoother dsi(patch, o);
+  REQUIRE(dsi.solver().preconditioner() == solvers::SystemPreconditioner::Multigrid);  // no data rows
   REQUIRE(dsi.step(patch.positions).converged());
   for (int c = 0; c < 3; ++c) REQUIRE(dsi.positions()[3 * 40 + std::size_t(c)] == patch.positions[3 * 40 + std::size_t(c)]);
   REQUIRE(dsi.roughness(dsi.positions()) < dsi.roughness(patch.positions));
