@@ -191,7 +191,8 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   if (status.converged()) return;
   const StepSettings settings = currentStepSettings();
   const long long stepNumber = m_flow->steps();
-  const std::vector<std::string> remedies = stepRemedies(settings, status);
+  std::vector<std::string> remedies;
+  for (const StepRemedy& r : stepRemedies(settings, status)) remedies.push_back(r.text(true));
   // The full advice once; while the remedies stay the same, a line per step.
   const bool repeated = !m_unconverged.empty() && m_unconverged.back()["remedies"] == nlohmann::json(remedies);
   std::cerr << "texstream-smooth: " << status.message << "\n";
@@ -202,7 +203,7 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
                            {"relative_residual", status.relativeResidual},
                            {"iterations", status.iterations},
                            {"remedies", remedies},
-                           {"advice", m_lastAdvice}});
+                           {"advice", stepAdvice(stepNumber, settings, status, true)}});
 }
 
 StepSettings SmoothDemo::currentStepSettings() const {
@@ -212,6 +213,7 @@ StepSettings SmoothDemo::currentStepSettings() const {
   s.precision = m_flow->options().precision;
   s.jacobi = m_flow->options().jacobi;
   s.lambdaDt = m_lambdaDt;
+  s.edgeLengthSquared = m_edgeLength * m_edgeLength;
   s.cgTolerance = m_flow->options().cgTolerance;
   s.cgMaxIterations = m_flow->options().cgMaxIterations;
   s.dsiWeight = m_settings.dsi.dataWeight;

@@ -96,7 +96,7 @@ add_test(NAME app_smooth_unconverged_advice
     -DAPP=$<TARGET_FILE:texstream-smooth>
     "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--json|${_j}"
     "-DOUTPUTS=${_j}"
-    "-DEXPECT_STDERR=step 1 did not converge [(]max-iterations, [^)]* after 4 iterations, tolerance 1e-05[)]. the mesh shows where CG stopped.* Try --cg-max-iter 16 [(]CG was still converging at the cap. now 4[)], --flow cmcf .*--precision mixed .*, or --dt "
+    "-DEXPECT_STDERR=step 1 did not converge [(]max-iterations, [^)]* after 4 iterations, tolerance 1e-05[)]. the mesh shows where CG stopped.* Try: --cg-max-iter 16 [(]CG was still converging at the cap. now 4[)], --flow cmcf .*--precision mixed .*, or --dt "
     -DCHECKER=$<TARGET_FILE:check_app_output>
     "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|2|--equals|unconverged_steps/0/step=1|--equals|unconverged_steps/1/step=2|--equals|unconverged_steps/0/outcome=max-iterations|--equals|unconverged_steps/0/iterations=4|--string|unconverged_steps/1/advice"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
@@ -106,7 +106,7 @@ add_test(NAME app_smooth_unconverged_advice_cmcf
     -DAPP=$<TARGET_FILE:texstream-smooth>
     "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|1|--cg-max-iter|1|--flow|cmcf|--precision|mixed|--precond|none|--json|${_j}"
     "-DOUTPUTS=${_j}"
-    "-DEXPECT_STDERR=step 1 did not converge .* Try .*--precond jacobi"
+    "-DEXPECT_STDERR=step 1 did not converge .* Try: .*--precond jacobi"
     "-DREJECT_STDERR=--flow cmcf|--precision mixed"
     -DCHECKER=$<TARGET_FILE:check_app_output>
     "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|1|--equals|unconverged_steps/0/step=1"
