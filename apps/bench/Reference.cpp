@@ -37,56 +37,48 @@ double relativeError(double got, double reference) {
   return std::abs(got - reference) / std::max(std::abs(reference), 1e-30);
 }
 
-std::vector<double> cgReference(const linalg::Csr& A, std::span<const double> b, int iterations) {
+namespace {
+
+/// k iterations of plain CG from x = 0 with every operation in T (the matrix's values
+/// rounded to T).
+template <class T>
+std::vector<T> plainCg(const linalg::Csr& A, std::span<const double> b, int iterations) {
   const std::size_t n = b.size();
-  std::vector<double> x(n, 0.0), r(b.begin(), b.end()), p = r;
-  double rho = 0;
-  for (double v : r) rho += v * v;
+  const std::vector<T> values(A.values.begin(), A.values.end());
+  std::vector<T> x(n, T(0)), r(b.begin(), b.end()), p = r, q(n);
+  T rho = 0;
+  for (T v : r) rho += v * v;
   for (int k = 0; k < iterations && rho > 0; ++k) {
-    const std::vector<double> q = A.multiply(p);
-    double pq = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      T s = 0;
+      for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e)
+        s += values[std::size_t(e)] * p[std::size_t(A.colIdx[std::size_t(e)])];
+      q[i] = s;
+    }
+    T pq = 0;
     for (std::size_t i = 0; i < n; ++i) pq += p[i] * q[i];
-    const double alpha = rho / pq;
-    double rhoNew = 0;
+    const T alpha = rho / pq;
+    T rhoNew = 0;
     for (std::size_t i = 0; i < n; ++i) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
       rhoNew += r[i] * r[i];
     }
-    const double beta = rhoNew / rho;
+    const T beta = rhoNew / rho;
     for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
     rho = rhoNew;
   }
   return x;
 }
 
+}  // namespace
+
+std::vector<double> cgReference(const linalg::Csr& A, std::span<const double> b, int iterations) {
+  return plainCg<double>(A, b, iterations);
+}
+
 std::vector<float> cgInFloat(const linalg::Csr& A, std::span<const double> b, int iterations) {
-  const std::size_t n = b.size();
-  std::vector<float> values(A.values.begin(), A.values.end());
-  std::vector<float> x(n, 0.0f), r(b.begin(), b.end()), p = r, q(n);
-  float rho = 0;
-  for (float v : r) rho += v * v;
-  for (int k = 0; k < iterations && rho > 0; ++k) {
-    for (std::size_t i = 0; i < n; ++i) {
-      float s = 0;
-      for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e)
-        s += values[std::size_t(e)] * p[std::size_t(A.colIdx[std::size_t(e)])];
-      q[i] = s;
-    }
-    float pq = 0;
-    for (std::size_t i = 0; i < n; ++i) pq += p[i] * q[i];
-    const float alpha = rho / pq;
-    float rhoNew = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-      rhoNew += r[i] * r[i];
-    }
-    const float beta = rhoNew / rho;
-    for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
-    rho = rhoNew;
-  }
-  return x;
+  return plainCg<float>(A, b, iterations);
 }
 
 float poison() { return std::numeric_limits<float>::quiet_NaN(); }
