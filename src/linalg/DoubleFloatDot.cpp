@@ -4,6 +4,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/TexturePool.h>
@@ -22,6 +23,15 @@ void doubleFloatDot(const DoubleFloatVector& x, const DoubleFloatVector& y, stre
   if (weight) stream::requireSameLayout((where + " weight").c_str(), x.hi(), *weight);
   stream::Runtime& rt = stream::Runtime::current();
   gl::StateGuard guard;
+  if (rt.backend() == stream::Backend::Compute) {
+    // One dispatch (linalg/double_float_dot_workgroup.glsl) instead of the levels below.
+    stream::reduceCustom(x.layout(), {"linalg/double_float_dot_workgroup", [&](stream::Pass& pass) {
+      pass.label("double-float dot").input("u_xHi", x.hi()).input("u_xLo", x.lo()).input("u_yHi", y.hi())
+          .input("u_yLo", y.lo()).output(out);
+      if (weight) pass.define("WEIGHTED").input("u_weight", *weight);
+    }});
+    return;
+  }
   const int k = rt.reductionBlock(stream::Backend::Fragment);
   int w = x.layout().width(), h = x.layout().height();
   gl::Texture level[2];  // the current partial pairs (pooled), empty before the first pass

@@ -85,8 +85,9 @@ void Runtime::setDefaultBackend(Backend b) {
 
 unsigned int Runtime::reductionScratch() {
   if (!m_reductionScratch) {
-    // 16 bytes of counter (padded to the vec4 alignment of std430), then the partials.
-    const std::size_t bytes = 16 + std::size_t(kReductionMaxGroups) * 16;
+    // 16 bytes of counter (padded to the vec4 alignment of std430), then the partials: two
+    // vec4 per group, for double-float reductions' (head, tail) pairs.
+    const std::size_t bytes = 16 + 2 * std::size_t(kReductionMaxGroups) * 16;
     const std::vector<unsigned char> zeros(bytes, 0);
     m_reductionScratch = std::make_unique<gl::Buffer>("texstream.reduction.scratch", bytes, zeros.data(), GL_DYNAMIC_COPY);
   }

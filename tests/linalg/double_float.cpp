@@ -302,7 +302,10 @@ std::pair<std::vector<long double>, std::vector<long double>> longDoubleProduct(
 TEST_CASE("Double-float dot products carry about 48 bits, weighted or not, at awkward sizes",
           "[gl][linalg][double-float]") {
   TEXSTREAM_FOR_EACH_BACKEND();
-  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000), std::size_t(4099)}) {
+  // 600,011 elements: more texels than the compute backend's workgroups cover in one
+  // sweep, so each invocation sums several (the grid stride).
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000), std::size_t(4099),
+                        std::size_t(600011)}) {
     DoubleFloatVector x(n, "x"), y(n, "y");
     x.upload(randomDoubles(n, n));
     y.upload(randomDoubles(n, n + 5));
