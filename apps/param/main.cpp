@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
   std::string meshText = "builtin:patch", noiseText = "0", seedText = "1", pinsText, routeText = "normal",
-              formatText = "auto", precondText = "auto", tolText = "1e-6", itText = "5000", refineText = "4", outPath,
+              formatText = "auto", precondText = "auto", tolText = "1e-6", itText = "5000", refineText = "10", outPath,
               exportDir, exportFormat = "mtx";
   CLI::App& cli = cmd.cli();
   cli.add_option("--mesh", meshText,
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
       ->type_name("TOL")
       ->capture_default_str();
   cli.add_option("--cg-max-iter", itText, "Iteration cap of one GPU solve, >= 1")->type_name("N")->capture_default_str();
-  cli.add_option("--refine", refineText, "Rounds of defect correction in double after the GPU solve (0: none)")
+  cli.add_option("--refine", refineText, "Rounds of defect correction in double after the GPU solve at most, ending early when one gains less than 2x (0: none)")
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--out", outPath, "Write the mesh with its (u, v) as OBJ (vt lines) after the run")->type_name("PATH.obj");

@@ -340,7 +340,12 @@ void SystemSolver::refine(int system, SolverStatus& status) {
   // CGLS's correction would need b - A x in float, whose rounding (relative to the large
   // least-squares residual) swamps the part A^T sees: its result is only checked.
   const bool worthIt = !g.segmentTransposed && (status.converged() || relres <= 1e3 * std::max(tol, double(kFloatReach)));
-  for (; worthIt && relres > tol && std::isfinite(relres) && rounds < m_options.refinementSteps; ++rounds) {
+  // Rounds go on while each gains at least 2x: where the float-rounded matrix itself limits
+  // the corrections (condition number times float's rounding near 1) they gain a constant
+  // factor each, and a round that gains less ends the refinement.
+  bool stalled = false;
+  std::string correctionFailure;  // why a correction solve failed, if one did
+  while (worthIt && relres > tol && std::isfinite(relres) && rounds < m_options.refinementSteps) {
     // Each round asks for the reduction still missing (at least 1e-3: float's reach).
     const float inner = float(std::clamp(0.5 * tol / relres, 1e-3, 0.5));
     correction.resize(g.permutation->userSize(), 0.0);
@@ -349,10 +354,25 @@ void SystemSolver::refine(int system, SolverStatus& status) {
     const SolverStatus c = runSolver(g.correctionB, g.correctionX, inner);
     status.iterations += c.iterations;
     status.milliseconds += c.milliseconds;
-    if (c.outcome == Outcome::NonFinite || c.outcome == Outcome::Breakdown) break;
+    if (c.outcome == Outcome::NonFinite || c.outcome == Outcome::Breakdown) {
+      correctionFailure = c.message;
+      break;
+    }
+    ++rounds;
     const std::vector<double> e = toUnknowns(g.correctionX);
     for (std::size_t i = 0; i < m_unknowns; ++i) xd[i] += e[i];
+    const double before = relres;
     relres = doubleResidual(system, xd, correction);
+    if (relres > before) {  // the correction made things worse: undone
+      for (std::size_t i = 0; i < m_unknowns; ++i) xd[i] -= e[i];
+      relres = doubleResidual(system, xd, correction);
+    }
+    // A round asked for a reduction of `inner`; one that gains less than 2x (or than half of
+    // what a modest request asked) ends the refinement.
+    if (relres > tol && !(relres < std::max(0.5, 2.0 * double(inner)) * before)) {
+      stalled = true;
+      break;
+    }
   }
   if (rounds > 0) {
     g.refined[std::size_t(system)] = xd;
@@ -377,7 +397,12 @@ void SystemSolver::refine(int system, SolverStatus& status) {
     status.outcome = Outcome::MaxIterations;
     status.message += " > " + formatNumber(tol) +
                       (g.segmentTransposed ? " (CGLS reaches float's accuracy only: use the normal equations route or a looser tolerance)"
-                                           : " (raise refinementSteps or the tolerance)");
+                                           : stalled ? " (defect correction stalled: the last round gained less than 2x; the "
+                                                       "matrix rounded to float limits it, loosen the tolerance)"
+                                           : !correctionFailure.empty()
+                                               ? " (the next correction's float solve failed: " + correctionFailure +
+                                                     "; the matrix rounded to float limits it, loosen the tolerance)"
+                                               : " (raise refinementSteps or the tolerance)");
   }
 }
 

@@ -26,7 +26,8 @@
 // ||f - N x|| / ||f|| (CGLS: ||A^T (b - A x)|| / ||A^T b||) exceeds the tolerance, the
 // correction N e = f - N x is solved on the GPU to a looser tolerance and added in double
 // (defect correction, the mixed-precision iterative refinement of Moler 1967 and Göddeke
-// et al. 2007), up to refinementSteps rounds. The reported residual is the double one.
+// et al. 2007), up to refinementSteps rounds, ending early once a round gains less than 2x
+// (a round that raises the residual is undone). The reported residual is the double one.
 // CGLS results are checked in double but not corrected: the correction would need the
 // least-squares residual b - A x in float, whose rounding swamps the part A^T sees.
 //
@@ -93,9 +94,11 @@ struct SystemSolverOptions {
   float tolerance = 1e-6f;
   int maxIterations = 5000;
   int checkEvery = 8;
-  /// Rounds of defect correction in double after the GPU solve (see above); 0 leaves the
-  /// float solve's verdict as it is.
-  int refinementSteps = 4;
+  /// Rounds of defect correction in double after the GPU solve at most (see above); 0
+  /// leaves the float solve's verdict as it is. Where the float-rounded matrix limits each
+  /// round to a constant gain (LSCM on large flat patches: about 10x a round) the tolerance
+  /// needs several.
+  int refinementSteps = 10;
   std::function<void(int iteration, double relativeResidual)> onCheck;
 };
 

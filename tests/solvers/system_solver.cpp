@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "linalg/SystemTestSupport.h"
+#include "solvers/RefinementSystems.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -191,4 +192,62 @@ TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG
   REQUIRE_THAT(s.message, Contains("in double") && Contains("CGLS reaches float's accuracy only"));
   REQUIRE(s.relativeResidual > 1e-10);
   REQUIRE(maxRelativeError(cgls.downloadValues(), rs.reference(0)) < 1e-4);
+}
+
+namespace {
+
+/// The nearly singular Laplacian of the refinement tests (shift: its smallest eigenvalue
+/// over the largest, about) as a square LinearSystem with b = A x* for a random x*.
+linalg::LinearSystem nearlySingularSystem(double shift) {
+  const linalg::Csr A = test::nearlySingularLaplacian(13, 11, shift);
+  const std::vector<double> rhs = A.multiply(test::toDouble(test::randomFloats(A.rows, 5)));
+  linalg::SystemBuilder b(A.rows, linalg::SystemMode::Square, "nearly singular");
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    b.beginRow();
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k)
+      b.coefficient(std::size_t(A.colIdx[std::size_t(k)]), A.values[std::size_t(k)]);
+    b.endRow(rhs[i]);
+  }
+  return b.build();
+}
+
+/// The rounds of defect correction a status message reports ("after N rounds").
+int roundsIn(const std::string& message) {
+  const std::size_t at = message.find(" round");
+  if (at == std::string::npos) return 0;
+  const std::size_t start = message.rfind(' ', at - 1) + 1;
+  return std::stoi(message.substr(start, at - start));
+}
+
+}  // namespace
+
+TEST_CASE("SystemSolver: defect correction goes on while rounds gain, and says why it stops", "[gl][solvers]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  solvers::SystemSolverOptions o;
+  o.tolerance = 1e-12f;
+  {
+    // Condition number about 1e8: float CG's corrections gain a constant factor a round,
+    // and 1e-12 takes more rounds than the 4 of earlier defaults (6 and 9 on llvmpipe).
+    solvers::SystemSolver solver(nearlySingularSystem(1e-8), o);
+    const solvers::SolverStatus s = solver.solve();
+    INFO(s.message);
+    REQUIRE(s.converged());
+    REQUIRE(s.relativeResidual <= 1e-12);
+    REQUIRE(roundsIn(s.message) >= 1);
+  }
+  {
+    // About 3e7: after some rounds a correction's float solve breaks down (the float
+    // rounding of the matrix is not SPD for it); the verdict names that, not the cap.
+    o.refinementSteps = 50;
+    solvers::SystemSolver solver(nearlySingularSystem(3e-8), o);
+    const solvers::SolverStatus s = solver.solve();
+    INFO(s.message);
+    if (s.converged()) {
+      REQUIRE(s.relativeResidual <= 1e-12);
+    } else {
+      REQUIRE(roundsIn(s.message) < 50);
+      REQUIRE_THAT(s.message, Contains("float solve failed") || Contains("defect correction stalled"));
+      REQUIRE(s.relativeResidual < 1e-6);
+    }
+  }
 }
