@@ -195,15 +195,16 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   for (const StepRemedy& r : stepRemedies(settings, status)) remedies.push_back(r.text(true));
   // The full advice once; while the remedies stay the same, a line per step.
   const bool repeated = !m_unconverged.empty() && m_unconverged.back()["remedies"] == nlohmann::json(remedies);
+  const std::string advice = stepAdvice(stepNumber, settings, status, true);
   std::cerr << "texstream-smooth: " << status.message << "\n";
-  if (!repeated) std::cerr << "texstream-smooth: " << stepAdvice(stepNumber, settings, status, true) << "\n";
+  if (!repeated) std::cerr << "texstream-smooth: " << advice << "\n";
   m_lastAdvice = stepAdvice(stepNumber, settings, status, false);
   m_unconverged.push_back({{"step", stepNumber},
                            {"outcome", solvers::outcomeName(status.outcome)},
                            {"relative_residual", status.relativeResidual},
                            {"iterations", status.iterations},
                            {"remedies", remedies},
-                           {"advice", stepAdvice(stepNumber, settings, status, true)}});
+                           {"advice", advice}});
 }
 
 StepSettings SmoothDemo::currentStepSettings() const {

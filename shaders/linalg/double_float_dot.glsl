@@ -7,11 +7,7 @@
 // FINAL: the four channels folded; o_out0 = (head, tail, 0, 0). Otherwise o_out0 the heads
 // and o_out1 the tails of the partial sums.
 #include "common/double_float.glsl"
-uniform sampler2D u_xHi;
-uniform sampler2D u_xLo;
-uniform sampler2D u_yHi;
-uniform sampler2D u_yLo;
-uniform sampler2D u_weight;
+#include "linalg/double_float_dot_term.glsl"
 
 void kernel(ivec2 texel) {
   ivec2 size = textureSize(u_xHi, 0);
@@ -23,14 +19,7 @@ void kernel(ivec2 texel) {
       ivec2 at = ivec2(i, j);
 #ifdef FIRST_LEVEL
       vec4 pHi, pLo;
-      dfMul(texelFetch(u_xHi, at, 0), texelFetch(u_xLo, at, 0), texelFetch(u_yHi, at, 0), texelFetch(u_yLo, at, 0),
-            pHi, pLo);
-#ifdef WEIGHTED
-      vec4 wHi, wLo;
-      dfMul(pHi, pLo, texelFetch(u_weight, at, 0), vec4(0.0), wHi, wLo);
-      pHi = wHi;
-      pLo = wLo;
-#endif
+      dfDotTerm(at, pHi, pLo);
       dfAdd(hi, lo, pHi, pLo);
 #else
       dfAdd(hi, lo, texelFetch(u_xHi, at, 0), texelFetch(u_xLo, at, 0));

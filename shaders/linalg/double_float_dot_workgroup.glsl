@@ -7,14 +7,10 @@
 // Inputs as double_float_dot.glsl's first level: x = u_xHi + u_xLo, y = u_yHi + u_yLo,
 // WEIGHTED: each product also times the float u_weight. Output u_image0 = (head, tail, 0, 0).
 #include "common/double_float.glsl"
+#include "linalg/double_float_dot_term.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 
 uniform ivec2 u_size;  // the vectors' texture size: every texel is visited (padding is zero)
-uniform sampler2D u_xHi;
-uniform sampler2D u_xLo;
-uniform sampler2D u_yHi;
-uniform sampler2D u_yLo;
-uniform sampler2D u_weight;
 
 // Binding 0: Runtime::reductionScratch(), a counter then two slots (head, tail) per
 // workgroup. `coherent`: the last group reads the other groups' partials, which must not
@@ -31,14 +27,7 @@ shared bool s_lastGroup;
 
 void addProduct(inout vec4 hi, inout vec4 lo, ivec2 at) {
   vec4 pHi, pLo;
-  dfMul(texelFetch(u_xHi, at, 0), texelFetch(u_xLo, at, 0), texelFetch(u_yHi, at, 0), texelFetch(u_yLo, at, 0), pHi,
-        pLo);
-#ifdef WEIGHTED
-  vec4 wHi, wLo;
-  dfMul(pHi, pLo, texelFetch(u_weight, at, 0), vec4(0.0), wHi, wLo);
-  pHi = wHi;
-  pLo = wLo;
-#endif
+  dfDotTerm(at, pHi, pLo);
   dfAdd(hi, lo, pHi, pLo);
 }
 
