@@ -33,24 +33,31 @@ float source(int e) {
 #endif
 }
 
+// Row `row` of M times x (or the difference).
+float rowSum(int row) {
+  int k0 = int(fetchElement(u_rowStarts, row));
+  int k1 = int(fetchElement(u_rowStarts, row + 1));
+  float sum = 0.0;
+  for (int k = k0; k < k1; ++k) {
+    vec4 pair = texelFetch(u_entries, texelAtShift(k >> 1, u_entriesShift), 0);
+    vec2 entry = (k & 1) == 0 ? pair.xy : pair.zw;
+    sum += entry.y * source(int(entry.x));
+  }
+  return sum;
+}
+
+#ifndef TRANSFER_NO_KERNEL
 void kernel(ivec2 texel) {
   int first = 4 * texelIndex(texel, u_width);
   vec4 y = vec4(0.0);
   for (int c = 0; c < 4; ++c) {
     int row = first + c;
     if (row >= u_rows) break;
-    int k0 = int(fetchElement(u_rowStarts, row));
-    int k1 = int(fetchElement(u_rowStarts, row + 1));
-    float sum = 0.0;
-    for (int k = k0; k < k1; ++k) {
-      vec4 pair = texelFetch(u_entries, texelAtShift(k >> 1, u_entriesShift), 0);
-      vec2 entry = (k & 1) == 0 ? pair.xy : pair.zw;
-      sum += entry.y * source(int(entry.x));
-    }
-    y[c] = sum;
+    y[c] = rowSum(row);
   }
 #ifdef ACCUMULATE
   y += texelFetch(u_add, texel, 0);
 #endif
   o_out0 = y;
 }
+#endif

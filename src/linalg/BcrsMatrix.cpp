@@ -13,6 +13,8 @@
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
 
+#include <glad/gl.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -146,9 +148,21 @@ void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const 
       .uniform("u_blockShift", log2Ceil(std::size_t(m_columns.width())));
 }
 
+bool BcrsMatrix::blockRowInvocations() const {
+  return m_options.blockSize == 2 && stream::Runtime::current().backend() == stream::Backend::Compute;
+}
+
 void BcrsMatrix::applyInternal(const stream::Vector& x, stream::Vector& y) const {
   requireApplyShapes(title(), internalLayout(), cols(), x, y);
   gl::StateGuard guard;
+  if (blockRowInvocations()) {
+    const std::size_t texels = internalLayout().texels();
+    stream::Pass pass("sparse/spmv_bcrs2_rows");
+    bindProduct(pass, x);
+    pass.label("spmv_bcrs 2x2").uniform("u_texels", int(texels)).uniform("u_width", internalLayout().width()).output(y);
+    pass.workgroups(int((texels + 127) / 128)).run();
+    return;
+  }
   stream::Pass pass("sparse/spmv_bcrs");
   bindProduct(pass, x);
   pass.label(m_options.blockSize == 4 ? "spmv_bcrs 4x4" : "spmv_bcrs 2x2").output(y).run();
@@ -181,6 +195,23 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
     return;
   }
   gl::StateGuard guard;
+  if (blockRowInvocations()) {
+    const std::size_t texels = internalLayout().texels();
+    const int groups = int((texels + 127) / 128);
+    if (m_rowsDotScratch.id() == 0) {
+      // A zero counter, then one partial per workgroup; the last workgroup resets the counter.
+      const std::vector<unsigned char> zeros(16 + 4 * std::size_t(groups), 0);
+      m_rowsDotScratch = gl::Buffer(name() + ".rows_dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+    }
+    stream::Pass pass(stream::composeReductionKernel("sparse/spmv_bcrs2_rows", epilogue.include, 1));
+    bindProduct(pass, x);
+    pass.define("WITH_DOT").label("spmv_bcrs 2x2 + dot").output(y);
+    pass.uniform("u_texels", int(texels)).uniform("u_width", internalLayout().width());
+    pass.uniform("u_groupBase", 0).uniform("u_totalGroups", groups);
+    epilogue.bind(pass);
+    pass.storage(0, m_rowsDotScratch.id()).workgroups(groups).inPlace().run();
+    return;
+  }
   // One dispatch over y's whole texture (x shares its layout, so texel t of y meets texel
   // t of x).
   stream::Pass pass(stream::composeReductionKernel("sparse/spmv_bcrs_dot", epilogue.include, 1));

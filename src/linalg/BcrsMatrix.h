@@ -14,7 +14,9 @@
 //   (a00, a01, a10, a11) multiplying the half texel of x that holds block column J.
 // - rowBlocks(): per output texel (first block, blocks of its first block row, blocks of
 //   its second block row (B = 2)), exact floats; blockColumns(): J per block, exact float.
-// The product is one pass whose kernel loops over the blocks of its block rows.
+// The product is one pass whose kernel loops over the blocks of its block rows; with 2x2
+// blocks on the compute backend each block row has an invocation of its own
+// (sparse/spmv_bcrs2_rows.glsl), the two halves of a texel meeting in shared memory.
 //
 // Optional reverse Cuthill–McKee reordering (Reordering.h) renumbers rows and columns
 // before blocking (fewer, fuller blocks, better locality of x). It makes the internal
@@ -87,11 +89,15 @@ class BcrsMatrix : public PermutedMatrix {
   bool readsAnyXLayout() const override { return true; }
   /// The product's defines, textures and uniforms (sparse/spmv_bcrs_product.glsl).
   void bindProduct(stream::Pass& pass, const stream::Vector& x) const;
+  /// The compute backend's 2x2 product runs one invocation per block row
+  /// (sparse/spmv_bcrs2_rows.glsl) instead of one per output texel.
+  bool blockRowInvocations() const;
 
   std::size_t m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
   BcrsOptions m_options;
   gl::Texture m_values, m_columns, m_rowBlocks;
   mutable gl::Buffer m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
+  mutable gl::Buffer m_rowsDotScratch;  // the same for the block-row kernel's workgroups
 };
 
 }  // namespace texstream::linalg

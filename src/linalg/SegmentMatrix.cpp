@@ -36,6 +36,10 @@ namespace {
 
 constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
 
+/// Invocations per output texel of the compute product (sparse/spmv_segment_lanes.glsl)
+/// for segments of k entries: 1 (the one-invocation kernel) for short ones.
+int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
+
 /// Few programs: K exact up to 16 (mesh valences), then multiples of 4, 8 and 16; a
 /// program for K also serves shorter rows (Bolz §3.2.2, "Multiple Programs").
 int bucket(int k) {
@@ -500,8 +504,8 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
   const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
-  auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride) {
-    stream::Pass p("sparse/spmv_segment");
+  auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride, bool lanes = false) {
+    stream::Pass p(lanes ? "sparse/spmv_segment_lanes" : "sparse/spmv_segment");
     p.define("K", k).define("DIAGONAL", diagonal ? 1 : 0).define("PARTIAL", partial ? 1 : 0);
     p.label("spmv_segment K=" + std::to_string(k));
     p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
@@ -512,7 +516,19 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     return p;
   };
   gl::Texture partials[2];
+  const bool compute = rt.backend() == stream::Backend::Compute;
   for (const SegmentGroup& g : m_groups) {
+    if (const int lanes = compute ? productLanes(g.k) : 1; lanes > 1) {
+      // Long segments on compute: one dispatch per rectangle, LANES invocations per texel.
+      for (const stream::Rect& r : g.rects) {
+        if (r.w <= 0 || r.h <= 0) continue;
+        const int groups = int((std::size_t(r.w) * std::size_t(r.h) + std::size_t(256 / lanes) - 1) / std::size_t(256 / lanes));
+        stream::Pass p = pass(g.k, 0, withDiagonal, nullptr, g.stride, true);
+        p.define("LANES", lanes).uniform("u_rect", r.x, r.y, r.w, r.h).output(y);
+        p.workgroups(groups).run();
+      }
+      continue;
+    }
     const int chunks = std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
     if (chunks == 1) {
       pass(g.k, 0, withDiagonal, nullptr, g.stride).output(y).run(g.rects);

@@ -22,7 +22,10 @@
 // to 16, then multiples of 4, 8, 16) so that few programs exist, small groups join the
 // next larger one (SegmentOptions::mergeBelow: a pass costs more than a little padding),
 // and segments longer than kMaxSegmentPerPass are summed over several passes (partial sums
-// ping-pong).
+// ping-pong). On the compute backend the plain product splits segments of 16 or more
+// entries over 4 or 8 invocations per texel instead (spmv_segment_lanes.glsl, one dispatch
+// per rectangle whatever K): the coarse levels of aggregation multigrid have rows of 30 to
+// 120 entries and too few texels to hide one invocation's chain of K gathers.
 //
 // Internal order: rows sorted by decreasing off-diagonal count, placed in texels either
 //  - GroupRectangles: in reading order, so each count group is a contiguous run of texels

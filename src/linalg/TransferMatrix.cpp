@@ -67,7 +67,9 @@ void TransferMatrix::run(const char* label, const char* define, const stream::Ve
                     std::to_string(m_outputLayout.size()) + " elements");
   stream::requireDistinct(title + "." + label, {"y", y}, {"x", x}, "the product reads x while it writes y");
   gl::StateGuard guard;
-  stream::Pass pass("sparse/spmv_transfer");
+  // Compute: one invocation per row (sparse/spmv_transfer_rows.glsl); fragment: per texel.
+  const bool rows = stream::Runtime::current().backend() == stream::Backend::Compute;
+  stream::Pass pass(rows ? "sparse/spmv_transfer_rows" : "sparse/spmv_transfer");
   pass.label("TransferMatrix::" + std::string(label))
       .input("u_rowStarts", m_rowStarts)
       .input("u_entries", m_entries)
@@ -80,7 +82,13 @@ void TransferMatrix::run(const char* label, const char* define, const stream::Ve
     pass.input(std::string(define) == "ACCUMULATE" ? "u_add" : "u_subtract", *extra);
   }
   if (extra2) pass.define("SECOND_SUBTRACT").input("u_subtract2", *extra2);
-  pass.output(y).run();
+  pass.output(y);
+  if (rows) {
+    const std::size_t texels = m_outputLayout.texels();
+    pass.uniform("u_texels", int(texels)).workgroups(int((texels + 63) / 64)).run();
+  } else {
+    pass.run();
+  }
 }
 
 void TransferMatrix::apply(const stream::Vector& x, stream::Vector& y) const { run("apply", nullptr, x, nullptr, nullptr, y); }

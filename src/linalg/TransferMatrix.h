@@ -7,8 +7,12 @@
 // Row i writes element i of y (a vector in outputLayout(), i < rows() <= its size; the
 // elements past rows() are written 0); a column index is an element index of x, read from
 // x's texture whatever its layout (shaders/sparse/element.glsl), so x needs at least cols()
-// elements. One pass (shaders/sparse/spmv_transfer.glsl) on either backend, one output texel
-// (four rows) per invocation; entries are (column, value) pairs, two per RGBA32F texel.
+// elements. One pass on either backend; entries are (column, value) pairs, two per RGBA32F
+// texel. The fragment backend sums the four rows of an output texel in one invocation
+// (shaders/sparse/spmv_transfer.glsl); the compute backend gives each row an invocation of
+// its own (shaders/sparse/spmv_transfer_rows.glsl): the transfers of a multigrid cycle have
+// few texels and rows of tens of entries, so chains a quarter as long over four times the
+// invocations.
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/stream/Layout.h>

@@ -1,8 +1,8 @@
-// Tests src/linalg/TransferMatrix.*: y = M x, y = add + M x and y = M (x - s) against the
-// double CPU product for random rectangular matrices at awkward shapes (empty rows, rows
-// longer than a texel, more rows than columns and the reverse), with y in a layout larger
-// than the matrix (the extra elements read 0) and x in a layout unlike y's, on both
-// backends; misuse is refused by name.
+// Tests src/linalg/TransferMatrix.*: y = M x, y = add + M x, y = M (x - s) and
+// y = M (x - s - t) against the double CPU product for random rectangular matrices at
+// awkward shapes (empty rows, rows longer than a texel, more rows than columns and the
+// reverse), with y in a layout larger than the matrix (the extra elements read 0) and x in
+// a layout unlike y's, on both backends; misuse is refused by name.
 #include <catch2/catch.hpp>
 
 #include "support/Gl.h"
@@ -75,6 +75,11 @@ TEST_CASE("TransferMatrix products equal the double CPU product", "[gl][linalg][
       CHECK(test::maxRelativeError(addv.download(), padded(M.multiply(xd), true)) < 1e-5);
       T.applyToDifference(xv, sv, y);
       CHECK(test::maxRelativeError(y.download(), padded(M.multiply(dd), false)) < 1e-5);
+      // y = M (x - s - x): M (-s), the restriction's two-vector form.
+      std::vector<double> minusS(cols);
+      for (std::size_t j = 0; j < cols; ++j) minusS[j] = -double(s[j]);
+      T.applyToDifference(xv, sv, xv, y);
+      CHECK(test::maxRelativeError(y.download(), padded(M.multiply(minusS), false)) < 1e-5);
     }
   }
 }
