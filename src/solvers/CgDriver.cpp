@@ -58,9 +58,10 @@ std::string cgFailureMessage(int code, int when, double value, const std::string
   }
 }
 
-CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, SolveRecorder& recorder)
+CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
+                   SolveRecorder& recorder)
     : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
-      m_check(stream::Scalar::temporary("cg.check")) {
+      m_check(stream::Scalar::temporary("cg.check")), m_restartsLeft(restartOnDrift ? 1 : 0) {
   if (asynchronousCheck) m_readback = std::make_unique<stream::ScalarReadback>();
 }
 

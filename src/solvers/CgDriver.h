@@ -69,7 +69,8 @@ std::unique_ptr<CgIteration> chronopoulosGearCg(CgSystem& system);
 
 class CgDriver {
  public:
-  CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, SolveRecorder& recorder);
+  CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
+           SolveRecorder& recorder);
   /// r = b - A x and the first check (one blocking read of ||b||^2 and ||r||^2); a verdict
   /// when the solve ends there (b = 0 or not finite, x already converged, no iterations).
   std::optional<Verdict> setUp();
@@ -89,7 +90,7 @@ class CgDriver {
   std::unique_ptr<stream::ScalarReadback> m_readback;
   stream::Scalar m_rr, m_check;
   double m_bnorm2 = 0;
-  int m_restartsLeft = 1;
+  int m_restartsLeft;
 };
 
 }  // namespace texstream::solvers

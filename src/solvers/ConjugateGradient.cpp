@@ -27,7 +27,7 @@ SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, st
   CgSystem system{A, b, x, M, inverseDiagonal, stream::Vector::temporary(b.layout(), "cg.r"), {},
                   stream::Scalar::temporary("cg.status")};
   if (M) system.z = stream::Vector::temporary(b.layout(), "cg.z");
-  CgDriver driver(system, limits, options.asynchronousCheck, recorder);
+  CgDriver driver(system, limits, options.asynchronousCheck, options.restartOnDrift, recorder);
   if (std::optional<Verdict> verdict = driver.setUp()) return recorder.finish(*verdict);
   const std::unique_ptr<CgIteration> algorithm =
       runtime.backend() == stream::Backend::Compute ? chronopoulosGearCg(system) : classicCg(system);

@@ -14,8 +14,8 @@
 // one check interval later: then the CPU waits for it), so the GPU never idles waiting for
 // the CPU and the solve overshoots convergence by at most 2 checkEvery - 1 iterations.
 // A convergence the updated residual reports is checked once against b - A x and, beyond
-// 2x the tolerance, the iteration restarts (once) from the true residual; the message gives
-// both residuals.
+// 2x the tolerance, the iteration restarts (once) from the true residual (unless
+// IterativeOptions::restartOnDrift is false); the message gives both residuals.
 //
 //   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f, .maxIterations = 500});  // x: the initial guess
 //   JacobiPreconditioner M(A, b.layout());

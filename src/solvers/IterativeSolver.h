@@ -42,6 +42,12 @@ struct IterativeOptions {
   /// cg: read the checks without stalling (ConjugateGradient.h). The other solvers read
   /// theirs blocking.
   bool asynchronousCheck = false;
+  /// cg: when the updated residual says converged but b - A x is beyond twice the
+  /// tolerance, restart once from b - A x (CgDriver.cpp). false where the caller corrects
+  /// the result in double itself (SystemSolver's defect correction): a restart in float
+  /// cannot go below the floor the float-rounded matrix sets either, and on LSCM's normal
+  /// matrices it spent a third of the iterations finding that out.
+  bool restartOnDrift = true;
   /// Run on this backend instead of the thread's current one.
   std::optional<stream::Backend> backend;
   /// Called at each check (iteration 0 included) with the relative residual.

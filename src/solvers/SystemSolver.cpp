@@ -294,6 +294,8 @@ SolverStatus SystemSolver::runCg(const stream::Vector& b, stream::Vector& x, flo
   o.maxIterations = m_options.maxIterations;
   o.checkEvery = m_options.checkEvery;
   o.onCheck = m_options.onCheck;
+  // Defect correction in double follows: it, not a restart in float, removes the drift.
+  o.restartOnDrift = m_options.refinementSteps == 0;
   return cg(*m_gpu->op, b, x, o, m_gpu->preconditioner.get());
 }
 
