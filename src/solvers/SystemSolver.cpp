@@ -29,6 +29,13 @@ namespace {
 /// rounding of b - A x stalls near it); defect correction takes over below.
 constexpr float kFloatReach = 1e-6f;
 
+/// Where the first float solve stops when defect correction follows. On matrices whose
+/// float rounding limits CG (LSCM's normal equations: b - A x stays near 1e-4 of b while
+/// the updated residual falls on) float iterations past this gain nothing real, and a
+/// round in double goes on from the true residual instead; on systems float solves well
+/// it costs one round more (a CPU residual and a restart), the same iterations in all.
+constexpr float kFirstSolveReach = 1e-4f;
+
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -411,8 +418,11 @@ void SystemSolver::refine(int system, SolverStatus& status) {
 SolverStatus SystemSolver::solve(int system) {
   requireSystem("solve", system);
   m_gpu->refined[std::size_t(system)].clear();
-  // With defect correction the float solve asks for no more than float reaches.
-  const float first = m_options.refinementSteps > 0 ? std::max(m_options.tolerance, kFloatReach) : m_options.tolerance;
+  // With defect correction (CG) the float solve stops early and the rounds in double go
+  // on; CGLS's result is only checked, so it asks for what float reaches.
+  const bool refined = m_options.refinementSteps > 0;
+  const float first = !refined ? m_options.tolerance
+                      : std::max(m_options.tolerance, m_gpu->segmentTransposed ? kFloatReach : kFirstSolveReach);
   SolverStatus status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
   if (m_options.refinementSteps > 0 && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown)
     refine(system, status);

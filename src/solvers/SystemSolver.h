@@ -28,8 +28,9 @@
 // (defect correction, the mixed-precision iterative refinement of Moler 1967 and Göddeke
 // et al. 2007), up to refinementSteps rounds, ending early once a round gains less than 2x
 // (a round that raises the residual is undone). The reported residual is the double one.
-// With rounds to follow, the float solves do not restart from b - A x in float when their
-// residual drifts (IterativeOptions::restartOnDrift): the round in double does that better.
+// With rounds to follow (not CGLS), the first float solve stops at 1e-4 (or the
+// tolerance, if looser) and the float solves do not restart from b - A x in float when their residual
+// drifts (IterativeOptions::restartOnDrift): the rounds in double do both better.
 // CGLS results are checked in double but not corrected: the correction would need the
 // least-squares residual b - A x in float, whose rounding swamps the part A^T sees.
 //
