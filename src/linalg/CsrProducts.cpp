@@ -1,6 +1,8 @@
 // Gustavson's row-by-row sparse products; large products split their rows over threads.
 #include <texstream/linalg/CsrProducts.h>
 
+#include <texstream/linalg/RowBlocks.h>
+
 #include <algorithm>
 #include <thread>
 #include <utility>
@@ -93,35 +95,6 @@ void fillRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, C
   }
 }
 
-/// Threads for a product of `rows` rows: one per hardware thread up to 16 for large
-/// products, none in the browser build (no threads there).
-unsigned productThreads(std::size_t rows) {
-#ifdef __EMSCRIPTEN__
-  (void)rows;
-  return 1;
-#else
-  if (rows < 20000) return 1;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-#endif
-}
-
-/// Calls work(t, first, last) for `threads` blocks of [0, rows), on threads where there are
-/// several.
-template <class Work>
-void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
-  auto run = [&](unsigned t) { work(t, rows * t / threads, rows * (t + 1) / threads); };
-#ifndef __EMSCRIPTEN__
-  if (threads > 1) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run, t);
-    run(0);
-    for (std::thread& th : pool) th.join();
-    return;
-  }
-#endif
-  run(0);
-}
-
 }  // namespace
 
 void multiplyVector(const Csr& A, std::span<const double> x, std::span<double> y) {
@@ -129,7 +102,7 @@ void multiplyVector(const Csr& A, std::span<const double> x, std::span<double> y
     throw std::invalid_argument("multiplyVector: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
                                 ", x has " + std::to_string(x.size()) + " values and y " + std::to_string(y.size()));
   }
-  forRowBlocks(A.rows, productThreads(A.rows), [&](unsigned, std::size_t first, std::size_t last) {
+  forRowBlocks(A.rows, rowBlockThreads(A.rows), [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t r = first; r < last; ++r) {
       double s = 0;
       for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k)
@@ -152,7 +125,7 @@ Csr multiply(const Csr& A, const Csr& B) {
   C.rowPtr.assign(A.rows + 1, 0);
   // Two phases over row blocks (threads where there are several): the row lengths, then
   // the rows written in place, so nothing is copied or regrown.
-  const unsigned threads = productThreads(A.rows);
+  const unsigned threads = rowBlockThreads(A.rows);
   forRowBlocks(A.rows, threads,
                [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
   for (std::size_t i = 0; i < A.rows; ++i) C.rowPtr[i + 1] += C.rowPtr[i];

@@ -4,6 +4,7 @@
 #include <texstream/linalg/SystemBuilder.h>
 
 #include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>
 #include <climits>
@@ -28,18 +29,36 @@ std::string number(double v) {
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
-/// Sums repeated columns of one row (sorted by column), dropping none.
-void appendRow(Csr& A, std::vector<std::pair<std::int32_t, double>>& entries) {
+using RowEntries = std::vector<std::pair<std::int32_t, double>>;
+
+/// Sorts one row's entries by column and sums repeated columns, dropping none.
+void mergeRow(RowEntries& entries) {
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t out = 0;
   for (std::size_t k = 0; k < entries.size(); ++k) {
-    if (k > 0 && entries[k].first == entries[k - 1].first) {
-      A.values.back() += entries[k].second;
+    if (out > 0 && entries[k].first == entries[out - 1].first) {
+      entries[out - 1].second += entries[k].second;
       continue;
     }
-    A.colIdx.push_back(entries[k].first);
-    A.values.push_back(entries[k].second);
+    entries[out++] = entries[k];
   }
-  A.rowPtr.push_back(std::int64_t(A.colIdx.size()));
+  entries.resize(out);
+}
+
+/// Writes `entries` as row r of A, whose rowPtr is final.
+void writeRow(Csr& A, std::size_t r, const RowEntries& entries) {
+  std::size_t at = std::size_t(A.rowPtr[r]);
+  for (const auto& [column, value] : entries) {
+    A.colIdx[at] = column;
+    A.values[at++] = value;
+  }
+}
+
+/// rowPtr[r + 1] holds row r's length: prefix sums, then colIdx and values sized.
+void allocateRows(Csr& A) {
+  for (std::size_t r = 0; r < A.rows; ++r) A.rowPtr[r + 1] += A.rowPtr[r];
+  A.colIdx.resize(std::size_t(A.rowPtr[A.rows]));
+  A.values.resize(std::size_t(A.rowPtr[A.rows]));
 }
 
 }  // namespace
@@ -222,40 +241,61 @@ LinearSystem SystemBuilder::build() const {
   sys.m_rows.rows = sys.m_locked.rows = m;
   sys.m_rows.cols = n;
   sys.m_locked.cols = scalars;
-  sys.m_rows.rowPtr.assign(1, 0);
-  sys.m_locked.rowPtr.assign(1, 0);
+  sys.m_rows.rowPtr.assign(m + 1, 0);
+  sys.m_locked.rowPtr.assign(m + 1, 0);
   sys.m_rowScale.resize(m);
   sys.m_rowRhs.resize(m * S);
-  std::vector<std::uint8_t> used(m_variables, 0);
-  std::vector<std::pair<std::int32_t, double>> freeEntries, lockedEntries;
-  for (std::size_t r = 0; r < m; ++r) {
-    const double w = m_rowWeight[r];
-    const double scale = m_mode == SystemMode::LeastSquares ? std::sqrt(w) : w;
-    sys.m_rowScale[r] = scale;
-    for (std::size_t k = 0; k < S; ++k) sys.m_rowRhs[k * m + r] = m_rhs[r * S + k];
+  // Row r scaled and split into its free part (unknown indices) and its locked part
+  // (scalar indices), each sorted with repeats summed.
+  auto splitRow = [&](std::size_t r, RowEntries& freeEntries, RowEntries& lockedEntries) {
+    const double scale = sys.m_rowScale[r];
     freeEntries.clear();
     lockedEntries.clear();
     for (std::int64_t e = m_rowStart[r]; e < m_rowStart[r + 1]; ++e) {
       const std::int32_t s = m_scalar[std::size_t(e)];
       const double a = scale * m_coefficient[std::size_t(e)];
       const std::int32_t u = sys.m_unknownOfScalar[std::size_t(s)];
-      if (u >= 0) {
-        freeEntries.emplace_back(u, a);
-        used[std::size_t(s) / B] = 1;
-      } else {
-        lockedEntries.emplace_back(s, a);
-      }
+      if (u >= 0) freeEntries.emplace_back(u, a);
+      else lockedEntries.emplace_back(s, a);
     }
-    if (freeEntries.empty()) {
-      std::string list;
-      for (std::int64_t e = m_rowStart[r]; e < m_rowStart[r + 1] && list.size() < 60; ++e)
-        list += (list.empty() ? "" : ", ") + str(std::size_t(m_scalar[std::size_t(e)]) / B);
-      throw std::invalid_argument(prefix + "row " + str(r) + ": every coefficient is on a locked variable (" + list +
-                                  "): the row constrains nothing; drop it or free one of its variables");
+    mergeRow(freeEntries);
+    mergeRow(lockedEntries);
+  };
+  // Two passes over blocks of rows on threads (RowBlocks.h): the rows' lengths, then the
+  // rows written in place. Each block notes its first row with no free entry.
+  const unsigned threads = rowBlockThreads(m);
+  std::vector<std::size_t> firstAllLocked(threads, m);
+  forRowBlocks(m, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    RowEntries freeEntries, lockedEntries;
+    for (std::size_t r = first; r < last; ++r) {
+      const double w = m_rowWeight[r];
+      sys.m_rowScale[r] = m_mode == SystemMode::LeastSquares ? std::sqrt(w) : w;
+      for (std::size_t k = 0; k < S; ++k) sys.m_rowRhs[k * m + r] = m_rhs[r * S + k];
+      splitRow(r, freeEntries, lockedEntries);
+      if (freeEntries.empty() && firstAllLocked[t] == m) firstAllLocked[t] = r;
+      sys.m_rows.rowPtr[r + 1] = std::int64_t(freeEntries.size());
+      sys.m_locked.rowPtr[r + 1] = std::int64_t(lockedEntries.size());
     }
-    appendRow(sys.m_rows, freeEntries);
-    appendRow(sys.m_locked, lockedEntries);
+  });
+  if (const std::size_t r = *std::min_element(firstAllLocked.begin(), firstAllLocked.end()); r < m) {
+    std::string list;
+    for (std::int64_t e = m_rowStart[r]; e < m_rowStart[r + 1] && list.size() < 60; ++e)
+      list += (list.empty() ? "" : ", ") + str(std::size_t(m_scalar[std::size_t(e)]) / B);
+    throw std::invalid_argument(prefix + "row " + str(r) + ": every coefficient is on a locked variable (" + list +
+                                "): the row constrains nothing; drop it or free one of its variables");
   }
+  allocateRows(sys.m_rows);
+  allocateRows(sys.m_locked);
+  forRowBlocks(m, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    RowEntries freeEntries, lockedEntries;
+    for (std::size_t r = first; r < last; ++r) {
+      splitRow(r, freeEntries, lockedEntries);
+      writeRow(sys.m_rows, r, freeEntries);
+      writeRow(sys.m_locked, r, lockedEntries);
+    }
+  });
+  std::vector<std::uint8_t> used(m_variables, 0);
+  for (const std::int32_t u : sys.m_rows.colIdx) used[std::size_t(sys.m_scalarOfUnknown[std::size_t(u)]) / B] = 1;
   for (std::size_t v = 0; v < m_variables; ++v) {
     if (!m_locked[v] && !used[v])
       throw std::invalid_argument(prefix + "variable " + str(v) +

@@ -15,6 +15,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 
 using namespace texstream;
@@ -258,4 +259,42 @@ TEST_CASE("SystemBuilder: initial guesses and expand", "[linalg]") {
   REQUIRE(s.expand(std::vector<double>{1, 2, 3, 4}, 0) == std::vector<double>{1, 2, 5, 6, 3, 4});
   // x_v - x_1 = 0: every free variable equals the pin.
   REQUIRE(solveAssembled(s, 0) == std::vector<double>{5, 6, 5, 6, 5, 6});
+}
+
+TEST_CASE("SystemBuilder: a large system, built on threads, keeps every row", "[linalg]") {
+  // 30,011 rows: build() splits them over threads (linalg/RowBlocks.h) from 20,000 on. The
+  // built system's objective at random values equals the sum over the recorded rows.
+  const std::size_t variables = 4001, rows = 30011;
+  const int B = 2;
+  std::mt19937_64 rng(77);
+  std::uniform_int_distribution<std::size_t> pickVariable(0, variables - 1);
+  std::uniform_int_distribution<int> pickCount(1, 7), pickComponent(0, B - 1);
+  std::uniform_real_distribution<double> value(-1.0, 1.0), weight(0.5, 2.0);
+  SystemBuilder builder(variables, SystemMode::LeastSquares, "large", B);
+  std::vector<double> values(variables * B);
+  for (double& v : values) v = value(rng);
+  for (std::size_t v = 0; v < variables; v += 31) builder.lock(v, std::array<double, 2>{values[B * v], values[B * v + 1]});
+  double expected = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    builder.beginRow();
+    // Every row holds a free variable (one not a multiple of 31) and may repeat entries.
+    std::size_t first = pickVariable(rng);
+    if (first % 31 == 0) first = (first + 1) % variables;
+    double dot = 0;
+    for (int e = pickCount(rng); e > 0; --e) {
+      const std::size_t v = e == 1 ? first : pickVariable(rng);
+      const int c = pickComponent(rng);
+      const double a = value(rng);
+      builder.coefficient(v, c, a);
+      dot += a * values[B * v + std::size_t(c)];
+    }
+    const double rhs = value(rng), w = weight(rng);
+    builder.endRow(rhs, w);
+    expected += w * (dot - rhs) * (dot - rhs);
+  }
+  const linalg::LinearSystem s = builder.build();
+  REQUIRE(s.rowCount() == rows);
+  s.rows().validate("rows");
+  s.matrix().validate("matrix");
+  CHECK(std::abs(s.objective(values, 0) - expected) <= 1e-9 * expected);
 }
