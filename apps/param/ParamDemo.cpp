@@ -299,6 +299,19 @@ void ParamDemo::report(nlohmann::json& out) const {
   out["upload_ms"] = setup.uploadMs;
   out["multigrid_ms"] = setup.multigridMs;
   out["multigrid_levels"] = setup.multigridLevels;
+  if (setup.multigridLevels > 0) {
+    // The multigrid set-up by phase (solvers/AggregationMultigrid.h), milliseconds.
+    const solvers::AggregationMultigridStats& mg = setup.multigrid;
+    out["multigrid_phases_ms"] = {{"aggregation", mg.hierarchy.aggregationMs},
+                                  {"prolongators", mg.hierarchy.prolongatorMs},
+                                  {"galerkin", mg.hierarchy.galerkinMs},
+                                  {"spectral_radii", mg.hierarchy.spectralRadiusMs},
+                                  {"gpu_levels", mg.levelsMs},
+                                  {"transfers", mg.transfersMs},
+                                  {"coarsest_inverse", mg.coarsestMs}};
+    out["multigrid_unknowns"] = mg.unknowns;
+    out["multigrid_nonzeros"] = mg.nonZeros;
+  }
   out["solves"] = m_solves;
   out["solve_ms"] = m_lastSolveMs;
   out["iterations"] = m_last.iterations;

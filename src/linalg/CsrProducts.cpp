@@ -17,19 +17,38 @@ Csr transpose(const Csr& A) {
   T.rows = A.cols;
   T.cols = A.rows;
   T.rowPtr.assign(A.cols + 1, 0);
-  for (std::int32_t c : A.colIdx) ++T.rowPtr[std::size_t(c) + 1];
-  for (std::size_t j = 0; j < A.cols; ++j) T.rowPtr[j + 1] += T.rowPtr[j];
   T.colIdx.resize(A.nonZeros());
   T.values.resize(A.nonZeros());
-  std::vector<std::int64_t> next(T.rowPtr.begin(), T.rowPtr.end() - 1);
-  // Rows of A in increasing order: the columns of each row of A^T come out ascending.
-  for (std::size_t r = 0; r < A.rows; ++r) {
-    for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) {
-      const std::size_t slot = std::size_t(next[std::size_t(A.colIdx[std::size_t(k)])]++);
-      T.colIdx[slot] = std::int32_t(r);
-      T.values[slot] = A.values[std::size_t(k)];
+  // Blocks of A's rows on threads (RowBlocks.h), each with a count per column of A: no more
+  // threads than the counts stay smaller than the matrix.
+  const unsigned threads = unsigned(std::clamp<std::size_t>(
+      std::min<std::size_t>(rowBlockThreads(A.rows), A.nonZeros() / std::max<std::size_t>(A.cols, 1)), 1, 16));
+  std::vector<std::vector<std::int64_t>> next(threads);
+  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    next[t].assign(A.cols, 0);
+    for (std::int64_t k = A.rowPtr[first]; k < A.rowPtr[last]; ++k) ++next[t][std::size_t(A.colIdx[std::size_t(k)])];
+  });
+  // Column j's entries: block 0's, then block 1's, ...: next[t][j] becomes block t's first slot.
+  for (std::size_t j = 0; j < A.cols; ++j) {
+    std::int64_t at = T.rowPtr[j];
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::int64_t count = next[t][j];
+      next[t][j] = at;
+      at += count;
     }
+    T.rowPtr[j + 1] = at;
   }
+  // Each block's rows in increasing order: the columns of each row of A^T come out ascending.
+  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    std::vector<std::int64_t>& slot = next[t];
+    for (std::size_t r = first; r < last; ++r) {
+      for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) {
+        const std::size_t s = std::size_t(slot[std::size_t(A.colIdx[std::size_t(k)])]++);
+        T.colIdx[s] = std::int32_t(r);
+        T.values[s] = A.values[std::size_t(k)];
+      }
+    }
+  });
   return T;
 }
 

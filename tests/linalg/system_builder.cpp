@@ -79,6 +79,35 @@ TEST_CASE("CsrProducts: transpose, A^T y and A^T A match dense products", "[lina
                       Contains("y has 3 values, A has 4 rows"));
 }
 
+TEST_CASE("CsrProducts: a transpose split over threads keeps every entry in order", "[linalg]") {
+  // 30,011 x 5,003 with about 8 entries a row: transpose() splits the rows over threads
+  // (linalg/RowBlocks.h). Each entry moves to (column, row), every row of A^T ascending.
+  const std::size_t rows = 30011, cols = 5003;
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::int64_t> column(0, std::int64_t(cols) - 1);
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  for (std::size_t i = 0; i < rows; ++i)
+    for (int k = 0; k < 8; ++k) {
+      r.push_back(std::int64_t(i));
+      c.push_back(column(rng));
+      v.push_back(double(i) + double(k) / 8.0);
+    }
+  const linalg::Csr A = linalg::Csr::fromTriplets(rows, cols, r, c, v);
+  const linalg::Csr T = linalg::transpose(A);
+  T.validate("T");  // sorted, in range
+  REQUIRE(T.rows == cols);
+  REQUIRE(T.nonZeros() == A.nonZeros());
+  const linalg::Csr back = linalg::transpose(T);
+  REQUIRE(back.rowPtr == A.rowPtr);
+  REQUIRE(back.colIdx == A.colIdx);
+  REQUIRE(back.values == A.values);
+  // A^T y by the transpose equals A^T y by scattering A's rows.
+  const auto y = test::toDouble(test::randomFloats(rows, 6));
+  const std::vector<double> viaTranspose = T.multiply(y), direct = linalg::transposeMultiply(A, y);
+  for (std::size_t j = 0; j < cols; ++j) REQUIRE(viaTranspose[j] == Approx(direct[j]).epsilon(1e-12));
+}
+
 TEST_CASE("SystemBuilder: least squares with locked variables, weights, blocks and several systems", "[linalg]") {
   for (int blockSize : {1, 2, 4}) {
     for (std::size_t variables : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(37)}) {
