@@ -119,11 +119,15 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
 
 std::unique_ptr<Format> bcrsFormat(const linalg::Csr& A, int block, bool rcm, const std::string& tag) {
   auto f = std::make_unique<Format>();
-  auto bcrs = std::make_unique<linalg::BcrsMatrix>(A, "bench." + tag + ".bcrs", linalg::BcrsOptions{block, rcm});
+  linalg::BcrsOptions options;
+  options.blockSize = block;
+  options.reverseCuthillMcKee = rcm;
+  auto bcrs = std::make_unique<linalg::BcrsMatrix>(A, "bench." + tag + ".bcrs", options);
   f->view = std::make_unique<linalg::PermutedMatrix::Internal>(*bcrs);
   f->op = "bcrs" + std::to_string(block) + (rcm ? "_rcm" : "");
-  char note[160];
-  std::snprintf(note, sizeof note, "%zu blocks, fill %.3f, bandwidth %zu%s", bcrs->blocks(), bcrs->fillRatio(),
+  char note[200];
+  std::snprintf(note, sizeof note, "%zu blocks (%zu stored%s), fill %.3f, bandwidth %zu%s", bcrs->blocks(),
+                bcrs->storedBlocks(), bcrs->interleaved() ? ", interleaved" : "", bcrs->fillRatio(),
                 bcrs->internalBandwidth(), rcm ? " after RCM" : "");
   f->note = note;
   f->matrix = std::move(bcrs);

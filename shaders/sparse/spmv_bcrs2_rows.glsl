@@ -29,10 +29,9 @@ void main() {
 #endif
   if (inside) {
     vec4 info = texelFetch(u_rows, texel, 0);
-    int first = int(info.x), end0 = first + int(info.y);
-    int b0 = blockRow == 0 ? first : end0, b1 = blockRow == 0 ? end0 : end0 + int(info.z);
-    for (int b = b0; b < b1; ++b) {
-      ivec2 at = texelAtShift(b, u_blockShift);
+    int count = blockRow == 0 ? int(info.y) : int(info.z);
+    for (int k = 0; k < count; ++k) {
+      ivec2 at = texelAtShift(blockOfRow(info, blockRow, k), u_blockShift);
       int J = int(texelFetch(u_columns, at, 0).x);
       vec4 xt = xTexel(J >> 1);
       vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;

@@ -11,6 +11,17 @@ uniform int u_blockShift;
 
 vec4 xTexel(int t) { return texelFetch(u_x, ivec2(t % X_WIDTH, t / X_WIDTH), 0); }
 
+// BLOCK 2: block k of block row h (0 or 1) of the output texel whose u_rows entry is info:
+// consecutive after the texel's first block, or with INTERLEAVED (the slice's texel count)
+// at first + h INTERLEAVED + 2 INTERLEAVED k (linalg/BcrsMatrix.h).
+int blockOfRow(vec4 info, int h, int k) {
+#ifdef INTERLEAVED
+  return int(info.x) + (h + 2 * k) * INTERLEAVED;
+#else
+  return int(info.x) + (h == 0 ? 0 : int(info.y)) + k;
+#endif
+}
+
 vec4 bcrsProduct(ivec2 texel) {
   vec4 info = texelFetch(u_rows, texel, 0);
   int first = int(info.x), end0 = first + int(info.y);
@@ -23,16 +34,19 @@ vec4 bcrsProduct(ivec2 texel) {
               dot(texelFetch(u_values, ivec3(at, 2), 0), xj), dot(texelFetch(u_values, ivec3(at, 3), 0), xj));
   }
 #else
-  int end1 = end0 + int(info.z);
-  for (int b = first; b < end1; ++b) {
-    ivec2 at = texelAtShift(b, u_blockShift);
-    int J = int(texelFetch(u_columns, at, 0).x);
-    vec4 xt = xTexel(J >> 1);
-    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
-    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
-    vec2 p = vec2(dot(a.xy, xj), dot(a.zw, xj));
-    if (b < end0) y.xy += p;
-    else y.zw += p;
+  for (int h = 0; h < 2; ++h) {
+    int count = h == 0 ? int(info.y) : int(info.z);
+    vec2 p = vec2(0.0);
+    for (int k = 0; k < count; ++k) {
+      ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
+      int J = int(texelFetch(u_columns, at, 0).x);
+      vec4 xt = xTexel(J >> 1);
+      vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
+      vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+      p += vec2(dot(a.xy, xj), dot(a.zw, xj));
+    }
+    if (h == 0) y.xy = p;
+    else y.zw = p;
   }
 #endif
   return y;
@@ -65,17 +79,19 @@ vec4 bcrsResidual(ivec2 texel) {
     }
   }
 #else
-  int end1 = end0 + int(info.z);
-  for (int b = first; b < end1; ++b) {
-    ivec2 at = texelAtShift(b, u_blockShift);
-    int J = int(texelFetch(u_columns, at, 0).x);
-    vec4 xt = xTexel(J >> 1), xtLo = xTexelLo(J >> 1);
-    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw, xjLo = (J & 1) == 0 ? xtLo.xy : xtLo.zw;
-    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
-    for (int k = 0; k < 2; ++k) {
-      vec2 column = vec2(a[k], a[2 + k]);
-      vec4 coefficient = b < end0 ? vec4(column, 0.0, 0.0) : vec4(0.0, 0.0, column);
-      dfAddProduct(hi, lo, -coefficient, vec4(xj[k]), vec4(xjLo[k]));
+  for (int h = 0; h < 2; ++h) {
+    int count = h == 0 ? int(info.y) : int(info.z);
+    for (int k = 0; k < count; ++k) {
+      ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
+      int J = int(texelFetch(u_columns, at, 0).x);
+      vec4 xt = xTexel(J >> 1), xtLo = xTexelLo(J >> 1);
+      vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw, xjLo = (J & 1) == 0 ? xtLo.xy : xtLo.zw;
+      vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+      for (int c = 0; c < 2; ++c) {
+        vec2 column = vec2(a[c], a[2 + c]);
+        vec4 coefficient = h == 0 ? vec4(column, 0.0, 0.0) : vec4(0.0, 0.0, column);
+        dfAddProduct(hi, lo, -coefficient, vec4(xj[c]), vec4(xjLo[c]));
+      }
     }
   }
 #endif

@@ -94,16 +94,45 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     blockStart[I + 1] = std::int64_t(blockColumn.size());
   }
   m_blocks = blockColumn.size();
-  if (m_blocks >= kExactFloatLimit) {
-    throw gl::Error(title + ": " + std::to_string(m_blocks) + " blocks; block indices are exact floats, so fewer than 2^24");
+
+  // Where each block is stored: in block-row order, or interleaved (see the header).
+  m_interleaved = B == 2 && options.interleave.value_or(stream::Runtime::current().backend() == stream::Backend::Compute);
+  const std::size_t usedTexels = layout.usedTexels();
+  std::vector<std::size_t> slotOfBlock(m_blocks);
+  std::vector<std::size_t> texelFirst(usedTexels);
+  std::size_t stored = m_blocks;
+  if (m_interleaved) {
+    stored = 0;
+    for (std::size_t s0 = 0; s0 < usedTexels; s0 += kInterleaveTexels) {
+      const std::size_t s1 = std::min(usedTexels, s0 + kInterleaveTexels);
+      std::int64_t longest = 0;
+      for (std::size_t I = 2 * s0; I < std::min(blockRows, 2 * s1); ++I) longest = std::max(longest, blockStart[I + 1] - blockStart[I]);
+      for (std::size_t t = s0; t < s1; ++t) {
+        texelFirst[t] = stored + (t - s0);
+        for (std::size_t h = 0; h < 2 && 2 * t + h < blockRows; ++h) {
+          const std::size_t I = 2 * t + h;
+          for (std::int64_t k = 0; k < blockStart[I + 1] - blockStart[I]; ++k)
+            slotOfBlock[std::size_t(blockStart[I] + k)] = stored + std::size_t(k) * 2 * kInterleaveTexels + h * kInterleaveTexels + (t - s0);
+        }
+      }
+      stored += 2 * kInterleaveTexels * std::size_t(longest);
+    }
+  } else {
+    std::iota(slotOfBlock.begin(), slotOfBlock.end(), std::size_t(0));
+    for (std::size_t t = 0; t < usedTexels; ++t) texelFirst[t] = std::size_t(blockStart[t * (B == 4 ? 1 : 2)]);
+  }
+  m_storedBlocks = stored;
+  if (m_storedBlocks >= kExactFloatLimit) {
+    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) +
+                    " stored blocks; block indices are exact floats, so fewer than 2^24");
   }
 
   const int maxSize = stream::Runtime::current().caps().maxTextureSize;
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(m_blocks, 1)))));
+  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(m_storedBlocks, 1)))));
   const int Wb = 1 << log2Ceil(root);
-  const int Hb = int(std::max<std::size_t>(1, (m_blocks + std::size_t(Wb) - 1) / std::size_t(Wb)));
+  const int Hb = int(std::max<std::size_t>(1, (m_storedBlocks + std::size_t(Wb) - 1) / std::size_t(Wb)));
   if (Wb > maxSize || Hb > maxSize) {
-    throw gl::Error(title + ": " + std::to_string(m_blocks) + " blocks need a " + std::to_string(Wb) + "x" +
+    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(Wb) + "x" +
                     std::to_string(Hb) + " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
   }
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
@@ -115,12 +144,12 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     for (std::size_t b = 0; b < m_blocks; ++b) {
       // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
       std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
-                  layer.begin() + std::ptrdiff_t(4 * b));
+                  layer.begin() + std::ptrdiff_t(4 * slotOfBlock[b]));
     }
     m_values.upload(layer.data(), l);
   }
   std::vector<float> cols(texels, 0.0f);
-  for (std::size_t b = 0; b < m_blocks; ++b) cols[b] = float(blockColumn[b]);
+  for (std::size_t b = 0; b < m_blocks; ++b) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
   m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, this->name() + ".blockColumns");
   m_columns.upload(cols.data());
 
@@ -128,7 +157,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   const std::size_t perTexel = B == 4 ? 1 : 2;
   for (std::size_t t = 0; t < layout.usedTexels(); ++t) {
     const std::size_t I0 = t * perTexel;
-    rowsInfo[4 * t] = float(blockStart[I0]);
+    rowsInfo[4 * t] = float(texelFirst[t]);
     rowsInfo[4 * t + 1] = float(blockStart[I0 + 1] - blockStart[I0]);
     if (perTexel == 2 && I0 + 1 < blockRows) rowsInfo[4 * t + 2] = float(blockStart[I0 + 2] - blockStart[I0 + 1]);
   }
@@ -139,6 +168,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
 }
 
 void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const {
+  if (m_interleaved) pass.define("INTERLEAVED", kInterleaveTexels);
   pass.define("BLOCK", m_options.blockSize)
       .define("X_WIDTH", x.layout().width())
       .input("u_values", m_values)
@@ -223,7 +253,7 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
 double BcrsMatrix::bytesPerApply() const {
   const double B = m_options.blockSize;
   const double texels = double(internalLayout().texels());
-  return double(m_blocks) * (B * B * 4 + 4 + 16) + texels * (16 + 16);
+  return double(m_storedBlocks) * (B * B * 4 + 4) + double(m_blocks) * 16 + texels * (16 + 16);
 }
 
 double BcrsMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }

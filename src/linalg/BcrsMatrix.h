@@ -14,6 +14,13 @@
 //   (a00, a01, a10, a11) multiplying the half texel of x that holds block column J.
 // - rowBlocks(): per output texel (first block, blocks of its first block row, blocks of
 //   its second block row (B = 2)), exact floats; blockColumns(): J per block, exact float.
+// - Interleaved (B = 2 only, BcrsOptions::interleave, the default on the compute backend):
+//   the output texels are cut into slices of 128; block k of the first block row of a
+//   slice's texel s is stored at slice start + 256 k + s, of its second at
+//   slice start + 256 k + 128 + s, so the invocations of one subgroup, each taking one
+//   block row of neighbouring texels, read neighbouring texels of the block textures. A
+//   slice is as long as its longest block row (shorter rows padded with zero blocks).
+//   rowBlocks() then gives slice start + s as the first block.
 // The product is one pass whose kernel loops over the blocks of its block rows; with 2x2
 // blocks on the compute backend each block row has an invocation of its own
 // (sparse/spmv_bcrs2_rows.glsl), the two halves of a texel meeting in shared memory.
@@ -37,6 +44,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +53,11 @@ namespace texstream::linalg {
 struct BcrsOptions {
   int blockSize = 4;                 ///< 2 or 4
   bool reverseCuthillMcKee = false;  ///< reorder rows and columns by RCM before blocking
+  /// 2x2 blocks: store them interleaved (see the file comment) for the compute backend's
+  /// block-row kernel, which then reads neighbouring texels across a subgroup. Unset: from
+  /// the backend current when the matrix is built (interleaved on Compute); either layout
+  /// works on either backend. 4x4 blocks are never interleaved.
+  std::optional<bool> interleave;
 };
 
 class BcrsMatrix : public PermutedMatrix {
@@ -75,6 +88,12 @@ class BcrsMatrix : public PermutedMatrix {
 
   int blockSize() const { return m_options.blockSize; }
   std::size_t blocks() const { return m_blocks; }
+  /// Blocks stored, the interleaved layout's padding included (blocks() otherwise).
+  std::size_t storedBlocks() const { return m_storedBlocks; }
+  /// Whether the 2x2 blocks are stored interleaved (BcrsOptions::interleave).
+  bool interleaved() const { return m_interleaved; }
+  /// Texels of y per slice of the interleaved layout (half a block-row kernel workgroup).
+  static constexpr std::size_t kInterleaveTexels = 128;
   /// Non-zeros of A / stored block entries (B^2 per block), in (0, 1].
   double fillRatio() const;
   /// Bandwidth of the internally ordered matrix (reduced by RCM).
@@ -93,7 +112,8 @@ class BcrsMatrix : public PermutedMatrix {
   /// (sparse/spmv_bcrs2_rows.glsl) instead of one per output texel.
   bool blockRowInvocations() const;
 
-  std::size_t m_nonZeros = 0, m_blocks = 0, m_bandwidth = 0;
+  std::size_t m_nonZeros = 0, m_blocks = 0, m_storedBlocks = 0, m_bandwidth = 0;
+  bool m_interleaved = false;
   BcrsOptions m_options;
   gl::Texture m_values, m_columns, m_rowBlocks;
   mutable gl::Buffer m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup

@@ -121,7 +121,8 @@ TEST_CASE("BcrsMatrix: y = A x with a fused dot (epilogue(y . x)) matches CPU do
   TEXSTREAM_FOR_EACH_BACKEND();
   const int block = GENERATE(2, 4);
   const bool rcm = GENERATE(false, true);
-  INFO("block " << block << ", rcm " << rcm);
+  const bool interleave = GENERATE(false, true);
+  INFO("block " << block << ", rcm " << rcm << ", interleave " << interleave);
   stream::Scalar result("dot", std::nanf(""));
   const stream::Epilogue epilogue = storeDot(result);
   // 4099 and 20011: several workgroups (33 x 32 and 71 x 71 texels), so the last one folds
@@ -130,7 +131,7 @@ TEST_CASE("BcrsMatrix: y = A x with a fused dot (epilogue(y . x)) matches CPU do
                         std::size_t(97), std::size_t(1031), std::size_t(4099), std::size_t(20011)}) {
     INFO("n = " << n);
     const Csr csr = randomBlocky(n, std::min<int>(150, int(n)), 31 * n + 7);
-    const BcrsMatrix A(csr, "A", {.blockSize = block, .reverseCuthillMcKee = rcm});
+    const BcrsMatrix A(csr, "A", {.blockSize = block, .reverseCuthillMcKee = rcm, .interleave = interleave});
     const auto xs = test::randomFloats(n, n + 11);
     const Reference ref = reference(csr, xs);
     Vector x(n, "x"), y(n, "y");

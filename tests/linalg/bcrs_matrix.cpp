@@ -51,12 +51,16 @@ TEST_CASE("BcrsMatrix: y = A x for 2x2 and 4x4 blocks, with and without RCM", "[
   TEXSTREAM_FOR_EACH_BACKEND();
   const int block = GENERATE(2, 4);
   const bool rcm = GENERATE(false, true);
-  INFO("block " << block << ", rcm " << rcm);
+  // Both 2x2 layouts on both backends (each backend builds its own by default).
+  const bool interleave = GENERATE(false, true);
+  INFO("block " << block << ", rcm " << rcm << ", interleave " << interleave);
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5), std::size_t(97),
                         std::size_t(1000), std::size_t(4097)}) {
     INFO("n = " << n);
     const Csr csr = randomRows(n, std::min<int>(300, int(n)), 13 * n + 1);
-    const BcrsMatrix A(csr, "A", {.blockSize = block, .reverseCuthillMcKee = rcm});
+    const BcrsMatrix A(csr, "A", {.blockSize = block, .reverseCuthillMcKee = rcm, .interleave = interleave});
+    REQUIRE(A.interleaved() == (interleave && block == 2));
+    REQUIRE(A.storedBlocks() >= A.blocks());
     if (!rcm) REQUIRE(!A.reordered());
     REQUIRE(A.fillRatio() > 0.0);
     REQUIRE(A.fillRatio() <= 1.0);

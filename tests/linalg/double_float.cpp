@@ -253,11 +253,13 @@ TEST_CASE("BcrsMatrix forms b - A x in double-float arithmetic, 2x2 and 4x4 bloc
   TEXSTREAM_FOR_EACH_BACKEND();
   for (int block : {2, 4}) {
     for (bool rcm : {false, true}) {
-      for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000)}) {
-        INFO("block " << block << ", RCM " << rcm);
-        const linalg::Csr csr = roundedToFloat(sparseWithLongRow(n, 7 * n + std::size_t(block)));
-        const linalg::BcrsMatrix a(csr, "B", {.blockSize = block, .reverseCuthillMcKee = rcm});
-        checkResidual(a, csrProduct(csr, false), csrProduct(csr, true), n + std::size_t(block));
+      for (bool interleave : {false, true}) {
+        for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(97), std::size_t(1000)}) {
+          INFO("block " << block << ", RCM " << rcm << ", interleave " << interleave);
+          const linalg::Csr csr = roundedToFloat(sparseWithLongRow(n, 7 * n + std::size_t(block)));
+          const linalg::BcrsMatrix a(csr, "B", {.blockSize = block, .reverseCuthillMcKee = rcm, .interleave = interleave});
+          checkResidual(a, csrProduct(csr, false), csrProduct(csr, true), n + std::size_t(block));
+        }
       }
     }
   }
