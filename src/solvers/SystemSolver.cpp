@@ -322,7 +322,8 @@ SolverStatus SystemSolver::runSolver(const stream::Vector& b, stream::Vector& x,
 double SystemSolver::doubleResidual(int system, const std::vector<double>& x, std::vector<double>& correctionRhs) const {
   const Gpu& g = *m_gpu;
   const std::vector<double>& rhs = g.rhs[std::size_t(system)];
-  const std::vector<double> product = g.matrix.multiply(x);
+  std::vector<double> product(g.matrix.rows);
+  linalg::multiplyVector(g.matrix, x, product);  // on threads for large matrices
   correctionRhs.resize(rhs.size());
   for (std::size_t i = 0; i < rhs.size(); ++i) correctionRhs[i] = rhs[i] - product[i];
   const std::vector<double> normal = g.segmentTransposed ? linalg::transposeMultiply(g.matrix, correctionRhs) : correctionRhs;
