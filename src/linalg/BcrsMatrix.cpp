@@ -9,6 +9,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/FusedProductDot.h>
 #include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -69,9 +70,8 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   std::vector<std::int32_t> blockColumn;
   std::vector<float> blockValue;  // B*B per block, row-major
   std::vector<float> diagonal(layout.paddedSize(), 0.0f);
-  std::vector<std::int32_t> columns;
-  std::vector<std::int32_t> slotOf(n / std::size_t(B) + 2, -1);
-  for (std::size_t I = 0; I < blockRows; ++I) {
+  // The block columns of block row I, ascending and distinct, into `columns`.
+  auto blockColumnsOf = [&](std::size_t I, std::vector<std::int32_t>& columns) {
     columns.clear();
     const std::size_t r0 = I * std::size_t(B), r1 = std::min(n, r0 + std::size_t(B));
     for (std::size_t r = r0; r < r1; ++r) {
@@ -79,20 +79,41 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     }
     std::sort(columns.begin(), columns.end());
     columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-    const std::size_t base = blockColumn.size();
-    for (std::size_t k = 0; k < columns.size(); ++k) slotOf[std::size_t(columns[k])] = std::int32_t(base + k);
-    blockColumn.insert(blockColumn.end(), columns.begin(), columns.end());
-    blockValue.resize(blockColumn.size() * std::size_t(B * B), 0.0f);
-    for (std::size_t r = r0; r < r1; ++r) {
-      for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) {
-        const std::int32_t j = M.colIdx[std::size_t(e)];
-        const std::size_t b = std::size_t(slotOf[std::size_t(j / B)]);
-        blockValue[b * std::size_t(B * B) + (r - r0) * std::size_t(B) + std::size_t(j % B)] += float(M.values[std::size_t(e)]);
-        if (std::size_t(j) == r) diagonal[r] += float(M.values[std::size_t(e)]);
+  };
+  // Two passes over blocks of block rows on threads (RowBlocks.h): the blocks per block
+  // row, then each block row's columns and values written in place.
+  const unsigned threads = rowBlockThreads(n);
+  forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    std::vector<std::int32_t> columns;
+    for (std::size_t I = first; I < last; ++I) {
+      blockColumnsOf(I, columns);
+      blockStart[I + 1] = std::int64_t(columns.size());
+    }
+  });
+  for (std::size_t I = 0; I < blockRows; ++I) blockStart[I + 1] += blockStart[I];
+  blockColumn.resize(std::size_t(blockStart[blockRows]));
+  blockValue.assign(blockColumn.size() * std::size_t(B * B), 0.0f);
+  forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    std::vector<std::int32_t> columns;
+    std::vector<std::int32_t> slotOf(n / std::size_t(B) + 2, -1);
+    for (std::size_t I = first; I < last; ++I) {
+      blockColumnsOf(I, columns);
+      const std::size_t base = std::size_t(blockStart[I]);
+      for (std::size_t k = 0; k < columns.size(); ++k) {
+        slotOf[std::size_t(columns[k])] = std::int32_t(base + k);
+        blockColumn[base + k] = columns[k];
+      }
+      const std::size_t r0 = I * std::size_t(B), r1 = std::min(n, r0 + std::size_t(B));
+      for (std::size_t r = r0; r < r1; ++r) {
+        for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) {
+          const std::int32_t j = M.colIdx[std::size_t(e)];
+          const std::size_t b = std::size_t(slotOf[std::size_t(j / B)]);
+          blockValue[b * std::size_t(B * B) + (r - r0) * std::size_t(B) + std::size_t(j % B)] += float(M.values[std::size_t(e)]);
+          if (std::size_t(j) == r) diagonal[r] += float(M.values[std::size_t(e)]);
+        }
       }
     }
-    blockStart[I + 1] = std::int64_t(blockColumn.size());
-  }
+  });
   m_blocks = blockColumn.size();
 
   // Where each block is stored: in block-row order, or interleaved (see the header).
