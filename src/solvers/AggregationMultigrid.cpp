@@ -6,6 +6,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/CsrProducts.h>
 #include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/DenseInverse.h>
@@ -35,17 +36,24 @@ linalg::Csr toPositions(const linalg::Csr& M, const std::vector<std::int32_t>& r
   out.rows = outputSize;
   out.cols = inputSize;
   out.rowPtr.assign(outputSize + 1, 0);
-  out.colIdx.reserve(M.nonZeros());
-  out.values.reserve(M.nonZeros());
   for (std::size_t p = 0; p < outputSize; ++p) {
-    if (const std::int32_t i = rowAt[p]; i >= 0) {
-      for (std::int64_t k = M.rowPtr[std::size_t(i)]; k < M.rowPtr[std::size_t(i) + 1]; ++k) {
-        out.colIdx.push_back(columnPosition[std::size_t(M.colIdx[std::size_t(k)])]);
-        out.values.push_back(M.values[std::size_t(k)]);
+    const std::int32_t i = rowAt[p];
+    out.rowPtr[p + 1] = out.rowPtr[p] + (i >= 0 ? M.rowPtr[std::size_t(i) + 1] - M.rowPtr[std::size_t(i)] : 0);
+  }
+  out.colIdx.resize(M.nonZeros());
+  out.values.resize(M.nonZeros());
+  // The rows copied on threads (linalg/RowBlocks.h), each to its final place.
+  linalg::forRowBlocks(outputSize, linalg::rowBlockThreads(M.nonZeros()), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t p = first; p < last; ++p) {
+      const std::int32_t i = rowAt[p];
+      if (i < 0) continue;
+      std::size_t at = std::size_t(out.rowPtr[p]);
+      for (std::int64_t k = M.rowPtr[std::size_t(i)]; k < M.rowPtr[std::size_t(i) + 1]; ++k, ++at) {
+        out.colIdx[at] = columnPosition[std::size_t(M.colIdx[std::size_t(k)])];
+        out.values[at] = M.values[std::size_t(k)];
       }
     }
-    out.rowPtr[p + 1] = std::int64_t(out.colIdx.size());
-  }
+  });
   return out;
 }
 
