@@ -27,18 +27,7 @@ void main() {
   // Fetched before the gathers, as in sparse/product_dot_whole_texture.glsl.
   vec4 xHere = inside && blockRow == 0 ? texelFetch(u_x, texel, 0) : vec4(0.0);
 #endif
-  if (inside) {
-    vec4 info = texelFetch(u_rows, texel, 0);
-    int count = blockRow == 0 ? int(info.y) : int(info.z);
-    for (int k = 0; k < count; ++k) {
-      ivec2 at = texelAtShift(blockOfRow(info, blockRow, k), u_blockShift);
-      int J = int(texelFetch(u_columns, at, 0).x);
-      vec4 xt = xTexel(J >> 1);
-      vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
-      vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
-      y += vec2(dot(a.xy, xj), dot(a.zw, xj));
-    }
-  }
+  if (inside) y = blockRowProduct(texelFetch(u_rows, texel, 0), blockRow);
   if (blockRow == 1) s_second[slot] = y;
   barrier();
   float part = 0.0;

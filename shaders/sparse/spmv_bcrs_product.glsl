@@ -22,6 +22,21 @@ int blockOfRow(vec4 info, int h, int k) {
 #endif
 }
 
+// BLOCK 2: block row h (0 or 1) of the output texel whose u_rows entry is info, times x.
+vec2 blockRowProduct(vec4 info, int h) {
+  int count = h == 0 ? int(info.y) : int(info.z);
+  vec2 p = vec2(0.0);
+  for (int k = 0; k < count; ++k) {
+    ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
+    int J = int(texelFetch(u_columns, at, 0).x);
+    vec4 xt = xTexel(J >> 1);
+    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
+    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+    p += vec2(dot(a.xy, xj), dot(a.zw, xj));
+  }
+  return p;
+}
+
 vec4 bcrsProduct(ivec2 texel) {
   vec4 info = texelFetch(u_rows, texel, 0);
   int first = int(info.x), end0 = first + int(info.y);
@@ -34,20 +49,7 @@ vec4 bcrsProduct(ivec2 texel) {
               dot(texelFetch(u_values, ivec3(at, 2), 0), xj), dot(texelFetch(u_values, ivec3(at, 3), 0), xj));
   }
 #else
-  for (int h = 0; h < 2; ++h) {
-    int count = h == 0 ? int(info.y) : int(info.z);
-    vec2 p = vec2(0.0);
-    for (int k = 0; k < count; ++k) {
-      ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
-      int J = int(texelFetch(u_columns, at, 0).x);
-      vec4 xt = xTexel(J >> 1);
-      vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
-      vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
-      p += vec2(dot(a.xy, xj), dot(a.zw, xj));
-    }
-    if (h == 0) y.xy = p;
-    else y.zw = p;
-  }
+  y = vec4(blockRowProduct(info, 0), blockRowProduct(info, 1));
 #endif
   return y;
 }

@@ -2,14 +2,15 @@
 // texstream::solvers::AggregationMultigrid: z = M^-1 r by one V-cycle of smoothed-aggregation
 // algebraic multigrid (Vaněk, Mandel & Brezina 1996), the preconditioner of CG for sparse
 // SPD matrices with no grid behind them: mesh Laplacians, LSCM's and DSI's normal equations
-// (Buatois et al. 2008 precondition these with Jacobi, whose CG iterations grow with the
-// mesh; with this cycle they stay near 50-80 from 1.7K to 671K unknowns).
+// (Buatois et al. 2008 precondition these with Jacobi, whose CG iterations grow about
+// linearly with the mesh; with this cycle they grow far slower on LSCM: docs/performance.md).
 //
 // The hierarchy is built on the CPU in double (AggregationHierarchy.h); the cycle runs on
 // the GPU, on either backend:
 //  - level 0 is the caller's matrix on its internal order (a SegmentMatrix or BcrsMatrix:
 //    PermutedMatrix::internal()), so CG and the cycle share vectors with no gathers;
-//  - the coarse levels are SegmentMatrix objects on their own internal orders, the coarsest
+//  - the coarse levels are SegmentMatrix objects on their own internal orders (their long
+//    rows split over several invocations per texel on the compute backend), the coarsest
 //    (at most AggregationOptions::coarsestSize unknowns) a DenseMatrix holding its inverse;
 //  - between levels, P and P0^T as TransferMatrix objects whose indices are already the
 //    two levels' internal positions. The restriction P^T r is applied as
