@@ -117,17 +117,38 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   m_blocks = blockColumn.size();
 
   // Where each block is stored: in block-row order, or interleaved (see the header).
+  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
+  // Whether `stored` blocks fit exact-float indices and a texture of at most maxSize texels
+  // a side (the shape chosen below: 2^k wide, near square).
+  auto fits = [&](std::size_t stored) {
+    const std::size_t width = std::size_t(1) << log2Ceil(std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1))))));
+    return stored < kExactFloatLimit && width <= std::size_t(maxSize) && (stored + width - 1) / width <= std::size_t(maxSize);
+  };
   m_interleaved = B == 2 && options.interleave.value_or(stream::Runtime::current().backend() == stream::Backend::Compute);
   const std::size_t usedTexels = layout.usedTexels();
   std::vector<std::size_t> slotOfBlock(m_blocks);
   std::vector<std::size_t> texelFirst(usedTexels);
   std::size_t stored = m_blocks;
+  // The interleaved layout: per slice, its longest block row.
+  std::vector<std::int64_t> sliceLongest;
+  std::size_t padded = 0;
+  if (m_interleaved) {
+    for (std::size_t s0 = 0; s0 < usedTexels; s0 += kInterleaveTexels) {
+      std::int64_t longest = 0;
+      for (std::size_t I = 2 * s0; I < std::min(blockRows, 2 * (s0 + kInterleaveTexels)); ++I)
+        longest = std::max(longest, blockStart[I + 1] - blockStart[I]);
+      sliceLongest.push_back(longest);
+      padded += 2 * kInterleaveTexels * std::size_t(longest);
+    }
+    // Its padding must not make a matrix that fits consecutively fail: chosen by default,
+    // it gives way to the consecutive layout.
+    if (!options.interleave.has_value() && !fits(padded) && fits(m_blocks)) m_interleaved = false;
+  }
   if (m_interleaved) {
     stored = 0;
     for (std::size_t s0 = 0; s0 < usedTexels; s0 += kInterleaveTexels) {
       const std::size_t s1 = std::min(usedTexels, s0 + kInterleaveTexels);
-      std::int64_t longest = 0;
-      for (std::size_t I = 2 * s0; I < std::min(blockRows, 2 * s1); ++I) longest = std::max(longest, blockStart[I + 1] - blockStart[I]);
+      const std::int64_t longest = sliceLongest[s0 / kInterleaveTexels];
       for (std::size_t t = s0; t < s1; ++t) {
         texelFirst[t] = stored + (t - s0);
         for (std::size_t h = 0; h < 2 && 2 * t + h < blockRows; ++h) {
@@ -148,7 +169,6 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
                     " stored blocks; block indices are exact floats, so fewer than 2^24");
   }
 
-  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
   const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(m_storedBlocks, 1)))));
   const int Wb = 1 << log2Ceil(root);
   const int Hb = int(std::max<std::size_t>(1, (m_storedBlocks + std::size_t(Wb) - 1) / std::size_t(Wb)));

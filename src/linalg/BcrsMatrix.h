@@ -55,8 +55,10 @@ struct BcrsOptions {
   bool reverseCuthillMcKee = false;  ///< reorder rows and columns by RCM before blocking
   /// 2x2 blocks: store them interleaved (see the file comment) for the compute backend's
   /// block-row kernel, which then reads neighbouring texels across a subgroup. Unset: from
-  /// the backend current when the matrix is built (interleaved on Compute); either layout
-  /// works on either backend. 4x4 blocks are never interleaved.
+  /// the backend current when the matrix is built (interleaved on Compute, unless its
+  /// padding would take the block count past 2^24 or the GPU's texture size where the
+  /// consecutive layout fits); either layout works on either backend. 4x4 blocks are
+  /// never interleaved.
   std::optional<bool> interleave;
 };
 
