@@ -20,6 +20,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace texstream::linalg {
 
@@ -30,6 +31,13 @@ int log2Ceil(std::size_t v) {
   int s = 0;
   while ((std::size_t(1) << s) < v) ++s;
   return s;
+}
+
+/// The block textures' shape for `stored` blocks: 2^k texels wide, near square.
+std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored) {
+  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1)))));
+  const std::size_t width = std::size_t(1) << log2Ceil(root);
+  return {width, std::max<std::size_t>(1, (stored + width - 1) / width)};
 }
 }  // namespace
 
@@ -118,11 +126,11 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
 
   // Where each block is stored: in block-row order, or interleaved (see the header).
   const int maxSize = stream::Runtime::current().caps().maxTextureSize;
-  // Whether `stored` blocks fit exact-float indices and a texture of at most maxSize texels
-  // a side (the shape chosen below: 2^k wide, near square).
+  // Whether `stored` blocks fit exact-float indices and textures of at most maxSize texels
+  // a side.
   auto fits = [&](std::size_t stored) {
-    const std::size_t width = std::size_t(1) << log2Ceil(std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1))))));
-    return stored < kExactFloatLimit && width <= std::size_t(maxSize) && (stored + width - 1) / width <= std::size_t(maxSize);
+    const auto [width, height] = blockTextureShape(stored);
+    return stored < kExactFloatLimit && width <= std::size_t(maxSize) && height <= std::size_t(maxSize);
   };
   m_interleaved = B == 2 && options.interleave.value_or(stream::Runtime::current().backend() == stream::Backend::Compute);
   const std::size_t usedTexels = layout.usedTexels();
@@ -169,13 +177,12 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
                     " stored blocks; block indices are exact floats, so fewer than 2^24");
   }
 
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(m_storedBlocks, 1)))));
-  const int Wb = 1 << log2Ceil(root);
-  const int Hb = int(std::max<std::size_t>(1, (m_storedBlocks + std::size_t(Wb) - 1) / std::size_t(Wb)));
-  if (Wb > maxSize || Hb > maxSize) {
-    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(Wb) + "x" +
-                    std::to_string(Hb) + " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
+  const auto [width, height] = blockTextureShape(m_storedBlocks);
+  if (width > std::size_t(maxSize) || height > std::size_t(maxSize)) {
+    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(width) + "x" +
+                    std::to_string(height) + " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
   }
+  const int Wb = int(width), Hb = int(height);
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
   const int layers = B == 4 ? 4 : 1;
   m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);

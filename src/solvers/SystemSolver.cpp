@@ -425,8 +425,7 @@ SolverStatus SystemSolver::solve(int system) {
   const float first = !refined ? m_options.tolerance
                       : std::max(m_options.tolerance, m_gpu->segmentTransposed ? kFloatReach : kFirstSolveReach);
   SolverStatus status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
-  if (m_options.refinementSteps > 0 && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown)
-    refine(system, status);
+  if (refined && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown) refine(system, status);
   expand(system);
   m_status[std::size_t(system)] = status;
   return status;
