@@ -1,4 +1,4 @@
-// Packs ||b||^2 and ||r0||^2 into one texel so that CG's set-up needs one read-back.
+// Packs ||b||^2 and ||r0||^2 into one texel so that CGLS's set-up needs one read-back.
 uniform sampler2D u_bb;
 uniform sampler2D u_rr;
 

@@ -8,6 +8,7 @@
 #define CG_RHO_ZERO 3.0          // rho = r^T z = 0: converged exactly, or M singular
 #define CG_RHO_NEGATIVE 4.0      // rho = r^T M^-1 r < 0: M is not positive definite
 #define CG_CONVERGED 5.0         // the solver's own test passed on the GPU (cgls_converged.glsl)
+#define CG_STOPPED 6.0           // CG's set-up check ended the solve before its first iteration (cg_set_up_check.glsl)
 
 // True for finite v. A comparison rather than isnan/isinf, which fast-math style
 // optimisation in some drivers folds to false; NaN fails every comparison.

@@ -25,7 +25,14 @@ namespace texstream::solvers {
 /// A x = b with x the iterate; r = b - A x (the recurrence residual once iterating), z =
 /// M^-1 r, and the sticky status code the 1x1 passes write (shaders/solvers/cg_status.glsl).
 /// The codes of CG's status texel (mirrors shaders/solvers/cg_status.glsl).
-enum CgStatusCode { kCgRunning = 0, kCgPqNotPositive = 1, kCgNonFinite = 2, kCgRhoZero = 3, kCgRhoNegative = 4 };
+enum CgStatusCode {
+  kCgRunning = 0,
+  kCgPqNotPositive = 1,
+  kCgNonFinite = 2,
+  kCgRhoZero = 3,
+  kCgRhoNegative = 4,
+  kCgStopped = 6,  ///< the set-up check ended the solve (solvers/cg_set_up_check.glsl)
+};
 
 /// The message for a failure the status texel recorded: `code` (not kCgRunning) at
 /// iteration `when` with `value`; `preconditioner` quoted, as the messages name it.
@@ -71,13 +78,23 @@ class CgDriver {
  public:
   CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
            SolveRecorder& recorder);
-  /// r = b - A x and the first check (one blocking read of ||b||^2 and ||r||^2); a verdict
-  /// when the solve ends there (b = 0 or not finite, x already converged, no iterations).
+  /// r = b - A x and the set-up check, decided on the GPU (solvers/cg_set_up_check.glsl): where
+  /// the solve ends there (b = 0 or not finite, r not finite, x already converged) the
+  /// status stops the iterations from moving x. Its read-back is asynchronous, so the GPU
+  /// goes on to the first iterations without waiting for the CPU; iterate() takes its
+  /// verdict. A verdict here only without iterations to run (maxIterations = 0).
   std::optional<Verdict> setUp();
   /// Iterates `it` (after setUp) to a verdict.
   Verdict iterate(CgIteration& it);
 
  private:
+  /// The set-up check's verdict from its texel (||b||^2, ||r0||^2, stopped): b = 0 or not
+  /// finite, r0 not finite, or converged where the GPU stopped the solve; also ||b||^2 for
+  /// the later checks and the residual at iteration 0.
+  std::optional<Verdict> initialVerdict(const std::array<float, 4>& texel);
+  /// Takes the set-up check's read-back once it has landed (or, with `wait`, waits for it);
+  /// nullopt while it is in flight, once taken, or when the solve goes on.
+  std::optional<Verdict> takeInitialCheck(bool wait);
   void enqueueCheck(CgIteration& it);
   std::optional<Verdict> evaluate(CgIteration& it, int at, int now, const std::array<float, 4>& texel);
   /// The true relative residual; restarts `it` from it (once) when it is beyond the drift limit.
@@ -88,6 +105,7 @@ class CgDriver {
   IterationLimits m_limits;
   SolveRecorder& m_recorder;
   std::unique_ptr<stream::ScalarReadback> m_readback;
+  std::unique_ptr<stream::ScalarReadback> m_initialCheck;  ///< in flight until iterate() takes it
   stream::Scalar m_rr, m_check;
   double m_bnorm2 = 0;
   int m_restartsLeft;

@@ -325,6 +325,37 @@ TEST_CASE("cg: an exact initial guess converges at iteration 0 and is kept", "[g
   CHECK(x.download() == xStar);
 }
 
+TEST_CASE("cg: a guess within the tolerance is kept bit for bit, though iterations were enqueued before its check landed",
+          "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const bool async = GENERATE(false, true);
+  const int checkEvery = GENERATE(1, 8);
+  const auto A = linalg::StencilMatrix::poisson2D(23, 19, "poisson2D");
+  const linalg::Csr csr = linalg::Csr::poisson2D(23, 19);
+  // x0 = x* + noise of 1e-8 relative: r0 is not 0, but far below the tolerance 1e-5. The
+  // set-up check's read-back is asynchronous, so CG iterates meanwhile: the status the
+  // GPU set must hold x and r still.
+  const std::vector<float> xStar = test::randomFloats(csr.rows, 107);
+  stream::Vector b(csr.rows, "b");
+  b.upload(csr.multiply(test::toDouble(xStar)));
+  std::vector<float> x0 = xStar;
+  const std::vector<float> noise = test::randomFloats(csr.rows, 109);
+  for (std::size_t i = 0; i < x0.size(); ++i) x0[i] += 1e-8f * noise[i];
+  stream::Vector x = makeVector(x0, "x");
+  CgOptions opts;
+  opts.tolerance = 1e-5f;
+  opts.checkEvery = checkEvery;
+  opts.asynchronousCheck = async;
+  const SolverStatus s = solvers::cg(A, b, x, opts);
+  INFO(s.message);
+  REQUIRE(s.converged());
+  CHECK(s.iterations == 0);
+  CHECK(s.residualHistory.size() == 1);
+  CHECK(s.relativeResidual > 0.0);
+  CHECK(s.relativeResidual <= 1.01 * opts.tolerance);
+  CHECK(x.download() == x0);
+}
+
 TEST_CASE("cg: the backend option overrides the thread's backend", "[gl][solvers][cg][compute][both-backends]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   const auto A = linalg::StencilMatrix::poisson2D(12, 11, "poisson2D");
