@@ -22,19 +22,37 @@ int blockOfRow(vec4 info, int h, int k) {
 #endif
 }
 
+// BLOCK 2: block k of block row h times x.
+vec2 blockProduct(vec4 info, int h, int k) {
+  ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
+  int J = int(texelFetch(u_columns, at, 0).x);
+  vec4 xt = xTexel(J >> 1);
+  vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
+  vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+  return vec2(dot(a.xy, xj), dot(a.zw, xj));
+}
+
 // BLOCK 2: block row h (0 or 1) of the output texel whose u_rows entry is info, times x.
+// Four blocks an iteration, each into its own sum, so that four chains of gathers (block
+// column, then x) are in flight in one invocation: the kernel is bound by their latency,
+// not by bandwidth (docs/performance.md).
 vec2 blockRowProduct(vec4 info, int h) {
   int count = h == 0 ? int(info.y) : int(info.z);
-  vec2 p = vec2(0.0);
-  for (int k = 0; k < count; ++k) {
-    ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
-    int J = int(texelFetch(u_columns, at, 0).x);
-    vec4 xt = xTexel(J >> 1);
-    vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
-    vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
-    p += vec2(dot(a.xy, xj), dot(a.zw, xj));
+  vec2 p0 = vec2(0.0), p1 = vec2(0.0), p2 = vec2(0.0), p3 = vec2(0.0);
+  int k = 0;
+  for (; k + 3 < count; k += 4) {
+    p0 += blockProduct(info, h, k);
+    p1 += blockProduct(info, h, k + 1);
+    p2 += blockProduct(info, h, k + 2);
+    p3 += blockProduct(info, h, k + 3);
   }
-  return p;
+  if (k + 1 < count) {
+    p0 += blockProduct(info, h, k);
+    p1 += blockProduct(info, h, k + 1);
+    k += 2;
+  }
+  if (k < count) p0 += blockProduct(info, h, k);
+  return (p0 + p2) + (p1 + p3);
 }
 
 vec4 bcrsProduct(ivec2 texel) {
