@@ -91,7 +91,7 @@ void runCg(BenchContext& ctx) {
                       2.0 * double(csr.nonZeros()) + vectorFlopsPerIteration(n));
     row.maxRelErr = maxRelativeError(xs, reference);
     row.tolerance = kCgTolerance;
-    row.note = std::to_string(k) + " iterations per solve, scalars on the device, set-up included";
+    row.note = std::to_string(k) + " iterations per solve, scalars on the device, one residual read-back per solve, set-up included";
     ctx.add(std::move(row));
   }
 #endif

@@ -386,6 +386,10 @@ Timing cg(const linalg::Csr& A, const std::vector<float>& b, int iterations, std
       cgBeta<float><<<1, 1>>>(rho, rhoNew, beta);
       xpay<float><<<blocks, 256>>>(dr.get(), beta, dp.get(), std::int64_t(n));
     }
+    // ||r||^2 read back once per solve, as texstream's CG reads its check texel: a solve
+    // that never reads its residual cannot tell its caller anything.
+    float rr = 0.0f;
+    TS_CUDA(cudaMemcpy(&rr, rhoNew, sizeof(float), cudaMemcpyDeviceToHost));
   };
   Timing t = timeCuda(solve, spec);
   t.ms /= iterations;

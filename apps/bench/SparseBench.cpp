@@ -289,7 +289,7 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
                       csrSpmvBytes(A) + 52.0 * double(n), 16.0 * double(n), 2.0 * double(A.nonZeros()) + 10.0 * double(n));
     row.maxRelErr = maxRelativeError(peerOut, cgRef);
     row.tolerance = cgTolerance;
-    row.note = std::to_string(k) + " iterations per solve, scalars on the device, set-up included" + toleranceNote;
+    row.note = std::to_string(k) + " iterations per solve, scalars on the device, one residual read-back per solve, set-up included" + toleranceNote;
     ctx.add(std::move(row));
   }
 #endif
