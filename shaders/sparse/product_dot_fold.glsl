@@ -1,4 +1,4 @@
-// The dot-product half of a sparse product fused with y . x (sparse/spmv_segment_dot.glsl,
+// The dot-product half of a sparse product fused with y . x (sparse/spmv_segment_spans.glsl,
 // sparse/spmv_bcrs_dot.glsl): every invocation of a 16 x 16 workgroup hands foldDot() its
 // texel's share of y . x; the workgroup sums them in shared memory and writes the sum to
 // its own slot u_groupBase + (its index) of the scratch buffer, and the last workgroup of

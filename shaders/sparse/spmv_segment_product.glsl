@@ -1,6 +1,6 @@
 // The product of one output texel of a SegmentMatrix (sparse/spmv_segment.glsl says how
-// the layout works), shared by the plain pass and the compute kernel that fuses a dot
-// product into it (sparse/spmv_segment_dot.glsl).
+// the layout works) for the per-group passes, and the helpers the compute kernel shares
+// (sparse/spmv_segment_spans.glsl).
 #include "sparse/element.glsl"
 
 uniform sampler2D u_x;         // internal layout, 2^u_xShift texels wide

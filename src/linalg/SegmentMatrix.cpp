@@ -36,8 +36,11 @@ namespace {
 
 constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
 
-/// Invocations per output texel of the compute product (sparse/spmv_segment_lanes.glsl)
-/// for segments of k entries: 1 (the one-invocation kernel) for short ones.
+/// Workgroups in one row of the compute product's dispatch grid.
+constexpr std::int64_t kSpanGroupsPerRow = 512;
+
+/// Invocations per output texel of the compute product (sparse/spmv_segment_spans.glsl)
+/// for segments of k entries: 1 for short ones.
 int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
 
 /// Few programs: K exact up to 16 (mesh valences), then multiples of 4, 8 and 16; a
@@ -498,14 +501,54 @@ void SegmentMatrix::requireInternalProduct(const stream::Vector& x, const stream
   stream::requireDistinct(where, {"y", y}, {"x", x}, "a product cannot be formed in place");
 }
 
+const SegmentMatrix::SpanDispatch& SegmentMatrix::spanDispatch() const {
+  if (m_spanTable) return m_spanDispatch;
+  // firstGroup, k, lanes, stride, rect (x, y, w, h): std430 ints, 32 bytes an entry.
+  std::vector<std::int32_t> table;
+  std::int64_t first = 0;
+  for (const SegmentGroup& g : m_groups) {
+    const int lanes = productLanes(g.k), texels = 256 / lanes;
+    for (const stream::Rect& r : g.rects) {
+      if (r.w <= 0 || r.h <= 0) continue;
+      table.insert(table.end(), {std::int32_t(first), g.k, lanes, g.stride, r.x, r.y, r.w, r.h});
+      first += (std::int64_t(r.w) * r.h + texels - 1) / texels;
+    }
+  }
+  // Rows of at most kSpanGroupsPerRow workgroups (GL guarantees 65535 in each dimension),
+  // as even as the count allows: the few past `first` find no texel and add 0 to the dot.
+  const std::int64_t groupsY = (first + kSpanGroupsPerRow - 1) / kSpanGroupsPerRow;
+  const std::int64_t groupsX = groupsY == 0 ? 0 : (first + groupsY - 1) / groupsY;
+  if (groupsY > 65535) {
+    throw gl::Error("SegmentMatrix(\"" + name() + "\"): " + std::to_string(first) +
+                    " workgroups for one product, beyond what one dispatch can index");
+  }
+  m_spanDispatch = {int(table.size() / 8), int(groupsX), int(groupsY)};
+  if (table.empty()) table.assign(8, 0);  // a buffer of zero bytes cannot be bound
+  m_spanTable = std::make_unique<gl::Buffer>(name() + ".spans", table.size() * sizeof(std::int32_t), table.data(),
+                                             GL_STATIC_DRAW);
+  return m_spanDispatch;
+}
+
 void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,
                                 const std::string& what) const {
   requireInternalProduct(x, y, what);
   const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
-  auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride, bool lanes = false) {
-    stream::Pass p(lanes ? "sparse/spmv_segment_lanes" : "sparse/spmv_segment");
+  if (rt.backend() == stream::Backend::Compute) {
+    // Every group in one dispatch (sparse/spmv_segment_spans.glsl).
+    const SpanDispatch& d = spanDispatch();
+    if (d.spans == 0) return;
+    stream::Pass p("sparse/spmv_segment_spans");
+    p.define("DIAGONAL", withDiagonal ? 1 : 0).label("spmv_segment");
+    p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
+    p.input("u_columns", m_columns);
+    p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
+    p.storage(1, m_spanTable->id()).output(y).workgroups(d.groupsX, d.groupsY).run();
+    return;
+  }
+  auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride) {
+    stream::Pass p("sparse/spmv_segment");
     p.define("K", k).define("DIAGONAL", diagonal ? 1 : 0).define("PARTIAL", partial ? 1 : 0);
     p.label("spmv_segment K=" + std::to_string(k));
     p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
@@ -516,19 +559,7 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     return p;
   };
   gl::Texture partials[2];
-  const bool compute = rt.backend() == stream::Backend::Compute;
   for (const SegmentGroup& g : m_groups) {
-    if (const int lanes = compute ? productLanes(g.k) : 1; lanes > 1) {
-      // Long segments on compute: one dispatch per rectangle, LANES invocations per texel.
-      for (const stream::Rect& r : g.rects) {
-        if (r.w <= 0 || r.h <= 0) continue;
-        const int groups = int((std::size_t(r.w) * std::size_t(r.h) + std::size_t(256 / lanes) - 1) / std::size_t(256 / lanes));
-        stream::Pass p = pass(g.k, 0, withDiagonal, nullptr, g.stride, true);
-        p.define("LANES", lanes).uniform("u_rect", r.x, r.y, r.w, r.h).output(y);
-        p.workgroups(groups).run();
-      }
-      continue;
-    }
     const int chunks = std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
     if (chunks == 1) {
       pass(g.k, 0, withDiagonal, nullptr, g.stride).output(y).run(g.rects);
@@ -623,47 +654,30 @@ void SegmentMatrix::doubleFloatGroups(const DoubleFloatVector* b, const DoubleFl
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                         const stream::Epilogue& epilogue) const {
   stream::Runtime& rt = stream::Runtime::current();
-  bool fusable = rt.backend() == stream::Backend::Compute;
-  std::size_t total = 0;
-  for (const SegmentGroup& g : m_groups) {
-    fusable = fusable && g.k <= kMaxSegmentPerPass;
-    for (const stream::Rect& r : g.rects) {
-      if (r.w > 0 && r.h > 0) total += std::size_t((r.w + 15) / 16) * std::size_t((r.h + 15) / 16);
-    }
-  }
-  if (!fusable || total == 0) {
+  if (rt.backend() != stream::Backend::Compute || spanDispatch().spans == 0) {
     PermutedMatrix::applyInternalAndDot(x, y, epilogue);  // the product, then a reduction
     return;
   }
   requireInternalProduct(x, y, "applyInternalAndDot");
   gl::StateGuard guard;
+  const SpanDispatch& d = spanDispatch();
+  const int total = d.groupsX * d.groupsY;
   if (!m_dotScratch) {
-    // A zero counter, then one partial per workgroup of all the product's dispatches.
-    const std::vector<unsigned char> zeros(16 + 4 * total, 0);
+    // A zero counter, then one partial per workgroup of the dispatch.
+    const std::vector<unsigned char> zeros(16 + 4 * std::size_t(total), 0);
     m_dotScratch = std::make_unique<gl::Buffer>(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
   }
-  const std::string kernel = stream::composeReductionKernel("sparse/spmv_segment_dot", epilogue.include, 1);
-  int base = 0;
-  for (const SegmentGroup& g : m_groups) {
-    for (const stream::Rect& r : g.rects) {
-      if (r.w <= 0 || r.h <= 0) continue;
-      const int gx = (r.w + 15) / 16, gy = (r.h + 15) / 16;
-      stream::Pass p(kernel);
-      p.define("K", g.k).define("DIAGONAL", 1).define("PARTIAL", 0);
-      p.label("spmv_segment K=" + std::to_string(g.k) + " + dot");
-      p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
-      p.input("u_columns", m_columns);
-      p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", 0);
-      p.uniform("u_stride", g.stride).uniform("u_rect", r.x, r.y, r.w, r.h);
-      p.uniform("u_groupBase", base).uniform("u_totalGroups", int(total));
-      p.output(y);
-      epilogue.bind(p);
-      // In place: only the last workgroup of the last dispatch reads and writes the
-      // epilogue's scalars (a status both read and written, say).
-      p.storage(0, m_dotScratch->id()).workgroups(gx, gy).inPlace().run();
-      base += gx * gy;
-    }
-  }
+  stream::Pass p(stream::composeReductionKernel("sparse/spmv_segment_spans", epilogue.include, 1));
+  p.define("WITH_DOT").define("DIAGONAL", 1).label("spmv_segment + dot");
+  p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
+  p.input("u_columns", m_columns);
+  p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
+  p.uniform("u_groupBase", 0).uniform("u_totalGroups", total);
+  p.output(y);
+  epilogue.bind(p);
+  // In place: only the last workgroup reads and writes the epilogue's scalars (a status
+  // both read and written, say).
+  p.storage(0, m_dotScratch->id()).storage(1, m_spanTable->id()).workgroups(d.groupsX, d.groupsY).inPlace().run();
 }
 
 void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const {

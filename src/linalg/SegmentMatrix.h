@@ -22,10 +22,12 @@
 // to 16, then multiples of 4, 8, 16) so that few programs exist, small groups join the
 // next larger one (SegmentOptions::mergeBelow: a pass costs more than a little padding),
 // and segments longer than kMaxSegmentPerPass are summed over several passes (partial sums
-// ping-pong). On the compute backend the plain product splits segments of 16 or more
-// entries over 4 or 8 invocations per texel instead (spmv_segment_lanes.glsl, one dispatch
-// per rectangle whatever K): the coarse levels of aggregation multigrid have rows of 30 to
-// 120 entries and too few texels to hide one invocation's chain of K gathers.
+// ping-pong). The compute backend takes every group in one dispatch instead
+// (spmv_segment_spans.glsl: a table of the groups' rectangles, K a value in it, not a
+// #define), and splits segments of 16 or more entries over 4 or 8 invocations per texel:
+// the coarse levels of aggregation multigrid have rows of 30 to 120 entries and too few
+// texels to hide one invocation's chain of K gathers, and their many groups spent more time
+// between dependent dispatches than in them.
 //
 // Internal order: rows sorted by decreasing off-diagonal count, placed in texels either
 //  - GroupRectangles: in reading order, so each count group is a contiguous run of texels
@@ -176,10 +178,9 @@ class SegmentMatrix : public PermutedMatrix {
   /// y = A x in double-float arithmetic on internal pairs (DOUBLE_FLOAT_PRODUCT), with the
   /// entries' tails when the matrix holds them (hasEntryTails()): double-float CG's product.
   void applyInternalInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override;
-  /// applyInternal, then epilogue(y . x). On the compute backend, when every row group
-  /// fits one pass, the dot product is folded into the product's dispatches
-  /// (sparse/spmv_segment_dot.glsl): one pass fewer per CG iteration. Otherwise the
-  /// product and a reduction.
+  /// applyInternal, then epilogue(y . x). On the compute backend the dot product is folded
+  /// into the product's one dispatch (sparse/spmv_segment_spans.glsl with WITH_DOT): one
+  /// pass fewer per CG iteration. On the fragment backend the product and a reduction.
   void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                            const stream::Epilogue& epilogue) const override;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
@@ -227,7 +228,8 @@ class SegmentMatrix : public PermutedMatrix {
   bool interleaved() const { return *m_options.interleave; }
   /// Stored off-diagonal slots (padding included) / actual off-diagonal non-zeros (>= 1).
   double paddingRatio() const;
-  /// Passes of one internal product (rectangle draws / dispatches counted once per group).
+  /// Passes of one internal product on the fragment backend (rectangle draws counted once
+  /// per group); the compute backend takes one dispatch.
   int passesPerApply() const;
 
  private:
@@ -250,6 +252,15 @@ class SegmentMatrix : public PermutedMatrix {
   stream::Vector m_diagonalTails;
   bool m_hasTails = false;
   mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
+  /// The compute product's span table (sparse/spmv_segment_spans.glsl): one entry per
+  /// rectangle of each group, built at the first compute product.
+  struct SpanDispatch {
+    int spans = 0;              ///< entries of the table
+    int groupsX = 0, groupsY = 0;  ///< the dispatch (groupsX * groupsY >= the spans' workgroups)
+  };
+  const SpanDispatch& spanDispatch() const;
+  mutable std::unique_ptr<gl::Buffer> m_spanTable;
+  mutable SpanDispatch m_spanDispatch;
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
   std::vector<SegmentSlot> m_entrySlots;
   std::vector<std::int64_t> m_slotEntries;

@@ -462,9 +462,9 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
   stream::registerKernelSource("test/store_dot",
                                "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n");
   const std::size_t n = GENERATE(1, 7, 97, 1000, 4099);
-  // Rows of up to 40 entries fold the dot into the product's own dispatches (every group
-  // fits one pass); up to 150 take the fallback (a group of long rows: product, then a
-  // reduction). Both packings, both segment layouts.
+  // The dot is folded into the product's one dispatch: rows of up to 40 entries (one
+  // invocation or 4 or 8 lanes a texel) and up to 150 (longer than a fragment pass takes).
+  // Both packings, both segment layouts.
   const int maxPerRow = GENERATE(40, 150);
   const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
   const bool interleave = GENERATE(false, true);
@@ -513,4 +513,43 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
   }
   REQUIRE_THROWS_WITH(A.internal().applyAndDot(x, x, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }}),
                       Catch::Contains("y must not be x"));
+}
+
+TEST_CASE("SegmentMatrix: a compute product of more than one row of workgroups (2D dispatch)",
+          "[gl][linalg][segment][compute]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);
+  stream::registerKernelSource("test/store_dot",
+                               "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n");
+  // A tridiagonal matrix of 540,007 rows: 135,002 texels of short segments at 256 texels a
+  // workgroup, 528 workgroups, more than the 512 of one row of the dispatch grid.
+  const std::size_t n = 540007;
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  const auto values = test::randomFloats(3 * n, 905);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = -1; d <= 1; ++d) {
+      const std::int64_t j = std::int64_t(i) + d;
+      if (j < 0 || j >= std::int64_t(n)) continue;
+      r.push_back(std::int64_t(i));
+      c.push_back(j);
+      v.push_back(d == 0 ? 4.0 + values[3 * i] : double(values[3 * i + std::size_t(d + 1)]));
+    }
+  }
+  const Csr csr = Csr::fromTriplets(n, n, r, c, v);
+  const SegmentMatrix A(csr, "tridiagonal");
+  const auto xs = test::randomFloats(n, 906);
+  const auto yRef = csr.multiply(test::toDouble(xs));
+  double dotRef = 0, scale = 0;
+  for (std::size_t i = 0; i < n; ++i) dotRef += yRef[i] * double(xs[i]), scale += std::abs(yRef[i] * double(xs[i]));
+  Vector xUser(n, "x"), yUser(n, "y");
+  xUser.upload(xs);
+  linalg::fill(yUser, -7.0f);
+  A.apply(xUser, yUser);
+  CHECK(test::maxRelativeError(yUser.download(), yRef) <= 1e-5);
+  stream::Scalar result("dot", std::nanf(""));
+  linalg::fill(yUser, -7.0f);
+  A.applyAndDot(xUser, yUser, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
+  CHECK(test::maxRelativeError(yUser.download(), yRef) <= 1e-5);
+  CHECK(std::abs(double(result.read()) - dotRef) <= 1e-5 * scale);
 }
