@@ -2,6 +2,7 @@
 // and 4x4 blocks, the 4x4 values in four sub-arrays read at one index, x read once per
 // block; optional reverse Cuthill–McKee before blocking.
 #include <texstream/linalg/BcrsMatrix.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
 
@@ -99,8 +100,8 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     }
   });
   for (std::size_t I = 0; I < blockRows; ++I) blockStart[I + 1] += blockStart[I];
-  blockColumn.resize(std::size_t(blockStart[blockRows]));
-  blockValue.assign(blockColumn.size() * std::size_t(B * B), 0.0f);
+  resizeLarge(blockColumn, std::size_t(blockStart[blockRows]));
+  assignLarge(blockValue, blockColumn.size() * std::size_t(B * B), 0.0f);
   forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
     std::vector<std::int32_t> columns;
     std::vector<std::int32_t> slotOf(n / std::size_t(B) + 2, -1);
@@ -186,7 +187,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
   const int layers = B == 4 ? 4 : 1;
   m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
-  std::vector<float> layer(4 * texels, 0.0f);
+  std::vector<float> layer = largeArray(4 * texels, 0.0f);
   for (int l = 0; l < layers; ++l) {
     std::fill(layer.begin(), layer.end(), 0.0f);
     for (std::size_t b = 0; b < m_blocks; ++b) {
@@ -196,12 +197,12 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     }
     m_values.upload(layer.data(), l);
   }
-  std::vector<float> cols(texels, 0.0f);
+  std::vector<float> cols = largeArray(texels, 0.0f);
   for (std::size_t b = 0; b < m_blocks; ++b) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
   m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, this->name() + ".blockColumns");
   m_columns.upload(cols.data());
 
-  std::vector<float> rowsInfo(layout.paddedSize(), 0.0f);
+  std::vector<float> rowsInfo = largeArray(layout.paddedSize(), 0.0f);
   const std::size_t perTexel = B == 4 ? 1 : 2;
   for (std::size_t t = 0; t < layout.usedTexels(); ++t) {
     const std::size_t I0 = t * perTexel;

@@ -1,5 +1,6 @@
 // Gustavson's row-by-row sparse products; large products split their rows over threads.
 #include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/RowBlocks.h>
 
@@ -17,8 +18,8 @@ Csr transpose(const Csr& A) {
   T.rows = A.cols;
   T.cols = A.rows;
   T.rowPtr.assign(A.cols + 1, 0);
-  T.colIdx.resize(A.nonZeros());
-  T.values.resize(A.nonZeros());
+  resizeLarge(T.colIdx, A.nonZeros());
+  resizeLarge(T.values, A.nonZeros());
   // Blocks of A's rows on threads (RowBlocks.h), each with a count per column of A: no more
   // threads than the counts stay smaller than the matrix.
   const unsigned threads = unsigned(std::clamp<std::size_t>(
@@ -148,8 +149,8 @@ Csr multiply(const Csr& A, const Csr& B) {
   forRowBlocks(A.rows, threads,
                [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
   for (std::size_t i = 0; i < A.rows; ++i) C.rowPtr[i + 1] += C.rowPtr[i];
-  C.colIdx.resize(std::size_t(C.rowPtr[A.rows]));
-  C.values.resize(std::size_t(C.rowPtr[A.rows]));
+  resizeLarge(C.colIdx, std::size_t(C.rowPtr[A.rows]));
+  resizeLarge(C.values, std::size_t(C.rowPtr[A.rows]));
   forRowBlocks(A.rows, threads, [&](unsigned, std::size_t first, std::size_t last) { fillRows(A, B, first, last, C); });
   return C;
 }

@@ -3,6 +3,7 @@
 // to the program for its count; §3.2.2: identical rectangles filled greedily by decreasing
 // cost, padded entries pointing at one constant zero element.
 #include <texstream/linalg/SegmentMatrix.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/OperatorShapes.h>
@@ -301,9 +302,9 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
   m_valuesShift = log2Ceil(std::size_t(Wv));
 
   // Slots: entry e of user row u sits in the segment of u's internal texel, channel p % 4.
-  m_entrySlots.assign(A.nonZeros(), SegmentSlot{});
-  m_slotEntries.assign(4 * std::size_t(Wv) * std::size_t(Hv), -1);
-  std::vector<float> columns(4 * std::size_t(Wv) * std::size_t(Hv), float(m_zeroElement));
+  assignLarge(m_entrySlots, A.nonZeros(), SegmentSlot{});
+  assignLarge(m_slotEntries, 4 * std::size_t(Wv) * std::size_t(Hv), std::int64_t(-1));
+  std::vector<float> columns = largeArray(4 * std::size_t(Wv) * std::size_t(Hv), float(m_zeroElement));
   for (std::size_t u = 0; u < n; ++u) {
     const std::size_t p = std::size_t(userToInternal[u]), t = p / 4;
     const int channel = int(p % 4);
@@ -351,7 +352,7 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
       throw std::invalid_argument(title + ".setValues: diagonal value " + std::to_string(i) + " is not finite");
     diagonal[std::size_t(userToInternal[i])] += extraDiagonal[i];
   }
-  std::vector<float> values(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()), 0.0f);
+  std::vector<float> values = largeArray(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()), 0.0f);
   std::vector<float> valueTails(m_options.entryTails ? values.size() : 0, 0.0f);
   bool anyTail = false;
   for (std::size_t e = 0; e < csrValues.size(); ++e) {

@@ -2,6 +2,7 @@
 // scalar indices as they come; build() numbers the free scalars, splits each row into its
 // free and locked parts and moves the locked part to the right-hand side.
 #include <texstream/linalg/SystemBuilder.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/CsrProducts.h>
 #include <texstream/linalg/RowBlocks.h>
@@ -57,8 +58,8 @@ void writeRow(Csr& A, std::size_t r, const RowEntries& entries) {
 /// rowPtr[r + 1] holds row r's length: prefix sums, then colIdx and values sized.
 void allocateRows(Csr& A) {
   for (std::size_t r = 0; r < A.rows; ++r) A.rowPtr[r + 1] += A.rowPtr[r];
-  A.colIdx.resize(std::size_t(A.rowPtr[A.rows]));
-  A.values.resize(std::size_t(A.rowPtr[A.rows]));
+  resizeLarge(A.colIdx, std::size_t(A.rowPtr[A.rows]));
+  resizeLarge(A.values, std::size_t(A.rowPtr[A.rows]));
 }
 
 }  // namespace

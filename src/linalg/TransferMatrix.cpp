@@ -1,5 +1,6 @@
 // A rectangular CSR product, one output element per row (see TransferMatrix.h).
 #include <texstream/linalg/TransferMatrix.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -47,7 +48,7 @@ TransferMatrix::TransferMatrix(const Csr& M, const stream::Layout& outputLayout,
   if (height > std::size_t(maxSize))
     throw gl::Error(title + ": " + std::to_string(m_nonZeros) + " entries need a " + std::to_string(width) + "x" +
                     std::to_string(height) + " texture, more than the GPU's maximum of " + std::to_string(maxSize));
-  std::vector<float> entries(width * height * 4, 0.0f);
+  std::vector<float> entries = largeArray(width * height * 4, 0.0f);
   for (std::size_t k = 0; k < m_nonZeros; ++k) {
     entries[2 * k] = float(M.colIdx[k]);
     entries[2 * k + 1] = float(M.values[k]);

@@ -1,6 +1,7 @@
 // Smoothed-aggregation multigrid (Vaněk, Mandel & Brezina 1996) as a CG preconditioner: the
 // hierarchy from the CPU, the V-cycle on the GPU (see AggregationMultigrid.h).
 #include <texstream/solvers/AggregationMultigrid.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -40,8 +41,8 @@ linalg::Csr toPositions(const linalg::Csr& M, const std::vector<std::int32_t>& r
     const std::int32_t i = rowAt[p];
     out.rowPtr[p + 1] = out.rowPtr[p] + (i >= 0 ? M.rowPtr[std::size_t(i) + 1] - M.rowPtr[std::size_t(i)] : 0);
   }
-  out.colIdx.resize(M.nonZeros());
-  out.values.resize(M.nonZeros());
+  linalg::resizeLarge(out.colIdx, M.nonZeros());
+  linalg::resizeLarge(out.values, M.nonZeros());
   // The rows copied on threads (linalg/RowBlocks.h), each to its final place.
   linalg::forRowBlocks(outputSize, linalg::rowBlockThreads(M.nonZeros()), [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t p = first; p < last; ++p) {
