@@ -2,9 +2,9 @@
 // and 4x4 blocks, the 4x4 values in four sub-arrays read at one index, x read once per
 // block; optional reverse Cuthill–McKee before blocking.
 #include <texstream/linalg/BcrsMatrix.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -187,7 +187,8 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
   const int layers = B == 4 ? 4 : 1;
   m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
-  std::vector<float> layer = largeArray(4 * texels, 0.0f);
+  std::vector<float> layer;
+  resizeLarge(layer, 4 * texels);  // zeroed for each layer below
   for (int l = 0; l < layers; ++l) {
     std::fill(layer.begin(), layer.end(), 0.0f);
     for (std::size_t b = 0; b < m_blocks; ++b) {

@@ -1,7 +1,7 @@
 // Gustavson's row-by-row sparse products; large products split their rows over threads.
 #include <texstream/linalg/CsrProducts.h>
-#include <texstream/linalg/LargeArrays.h>
 
+#include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>

@@ -3,9 +3,9 @@
 // to the program for its count; §3.2.2: identical rectangles filled greedily by decreasing
 // cost, padded entries pointing at one constant zero element.
 #include <texstream/linalg/SegmentMatrix.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 
 #include <texstream/gl/Error.h>
@@ -530,6 +530,15 @@ const SegmentMatrix::SpanDispatch& SegmentMatrix::spanDispatch() const {
   return m_spanDispatch;
 }
 
+void SegmentMatrix::bindSpanProduct(stream::Pass& p, const stream::Vector& x, bool withDiagonal) const {
+  const SpanDispatch& d = spanDispatch();
+  p.define("DIAGONAL", withDiagonal ? 1 : 0);
+  p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
+  p.input("u_columns", m_columns);
+  p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
+  p.storage(1, m_spanTable->id());
+}
+
 void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,
                                 const std::string& what) const {
   requireInternalProduct(x, y, what);
@@ -541,11 +550,8 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     const SpanDispatch& d = spanDispatch();
     if (d.spans == 0) return;
     stream::Pass p("sparse/spmv_segment_spans");
-    p.define("DIAGONAL", withDiagonal ? 1 : 0).label("spmv_segment");
-    p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
-    p.input("u_columns", m_columns);
-    p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
-    p.storage(1, m_spanTable->id()).output(y).workgroups(d.groupsX, d.groupsY).run();
+    bindSpanProduct(p, x, withDiagonal);
+    p.label("spmv_segment").output(y).workgroups(d.groupsX, d.groupsY).run();
     return;
   }
   auto pass = [&](int k, int offset, bool diagonal, const gl::Texture* partial, int stride) {
@@ -669,16 +675,13 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
     m_dotScratch = std::make_unique<gl::Buffer>(name() + ".dot_scratch", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
   }
   stream::Pass p(stream::composeReductionKernel("sparse/spmv_segment_spans", epilogue.include, 1));
-  p.define("WITH_DOT").define("DIAGONAL", 1).label("spmv_segment + dot");
-  p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
-  p.input("u_columns", m_columns);
-  p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
-  p.uniform("u_groupBase", 0).uniform("u_totalGroups", total);
+  bindSpanProduct(p, x, /*withDiagonal=*/true);
+  p.define("WITH_DOT").label("spmv_segment + dot").uniform("u_groupBase", 0).uniform("u_totalGroups", total);
   p.output(y);
   epilogue.bind(p);
   // In place: only the last workgroup reads and writes the epilogue's scalars (a status
   // both read and written, say).
-  p.storage(0, m_dotScratch->id()).storage(1, m_spanTable->id()).workgroups(d.groupsX, d.groupsY).inPlace().run();
+  p.storage(0, m_dotScratch->id()).workgroups(d.groupsX, d.groupsY).inPlace().run();
 }
 
 void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const {

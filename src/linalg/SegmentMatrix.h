@@ -259,6 +259,8 @@ class SegmentMatrix : public PermutedMatrix {
     int groupsX = 0, groupsY = 0;  ///< the dispatch (groupsX * groupsY >= the spans' workgroups)
   };
   const SpanDispatch& spanDispatch() const;
+  /// The span kernel's textures, uniforms and table on `p` (both its variants).
+  void bindSpanProduct(stream::Pass& p, const stream::Vector& x, bool withDiagonal) const;
   mutable std::unique_ptr<gl::Buffer> m_spanTable;
   mutable SpanDispatch m_spanDispatch;
   std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;

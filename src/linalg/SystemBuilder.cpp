@@ -2,9 +2,9 @@
 // scalar indices as they come; build() numbers the free scalars, splits each row into its
 // free and locked parts and moves the locked part to the right-hand side.
 #include <texstream/linalg/SystemBuilder.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>

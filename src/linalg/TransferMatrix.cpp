@@ -1,9 +1,9 @@
 // A rectangular CSR product, one output element per row (see TransferMatrix.h).
 #include <texstream/linalg/TransferMatrix.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>

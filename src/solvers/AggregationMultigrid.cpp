@@ -1,12 +1,12 @@
 // Smoothed-aggregation multigrid (Vaněk, Mandel & Brezina 1996) as a CG preconditioner: the
 // hierarchy from the CPU, the V-cycle on the GPU (see AggregationMultigrid.h).
 #include <texstream/solvers/AggregationMultigrid.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/CsrProducts.h>
 #include <texstream/linalg/DenseMatrix.h>
+#include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/RowBlocks.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/VectorOps.h>
