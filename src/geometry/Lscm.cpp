@@ -3,6 +3,7 @@
 #include <texstream/geometry/Lscm.h>
 
 #include <texstream/geometry/MeshBoundary.h>
+#include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>
 #include <chrono>
@@ -149,97 +150,110 @@ std::array<std::int32_t, 2> farthestBoundaryPair(const Mesh& mesh, const Triangl
 
 Lscm::Lscm(const Mesh& mesh, LscmOptions options, std::string name) : m_name(std::move(name)), m_mesh(mesh) {
   const auto t0 = std::chrono::steady_clock::now();
-  const TriangleTopology topology(m_mesh);
+  // The rows below index the vertices: the mesh is checked before they start.
+  m_mesh.validate();
   const std::size_t V = m_mesh.vertexCount(), T = m_mesh.triangleCount();
-  if (topology.boundaryEdgeCount() == 0)
-    throw MeshError(m_mesh.name, 0,
-                    "the mesh is closed (no boundary edge): LSCM maps a surface with a boundary to the plane; cut it "
-                    "open along a seam first (a closed surface has no conformal map to a planar region without one)");
-  if (topology.inconsistentEdges() > 0)
-    throw MeshError(m_mesh.name, 0,
-                    std::to_string(topology.inconsistentEdges()) +
-                        " edges join triangles of opposite orientation: LSCM needs the triangles consistently "
-                        "oriented (reorient the mesh so that neighbours list their shared edge in opposite directions)");
-  const MeshComponents components = connectedComponents(m_mesh);
-  if (components.count > 1) {
-    std::size_t witness = 0;
-    while (components.ofVertex[witness] != 1) ++witness;
-    throw MeshError(m_mesh.name, 0,
-                    "the mesh has " + std::to_string(components.count) + " connected pieces (vertex " +
-                        std::to_string(witness) +
-                        " is in the second): LSCM maps one piece with two pins; split the mesh and map each piece");
-  }
-  m_boundaryLoops = boundaryLoops(topology).size();
-
-  if (options.pins) {
-    m_pins = *options.pins;
-    for (std::int32_t p : m_pins) {
-      if (p < 0 || std::size_t(p) >= V)
-        throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pin vertex " + std::to_string(p) +
-                                    " does not exist (the mesh has " + std::to_string(V) + " vertices)");
-      if (components.ofVertex[std::size_t(p)] < 0)
-        throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pin vertex " + std::to_string(p) +
-                                    " belongs to no triangle");
-    }
-    if (m_pins[0] == m_pins[1])
-      throw std::invalid_argument("Lscm(" + quoted(m_name) + "): both pins are vertex " + std::to_string(m_pins[0]) +
-                                  "; pin two different vertices, far apart");
-  } else {
-    m_pins = farthestBoundaryPair(m_mesh, topology);
-  }
-  const Vec3 p0 = position(m_mesh, m_pins[0]), p1 = position(m_mesh, m_pins[1]);
-  const std::vector<double> bounds = m_mesh.bounds();
-  const double diagonal = std::hypot(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
-  if (!(length(p1 - p0) > 1e-12 * diagonal))
-    throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pins " + std::to_string(m_pins[0]) + " and " +
-                                std::to_string(m_pins[1]) +
-                                " are at the same position; pin two vertices far apart (e.g. on opposite sides of the "
-                                "boundary)");
-  m_pinUv = options.pinUv.value_or(std::array<double, 4>{0.0, 0.0, length(p1 - p0), 0.0});
-  for (double x : m_pinUv)
-    if (!std::isfinite(x)) throw std::invalid_argument("Lscm(" + quoted(m_name) + "): a pin's (u, v) is not finite");
-  if (m_pinUv[0] == m_pinUv[2] && m_pinUv[1] == m_pinUv[3])
-    throw std::invalid_argument("Lscm(" + quoted(m_name) +
-                                "): both pins at the same (u, v) collapse the map to a point; give them distinct (u, v)");
-
   linalg::SystemBuilder builder(V, linalg::SystemMode::LeastSquares, m_name, 2);
+  builder.reserve(2 * T, 10 * T);
+  MeshComponents components;
+  Vec3 p0, p1;
+  // The conformality rows need only the triangles: they are added on a second thread while
+  // the topology is checked and the pins chosen (linalg/RowBlocks.h; an error of the checks
+  // is reported before one of the rows, as when they ran in order).
+  auto checkTopologyAndPins = [&] {
+    const TriangleTopology topology(m_mesh);
+    if (topology.boundaryEdgeCount() == 0)
+      throw MeshError(m_mesh.name, 0,
+                      "the mesh is closed (no boundary edge): LSCM maps a surface with a boundary to the plane; cut it "
+                      "open along a seam first (a closed surface has no conformal map to a planar region without one)");
+    if (topology.inconsistentEdges() > 0)
+      throw MeshError(m_mesh.name, 0,
+                      std::to_string(topology.inconsistentEdges()) +
+                          " edges join triangles of opposite orientation: LSCM needs the triangles consistently "
+                          "oriented (reorient the mesh so that neighbours list their shared edge in opposite directions)");
+    components = connectedComponents(m_mesh);
+    if (components.count > 1) {
+      std::size_t witness = 0;
+      while (components.ofVertex[witness] != 1) ++witness;
+      throw MeshError(m_mesh.name, 0,
+                      "the mesh has " + std::to_string(components.count) + " connected pieces (vertex " +
+                          std::to_string(witness) +
+                          " is in the second): LSCM maps one piece with two pins; split the mesh and map each piece");
+    }
+    m_boundaryLoops = boundaryLoops(topology).size();
+
+    if (options.pins) {
+      m_pins = *options.pins;
+      for (std::int32_t p : m_pins) {
+        if (p < 0 || std::size_t(p) >= V)
+          throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pin vertex " + std::to_string(p) +
+                                      " does not exist (the mesh has " + std::to_string(V) + " vertices)");
+        if (components.ofVertex[std::size_t(p)] < 0)
+          throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pin vertex " + std::to_string(p) +
+                                      " belongs to no triangle");
+      }
+      if (m_pins[0] == m_pins[1])
+        throw std::invalid_argument("Lscm(" + quoted(m_name) + "): both pins are vertex " + std::to_string(m_pins[0]) +
+                                    "; pin two different vertices, far apart");
+    } else {
+      m_pins = farthestBoundaryPair(m_mesh, topology);
+    }
+    p0 = position(m_mesh, m_pins[0]);
+    p1 = position(m_mesh, m_pins[1]);
+    const std::vector<double> bounds = m_mesh.bounds();
+    const double diagonal = std::hypot(bounds[3] - bounds[0], bounds[4] - bounds[1], bounds[5] - bounds[2]);
+    if (!(length(p1 - p0) > 1e-12 * diagonal))
+      throw std::invalid_argument("Lscm(" + quoted(m_name) + "): pins " + std::to_string(m_pins[0]) + " and " +
+                                  std::to_string(m_pins[1]) +
+                                  " are at the same position; pin two vertices far apart (e.g. on opposite sides of the "
+                                  "boundary)");
+    m_pinUv = options.pinUv.value_or(std::array<double, 4>{0.0, 0.0, length(p1 - p0), 0.0});
+    for (double x : m_pinUv)
+      if (!std::isfinite(x)) throw std::invalid_argument("Lscm(" + quoted(m_name) + "): a pin's (u, v) is not finite");
+    if (m_pinUv[0] == m_pinUv[2] && m_pinUv[1] == m_pinUv[3])
+      throw std::invalid_argument("Lscm(" + quoted(m_name) +
+                                  "): both pins at the same (u, v) collapse the map to a point; give them distinct (u, v)");
+  };
+  auto addConformalityRows = [&] {
+    for (std::size_t t = 0; t < T; ++t) {
+      const std::int32_t* tri = &m_mesh.triangles[3 * t];
+      const Vec3 a3 = position(m_mesh, tri[0]), e1 = position(m_mesh, tri[1]) - a3, e2 = position(m_mesh, tri[2]) - a3;
+      // The triangle's frame: x along e1, y in the plane, towards p2.
+      const double a = length(e1);
+      const Vec3 normal = cross(e1, e2);
+      const double twiceArea = length(normal);
+      if (!(twiceArea > 1e-12 * a * length(e2)))
+        throw MeshError(m_mesh.name, t < m_mesh.triangleLines.size() ? m_mesh.triangleLines[t] : 0,
+                        "triangle " + std::to_string(t) + " (vertices " + std::to_string(tri[0]) + ", " +
+                            std::to_string(tri[1]) + ", " + std::to_string(tri[2]) +
+                            ") has no area: LSCM's conformality rows need non-degenerate triangles; remove it or merge "
+                            "its vertices");
+      const double c = dot(e2, e1) / a;
+      const double d = twiceArea / a;
+      const double weight = 1.0 / twiceArea;
+      const std::size_t v0 = std::size_t(tri[0]), v1 = std::size_t(tri[1]), v2 = std::size_t(tri[2]);
+      builder.beginRow();  // real part
+      builder.coefficient(v0, 0, c - a);
+      builder.coefficient(v0, 1, -d);
+      builder.coefficient(v1, 0, -c);
+      builder.coefficient(v1, 1, d);
+      builder.coefficient(v2, 0, a);
+      builder.endRow(0.0, weight);
+      builder.beginRow();  // imaginary part
+      builder.coefficient(v0, 0, d);
+      builder.coefficient(v0, 1, c - a);
+      builder.coefficient(v1, 0, -d);
+      builder.coefficient(v1, 1, -c);
+      builder.coefficient(v2, 1, a);
+      builder.endRow(0.0, weight);
+    }
+  };
+  linalg::concurrently(checkTopologyAndPins, addConformalityRows);
   builder.lock(std::size_t(m_pins[0]), std::array<double, 2>{m_pinUv[0], m_pinUv[1]});
   builder.lock(std::size_t(m_pins[1]), std::array<double, 2>{m_pinUv[2], m_pinUv[3]});
   for (std::size_t v = 0; v < V; ++v)
     if (components.ofVertex[v] < 0) builder.lock(v, std::array<double, 2>{0.0, 0.0});
 
-  for (std::size_t t = 0; t < T; ++t) {
-    const std::int32_t* tri = &m_mesh.triangles[3 * t];
-    const Vec3 a3 = position(m_mesh, tri[0]), e1 = position(m_mesh, tri[1]) - a3, e2 = position(m_mesh, tri[2]) - a3;
-    // The triangle's frame: x along e1, y in the plane, towards p2.
-    const double a = length(e1);
-    const Vec3 normal = cross(e1, e2);
-    const double twiceArea = length(normal);
-    if (!(twiceArea > 1e-12 * a * length(e2)))
-      throw MeshError(m_mesh.name, t < m_mesh.triangleLines.size() ? m_mesh.triangleLines[t] : 0,
-                      "triangle " + std::to_string(t) + " (vertices " + std::to_string(tri[0]) + ", " +
-                          std::to_string(tri[1]) + ", " + std::to_string(tri[2]) +
-                          ") has no area: LSCM's conformality rows need non-degenerate triangles; remove it or merge "
-                          "its vertices");
-    const double c = dot(e2, e1) / a;
-    const double d = twiceArea / a;
-    const double weight = 1.0 / twiceArea;
-    const std::size_t v0 = std::size_t(tri[0]), v1 = std::size_t(tri[1]), v2 = std::size_t(tri[2]);
-    builder.beginRow();  // real part
-    builder.coefficient(v0, 0, c - a);
-    builder.coefficient(v0, 1, -d);
-    builder.coefficient(v1, 0, -c);
-    builder.coefficient(v1, 1, d);
-    builder.coefficient(v2, 0, a);
-    builder.endRow(0.0, weight);
-    builder.beginRow();  // imaginary part
-    builder.coefficient(v0, 0, d);
-    builder.coefficient(v0, 1, c - a);
-    builder.coefficient(v1, 0, -d);
-    builder.coefficient(v1, 1, -c);
-    builder.coefficient(v2, 1, a);
-    builder.endRow(0.0, weight);
-  }
   // The mesh projected onto its mean plane, relative to pin 0 with pin 1 on the x axis.
   const std::vector<double> planar = meanPlaneCoordinates(m_mesh, p0, p1);
   if (options.projectInitialGuess && !planar.empty()) {

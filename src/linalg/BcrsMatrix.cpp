@@ -188,18 +188,22 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   const int layers = B == 4 ? 4 : 1;
   m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
   std::vector<float> layer;
-  resizeLarge(layer, 4 * texels);  // zeroed for each layer below
+  resizeLarge(layer, 4 * texels);  // zero-filled; zeroed again for each later layer
+  std::vector<float> cols = largeArray(texels, 0.0f);
+  // Blocks are copied to their slots on threads (RowBlocks.h; each block has its own slot).
+  const unsigned copyThreads = workThreads(double(m_blocks) * 4.0);
   for (int l = 0; l < layers; ++l) {
-    std::fill(layer.begin(), layer.end(), 0.0f);
-    for (std::size_t b = 0; b < m_blocks; ++b) {
-      // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
-      std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
-                  layer.begin() + std::ptrdiff_t(4 * slotOfBlock[b]));
-    }
+    if (l > 0) std::fill(layer.begin(), layer.end(), 0.0f);
+    forRowBlocks(m_blocks, copyThreads, [&](unsigned, std::size_t first, std::size_t last) {
+      for (std::size_t b = first; b < last; ++b) {
+        // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
+        std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
+                    layer.begin() + std::ptrdiff_t(4 * slotOfBlock[b]));
+        if (l == 0) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
+      }
+    });
     m_values.upload(layer.data(), l);
   }
-  std::vector<float> cols = largeArray(texels, 0.0f);
-  for (std::size_t b = 0; b < m_blocks; ++b) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
   m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, this->name() + ".blockColumns");
   m_columns.upload(cols.data());
 

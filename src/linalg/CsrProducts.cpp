@@ -144,14 +144,17 @@ Csr multiply(const Csr& A, const Csr& B) {
   C.cols = B.cols;
   C.rowPtr.assign(A.rows + 1, 0);
   // Two phases over row blocks (threads where there are several): the row lengths, then
-  // the rows written in place, so nothing is copied or regrown.
-  const unsigned threads = rowBlockThreads(A.rows);
-  forRowBlocks(A.rows, threads,
-               [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
+  // the rows written in place, so nothing is copied or regrown. The work is each entry of A
+  // meeting a row of B (B's mean row length); the blocks hold equal shares of A's entries.
+  const double work = double(A.nonZeros()) * double(B.nonZeros()) / double(std::max<std::size_t>(B.rows, 1));
+  const unsigned threads = workThreads(work);
+  forWeightedRowBlocks(A.rowPtr, threads,
+                       [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
   for (std::size_t i = 0; i < A.rows; ++i) C.rowPtr[i + 1] += C.rowPtr[i];
   resizeLarge(C.colIdx, std::size_t(C.rowPtr[A.rows]));
   resizeLarge(C.values, std::size_t(C.rowPtr[A.rows]));
-  forRowBlocks(A.rows, threads, [&](unsigned, std::size_t first, std::size_t last) { fillRows(A, B, first, last, C); });
+  forWeightedRowBlocks(A.rowPtr, threads,
+                       [&](unsigned, std::size_t first, std::size_t last) { fillRows(A, B, first, last, C); });
   return C;
 }
 

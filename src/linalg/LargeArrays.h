@@ -18,16 +18,25 @@ inline constexpr std::size_t kHugePageArrayBytes = std::size_t(4) << 20;
 /// nothing elsewhere). Memory already touched keeps its pages.
 void adviseHugePages(const void* data, std::size_t bytes);
 
+/// v.reserve(n), its new storage advised for huge pages first when it is large.
+template <class T>
+void reserveLarge(std::vector<T>& v, std::size_t n) {
+  if (v.capacity() >= n) return;
+  if (n * sizeof(T) < kHugePageArrayBytes) {
+    v.reserve(n);
+    return;
+  }
+  std::vector<T> fresh;
+  fresh.reserve(n);
+  adviseHugePages(fresh.data(), n * sizeof(T));
+  fresh.assign(v.begin(), v.end());
+  v.swap(fresh);
+}
+
 /// v.resize(n), its new storage advised for huge pages first when it is large.
 template <class T>
 void resizeLarge(std::vector<T>& v, std::size_t n) {
-  if (n * sizeof(T) >= kHugePageArrayBytes && v.capacity() < n) {
-    std::vector<T> fresh;
-    fresh.reserve(n);
-    adviseHugePages(fresh.data(), n * sizeof(T));
-    fresh.assign(v.begin(), v.end());
-    v.swap(fresh);
-  }
+  reserveLarge(v, n);
   v.resize(n);
 }
 

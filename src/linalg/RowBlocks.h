@@ -2,9 +2,13 @@
 // texstream::linalg row blocks: work on the rows of a large sparse matrix split over CPU
 // threads (the sparse products of CsrProducts.cpp, SystemBuilder::build). Each thread
 // takes one contiguous block of rows; callers that write rows in place count them first
-// (a first pass over the blocks), then fill them (a second).
+// (a first pass over the blocks), then fill them (a second). Also two independent set-up
+// tasks run side by side (concurrently).
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -19,6 +23,24 @@ inline unsigned rowBlockThreads(std::size_t rows) {
 #else
   if (rows < 20000) return 1;
   return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+#endif
+}
+
+/// Work units (multiply-adds, entries moved) below which one more thread costs more to
+/// start than it saves.
+inline constexpr double kWorkPerThread = 100000.0;
+
+/// Threads for `work` units of work however many rows carry it: one per kWorkPerThread,
+/// up to one per hardware thread and 16 (one in the browser build). A few long rows (a
+/// coarse multigrid level's Galerkin product) split as well as many short ones.
+inline unsigned workThreads(double work) {
+#ifdef __EMSCRIPTEN__
+  (void)work;
+  return 1;
+#else
+  if (!(work >= 2.0 * kWorkPerThread)) return 1;
+  const unsigned most = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  return std::clamp(unsigned(std::min(work / kWorkPerThread, 16.0)), 1u, most);
 #endif
 }
 
@@ -37,6 +59,48 @@ void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
   }
 #endif
   run(0);
+}
+
+/// As forRowBlocks, with blocks of about equal weight rather than equal row counts:
+/// `prefix` holds rows + 1 non-decreasing running weights (a CSR row pointer weighs rows
+/// by their entries), and each block ends at the first row boundary past its share.
+template <class Work>
+void forWeightedRowBlocks(std::span<const std::int64_t> prefix, unsigned threads, const Work& work) {
+  const std::size_t rows = prefix.size() - 1;
+  const double total = double(prefix.back() - prefix.front());
+  std::vector<std::size_t> bounds(threads + 1, rows);
+  bounds[0] = 0;
+  for (unsigned t = 1; t < threads; ++t) {
+    const std::int64_t target = prefix.front() + std::int64_t(total * double(t) / double(threads));
+    const auto at = std::lower_bound(prefix.begin(), prefix.end() - 1, target);
+    bounds[t] = std::max(bounds[t - 1], std::size_t(at - prefix.begin()));
+  }
+  forRowBlocks(threads, threads, [&](unsigned t, std::size_t, std::size_t) { work(t, bounds[t], bounds[t + 1]); });
+}
+
+/// Runs first() here and second() on a thread of its own at the same time (one after the
+/// other in the browser build), then rethrows first()'s exception if it threw, else
+/// second()'s: the caller sees the error it would have seen running them in order.
+template <class First, class Second>
+void concurrently(const First& first, const Second& second) {
+  std::exception_ptr firstError, secondError;
+  auto guarded = [](const auto& work, std::exception_ptr& error) {
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  };
+#ifndef __EMSCRIPTEN__
+  std::thread other([&] { guarded(second, secondError); });
+  guarded(first, firstError);
+  other.join();
+#else
+  guarded(first, firstError);
+  guarded(second, secondError);
+#endif
+  if (firstError) std::rethrow_exception(firstError);
+  if (secondError) std::rethrow_exception(secondError);
 }
 
 }  // namespace texstream::linalg

@@ -7,6 +7,7 @@
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/RowBlocks.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -305,23 +306,26 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
   assignLarge(m_entrySlots, A.nonZeros(), SegmentSlot{});
   assignLarge(m_slotEntries, 4 * std::size_t(Wv) * std::size_t(Hv), std::int64_t(-1));
   std::vector<float> columns = largeArray(4 * std::size_t(Wv) * std::size_t(Hv), float(m_zeroElement));
-  for (std::size_t u = 0; u < n; ++u) {
-    const std::size_t p = std::size_t(userToInternal[u]), t = p / 4;
-    const int channel = int(p % 4);
-    std::size_t c = 0;
-    for (std::int64_t e = A.rowPtr[u]; e < A.rowPtr[u + 1]; ++e) {
-      const std::size_t j = std::size_t(A.colIdx[std::size_t(e)]);
-      SegmentSlot& slot = m_entrySlots[std::size_t(e)];
-      if (j == u) {
-        slot = {true, int(t % std::size_t(W)), int(t / std::size_t(W)), channel};
-        continue;
+  // Rows on threads (RowBlocks.h): each row writes only its own entries' slots.
+  forWeightedRowBlocks(A.rowPtr, workThreads(double(A.nonZeros())), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t u = first; u < last; ++u) {
+      const std::size_t p = std::size_t(userToInternal[u]), t = p / 4;
+      const int channel = int(p % 4);
+      std::size_t c = 0;
+      for (std::int64_t e = A.rowPtr[u]; e < A.rowPtr[u + 1]; ++e) {
+        const std::size_t j = std::size_t(A.colIdx[std::size_t(e)]);
+        SegmentSlot& slot = m_entrySlots[std::size_t(e)];
+        if (j == u) {
+          slot = {true, int(t % std::size_t(W)), int(t / std::size_t(W)), channel};
+          continue;
+        }
+        const std::size_t s = start[t] + std::size_t(stride[t]) * c++;
+        slot = {false, int(s % std::size_t(Wv)), int(s / std::size_t(Wv)), channel};
+        m_slotEntries[4 * s + std::size_t(channel)] = std::int64_t(e);
+        columns[4 * s + std::size_t(channel)] = float(userToInternal[j]);
       }
-      const std::size_t s = start[t] + std::size_t(stride[t]) * c++;
-      slot = {false, int(s % std::size_t(Wv)), int(s / std::size_t(Wv)), channel};
-      m_slotEntries[4 * s + std::size_t(channel)] = std::int64_t(e);
-      columns[4 * s + std::size_t(channel)] = float(userToInternal[j]);
     }
-  }
+  });
 
   setDiagonal(stream::Vector(layout, this->name() + ".diagonal"));
   m_values = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, this->name() + ".values");
@@ -354,26 +358,38 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
   }
   std::vector<float> values = largeArray(4 * std::size_t(m_values.width()) * std::size_t(m_values.height()), 0.0f);
   std::vector<float> valueTails(m_options.entryTails ? values.size() : 0, 0.0f);
-  bool anyTail = false;
-  for (std::size_t e = 0; e < csrValues.size(); ++e) {
-    const double v = csrValues[e];
-    if (!std::isfinite(v)) {
-      throw std::invalid_argument(title + ".setValues: entry " + std::to_string(e) + " (row " +
-                                  std::to_string(entryRow(std::int64_t(e))) + ", column " +
-                                  std::to_string(m_pattern.colIdx[e]) + ") is not finite");
-    }
-    const SegmentSlot& s = m_entrySlots[e];
-    if (s.diagonal) {
-      diagonal[4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel)] += v;
-    } else {
-      const std::size_t at = 4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel);
-      values[at] = float(v);
-      if (m_options.entryTails) {
-        valueTails[at] = float(v - double(values[at]));
-        anyTail = anyTail || valueTails[at] != 0.0f;
+  // Rows on threads (RowBlocks.h): a row's entries reach only its own diagonal element and
+  // value slots. Each block notes its first non-finite entry; the first of all is reported.
+  const unsigned threads = workThreads(double(csrValues.size()));
+  std::vector<std::size_t> firstBad(threads, csrValues.size());
+  std::vector<char> blockHasTail(threads, 0);
+  forWeightedRowBlocks(m_pattern.rowPtr, threads, [&](unsigned block, std::size_t first, std::size_t last) {
+    for (std::size_t e = std::size_t(m_pattern.rowPtr[first]); e < std::size_t(m_pattern.rowPtr[last]); ++e) {
+      const double v = csrValues[e];
+      if (!std::isfinite(v)) {
+        firstBad[block] = e;
+        return;
+      }
+      const SegmentSlot& s = m_entrySlots[e];
+      if (s.diagonal) {
+        diagonal[4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel)] += v;
+      } else {
+        const std::size_t at = 4 * (std::size_t(s.y) * std::size_t(m_values.width()) + std::size_t(s.x)) + std::size_t(s.channel);
+        values[at] = float(v);
+        if (m_options.entryTails) {
+          valueTails[at] = float(v - double(values[at]));
+          if (valueTails[at] != 0.0f) blockHasTail[block] = 1;
+        }
       }
     }
+  });
+  const std::size_t bad = *std::min_element(firstBad.begin(), firstBad.end());
+  if (bad < csrValues.size()) {
+    throw std::invalid_argument(title + ".setValues: entry " + std::to_string(bad) + " (row " +
+                                std::to_string(entryRow(std::int64_t(bad))) + ", column " +
+                                std::to_string(m_pattern.colIdx[bad]) + ") is not finite");
   }
+  bool anyTail = std::find(blockHasTail.begin(), blockHasTail.end(), 1) != blockHasTail.end();
   std::vector<float> diagonalHeads(diagonal.size()), diagonalTails(m_options.entryTails ? diagonal.size() : 0);
   for (std::size_t p = 0; p < diagonal.size(); ++p) {
     diagonalHeads[p] = float(diagonal[p]);

@@ -141,6 +141,14 @@ void SystemBuilder::setValue(std::size_t variable, std::span<const double> value
   std::copy(values.begin(), values.end(), m_values.begin() + std::ptrdiff_t(variable * values.size()));
 }
 
+void SystemBuilder::reserve(std::size_t rows, std::size_t coefficients) {
+  reserveLarge(m_scalar, m_scalar.size() + coefficients);
+  reserveLarge(m_coefficient, m_coefficient.size() + coefficients);
+  reserveLarge(m_rhs, m_rhs.size() + rows * std::size_t(m_systems));
+  reserveLarge(m_rowWeight, m_rowWeight.size() + rows);
+  reserveLarge(m_rowStart, m_rowStart.size() + rows);
+}
+
 void SystemBuilder::beginRow() {
   if (m_inRow)
     throw std::invalid_argument(where(true) + "beginRow() while the row is still open: call endRow() first");

@@ -150,6 +150,9 @@ class SystemBuilder {
   void setValue(std::size_t variable, std::span<const double> values);
 
   // ---- Rows ------------------------------------------------------------------------
+  /// Room for `rows` more rows holding `coefficients` more coefficients in all, so that a
+  /// large system (a mesh's rows) is not copied as it grows. A hint: more may follow.
+  void reserve(std::size_t rows, std::size_t coefficients);
   void beginRow();
   /// Adds a * x(variable, component) to the current row (repeats are summed).
   void coefficient(std::size_t variable, int component, double a);

@@ -4,6 +4,8 @@
 #include <texstream/solvers/AggregationHierarchy.h>
 
 #include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/LargeArrays.h>
+#include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,35 +32,59 @@ NodeGraph nodeGraph(const linalg::Csr& A, int b) {
   g.nodes = A.rows / std::size_t(b);
   g.rowPtr.assign(g.nodes + 1, 0);
   g.diagonalNorms.assign(g.nodes, 0.0);
-  std::vector<double> accumulator(g.nodes, 0.0);
-  std::vector<std::int64_t> marker(g.nodes, -1);
-  std::vector<std::int32_t> columns;
-  for (std::size_t i = 0; i < g.nodes; ++i) {
-    columns.clear();
-    for (std::size_t r = i * std::size_t(b); r < (i + 1) * std::size_t(b); ++r) {
-      for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) {
-        const std::int32_t j = A.colIdx[std::size_t(k)] / b;
-        const double a = A.values[std::size_t(k)];
-        if (marker[std::size_t(j)] != std::int64_t(i)) {
-          marker[std::size_t(j)] = std::int64_t(i);
-          accumulator[std::size_t(j)] = 0.0;
-          columns.push_back(j);
-        }
-        accumulator[std::size_t(j)] += a * a;
+  // Node i's first entry in A: the blocks' weights for the threads (linalg/RowBlocks.h).
+  std::vector<std::int64_t> nodeEntries(g.nodes + 1);
+  for (std::size_t i = 0; i <= g.nodes; ++i) nodeEntries[i] = A.rowPtr[i * std::size_t(b)];
+  const unsigned threads = linalg::workThreads(double(A.nonZeros()));
+  // Two passes over node blocks: the neighbour counts, then the neighbours written in
+  // place. visit(i, emit) calls emit(j, norm) for node i's neighbours, ascending, and
+  // returns the diagonal block's norm. The node's b rows have ascending columns, so their
+  // node indices are b ascending runs, merged here (each sum row by row, in entry order).
+  using Cursors = std::vector<std::int64_t>;
+  auto visit = [&](std::size_t i, Cursors& at, auto&& emit) {
+    const auto rows = A.rowPtr.begin() + std::ptrdiff_t(i * std::size_t(b));
+    at.assign(rows, rows + b);
+    double diagonal = 0.0;
+    for (;;) {
+      std::int32_t j = INT32_MAX;
+      for (int c = 0; c < b; ++c)
+        if (at[std::size_t(c)] < A.rowPtr[i * std::size_t(b) + std::size_t(c) + 1])
+          j = std::min(j, A.colIdx[std::size_t(at[std::size_t(c)])] / b);
+      if (j == INT32_MAX) break;
+      double sum = 0.0;
+      for (int c = 0; c < b; ++c) {
+        const std::int64_t end = A.rowPtr[i * std::size_t(b) + std::size_t(c) + 1];
+        std::int64_t& k = at[std::size_t(c)];
+        for (; k < end && A.colIdx[std::size_t(k)] / b == j; ++k)
+          sum += A.values[std::size_t(k)] * A.values[std::size_t(k)];
       }
+      const double norm = std::sqrt(sum);
+      if (std::size_t(j) == i) diagonal = norm;
+      else if (norm > 0.0) emit(j, norm);
     }
-    std::sort(columns.begin(), columns.end());
-    for (std::int32_t j : columns) {
-      const double norm = std::sqrt(accumulator[std::size_t(j)]);
-      if (std::size_t(j) == i) {
-        g.diagonalNorms[i] = norm;
-      } else if (norm > 0.0) {
-        g.neighbours.push_back(j);
-        g.norms.push_back(norm);
-      }
+    return diagonal;
+  };
+  linalg::forWeightedRowBlocks(nodeEntries, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    Cursors cursors;
+    for (std::size_t i = first; i < last; ++i) {
+      std::int64_t count = 0;
+      g.diagonalNorms[i] = visit(i, cursors, [&](std::int32_t, double) { ++count; });
+      g.rowPtr[i + 1] = count;
     }
-    g.rowPtr[i + 1] = std::int64_t(g.neighbours.size());
-  }
+  });
+  for (std::size_t i = 0; i < g.nodes; ++i) g.rowPtr[i + 1] += g.rowPtr[i];
+  g.neighbours.resize(std::size_t(g.rowPtr[g.nodes]));
+  g.norms.resize(std::size_t(g.rowPtr[g.nodes]));
+  linalg::forWeightedRowBlocks(nodeEntries, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    Cursors cursors;
+    for (std::size_t i = first; i < last; ++i) {
+      std::size_t at = std::size_t(g.rowPtr[i]);
+      visit(i, cursors, [&](std::int32_t j, double norm) {
+        g.neighbours[at] = j;
+        g.norms[at++] = norm;
+      });
+    }
+  });
   return g;
 }
 
@@ -143,37 +169,42 @@ linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, s
   coarseB.assign(k, std::vector<double>(aggregates * k, 0.0));
   std::vector<double> q(rows * k, 0.0);    // Q's entry (row, j) at row * k + j
   std::vector<char> kept(aggregates * k, 0);  // whether column a k + j survived
-  std::vector<std::vector<double>> local(k);
-  for (std::size_t a = 0; a < aggregates; ++a) {
-    const std::size_t* members = rowsByAggregate.data() + aggregateStart[a];
-    const std::size_t size = std::size_t(aggregateStart[a + 1] - aggregateStart[a]);
-    for (std::size_t j = 0; j < k; ++j) {
-      std::vector<double>& v = local[j];
-      v.resize(size);
-      double before = 0.0;
-      for (std::size_t m = 0; m < size; ++m) {
-        v[m] = B[j][members[m]];
-        before += v[m] * v[m];
+  // Aggregates are independent (each writes its own rows of Q and its own coarse rows): on
+  // threads, blocks of equal row counts.
+  linalg::forWeightedRowBlocks(aggregateStart, linalg::workThreads(double(rows * k * k)),
+                               [&](unsigned, std::size_t firstAggregate, std::size_t lastAggregate) {
+    std::vector<std::vector<double>> local(k);
+    for (std::size_t a = firstAggregate; a < lastAggregate; ++a) {
+      const std::size_t* members = rowsByAggregate.data() + aggregateStart[a];
+      const std::size_t size = std::size_t(aggregateStart[a + 1] - aggregateStart[a]);
+      for (std::size_t j = 0; j < k; ++j) {
+        std::vector<double>& v = local[j];
+        v.resize(size);
+        double before = 0.0;
+        for (std::size_t m = 0; m < size; ++m) {
+          v[m] = B[j][members[m]];
+          before += v[m] * v[m];
+        }
+        for (std::size_t i = 0; i < j; ++i) {
+          double r = 0.0;
+          for (std::size_t m = 0; m < size; ++m) r += local[i][m] * v[m];
+          for (std::size_t m = 0; m < size; ++m) v[m] -= r * local[i][m];
+          coarseB[j][a * k + i] = r;
+        }
+        double norm = 0.0;
+        for (double x : v) norm += x * x;
+        norm = std::sqrt(norm);
+        if (!(norm > 1e-10 * std::sqrt(before)) || norm == 0.0) {
+          std::fill(v.begin(), v.end(), 0.0);  // dependent on the earlier columns: dropped
+          continue;
+        }
+        for (double& x : v) x /= norm;
+        coarseB[j][a * k + j] = norm;
+        kept[a * k + j] = 1;
+        for (std::size_t m = 0; m < size; ++m) q[members[m] * k + j] = v[m];
       }
-      for (std::size_t i = 0; i < j; ++i) {
-        double r = 0.0;
-        for (std::size_t m = 0; m < size; ++m) r += local[i][m] * v[m];
-        for (std::size_t m = 0; m < size; ++m) v[m] -= r * local[i][m];
-        coarseB[j][a * k + i] = r;
-      }
-      double norm = 0.0;
-      for (double x : v) norm += x * x;
-      norm = std::sqrt(norm);
-      if (!(norm > 1e-10 * std::sqrt(before)) || norm == 0.0) {
-        std::fill(v.begin(), v.end(), 0.0);  // dependent on the earlier columns: dropped
-        continue;
-      }
-      for (double& x : v) x /= norm;
-      coarseB[j][a * k + j] = norm;
-      kept[a * k + j] = 1;
-      for (std::size_t m = 0; m < size; ++m) q[members[m] * k + j] = v[m];
     }
-  }
+  });
   linalg::Csr P0;
   P0.rows = rows;
   P0.cols = aggregates * k;
@@ -184,41 +215,61 @@ linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, s
     for (std::size_t j = 0; j < k; ++j) count += kept[a * k + j];
     P0.rowPtr[r + 1] = P0.rowPtr[r] + count;
   }
-  P0.colIdx.resize(std::size_t(P0.rowPtr[rows]));
-  P0.values.resize(std::size_t(P0.rowPtr[rows]));
-  for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
-    std::size_t slot = std::size_t(P0.rowPtr[r]);
-    for (std::size_t j = 0; j < k; ++j) {
-      if (!kept[a * k + j]) continue;
-      P0.colIdx[slot] = std::int32_t(a * k + j);
-      P0.values[slot++] = q[r * k + j];
+  linalg::resizeLarge(P0.colIdx, std::size_t(P0.rowPtr[rows]));
+  linalg::resizeLarge(P0.values, std::size_t(P0.rowPtr[rows]));
+  linalg::forRowBlocks(rows, linalg::workThreads(double(rows * k)), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) {
+      const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
+      std::size_t slot = std::size_t(P0.rowPtr[r]);
+      for (std::size_t j = 0; j < k; ++j) {
+        if (!kept[a * k + j]) continue;
+        P0.colIdx[slot] = std::int32_t(a * k + j);
+        P0.values[slot++] = q[r * k + j];
+      }
     }
-  }
+  });
   return P0;
 }
 
-/// P0 - S row by row (both with ascending columns).
-linalg::Csr subtract(const linalg::Csr& P0, const linalg::Csr& S) {
+/// P0 - diag(scale) S row by row (both with ascending columns): the merged rows' lengths,
+/// then the rows written in place, on threads.
+linalg::Csr subtractScaled(const linalg::Csr& P0, const std::vector<double>& scale, const linalg::Csr& S) {
   linalg::Csr P;
   P.rows = P0.rows;
   P.cols = P0.cols;
   P.rowPtr.assign(P.rows + 1, 0);
-  P.colIdx.reserve(P0.nonZeros() + S.nonZeros());
-  P.values.reserve(P0.nonZeros() + S.nonZeros());
-  for (std::size_t r = 0; r < P.rows; ++r) {
+  // Row r's merge: emit(column, value) per column of either row, ascending.
+  auto merge = [&](std::size_t r, auto&& emit) {
     std::int64_t i = P0.rowPtr[r], j = S.rowPtr[r];
     while (i < P0.rowPtr[r + 1] || j < S.rowPtr[r + 1]) {
       const std::int32_t ci = i < P0.rowPtr[r + 1] ? P0.colIdx[std::size_t(i)] : INT32_MAX;
       const std::int32_t cj = j < S.rowPtr[r + 1] ? S.colIdx[std::size_t(j)] : INT32_MAX;
       double v = 0.0;
       if (ci <= cj) v += P0.values[std::size_t(i++)];
-      if (cj <= ci) v -= S.values[std::size_t(j++)];
-      P.colIdx.push_back(std::min(ci, cj));
-      P.values.push_back(v);
+      if (cj <= ci) v -= scale[r] * S.values[std::size_t(j++)];
+      emit(std::min(ci, cj), v);
     }
-    P.rowPtr[r + 1] = std::int64_t(P.colIdx.size());
-  }
+  };
+  const unsigned threads = linalg::workThreads(double(P0.nonZeros() + S.nonZeros()));
+  linalg::forWeightedRowBlocks(S.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) {
+      std::int64_t count = 0;
+      merge(r, [&](std::int32_t, double) { ++count; });
+      P.rowPtr[r + 1] = count;
+    }
+  });
+  for (std::size_t r = 0; r < P.rows; ++r) P.rowPtr[r + 1] += P.rowPtr[r];
+  linalg::resizeLarge(P.colIdx, std::size_t(P.rowPtr[P.rows]));
+  linalg::resizeLarge(P.values, std::size_t(P.rowPtr[P.rows]));
+  linalg::forWeightedRowBlocks(S.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) {
+      std::size_t at = std::size_t(P.rowPtr[r]);
+      merge(r, [&](std::int32_t column, double v) {
+        P.colIdx[at] = column;
+        P.values[at++] = v;
+      });
+    }
+  });
   return P;
 }
 
@@ -258,21 +309,41 @@ double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
     state = state * 1664525u + 1013904223u;
     v = 0.5 + double(state >> 8) / double(1u << 24);
   }
+  // Each step on row blocks (threads where there are several): y = D^-1 A x with the block's
+  // share of x . A x, x . D x and y . y, summed in block order; then x = y / |y|.
+  const unsigned threads = linalg::workThreads(double(A.nonZeros()));
+  struct Sums {
+    double xAx = 0.0, xDx = 0.0, yy = 0.0;
+  };
+  std::vector<Sums> sums(threads);
   double rho = 0.0;
   for (int s = 0; s < steps; ++s) {
-    linalg::multiplyVector(A, x, y);
-    // Rayleigh quotient of D^-1 A in the D inner product: (x . A x) / (x . D x).
-    double xAx = 0.0, xDx = 0.0, yy = 0.0;
-    for (std::size_t i = 0; i < A.rows; ++i) {
-      xAx += x[i] * y[i];
-      xDx += x[i] * d[i] * x[i];
-      y[i] /= d[i];
-      yy += y[i] * y[i];
+    linalg::forWeightedRowBlocks(A.rowPtr, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+      Sums part;
+      for (std::size_t i = first; i < last; ++i) {
+        double ax = 0.0;
+        for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k)
+          ax += A.values[std::size_t(k)] * x[std::size_t(A.colIdx[std::size_t(k)])];
+        // Rayleigh quotient of D^-1 A in the D inner product: (x . A x) / (x . D x).
+        part.xAx += x[i] * ax;
+        part.xDx += x[i] * d[i] * x[i];
+        y[i] = ax / d[i];
+        part.yy += y[i] * y[i];
+      }
+      sums[t] = part;
+    });
+    Sums total;
+    for (const Sums& part : sums) {
+      total.xAx += part.xAx;
+      total.xDx += part.xDx;
+      total.yy += part.yy;
     }
-    if (xDx > 0.0) rho = std::max(rho, xAx / xDx);
-    const double scale = yy > 0.0 ? 1.0 / std::sqrt(yy) : 0.0;
-    for (std::size_t i = 0; i < A.rows; ++i) x[i] = y[i] * scale;
-    if (scale == 0.0) break;
+    if (total.xDx > 0.0) rho = std::max(rho, total.xAx / total.xDx);
+    if (!(total.yy > 0.0)) break;
+    const double scale = 1.0 / std::sqrt(total.yy);
+    linalg::forRowBlocks(A.rows, threads, [&](unsigned, std::size_t first, std::size_t last) {
+      for (std::size_t i = first; i < last; ++i) x[i] = y[i] * scale;
+    });
   }
   return rho > 0.0 ? 1.05 * rho : 1.0;
 }
@@ -280,12 +351,11 @@ double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
                                                         const std::string& name, AggregationTimings* timings) {
   AggregationTimings spent;
-  auto clock = std::chrono::steady_clock::now();
-  // Milliseconds since the last call, added to `into`.
-  auto lap = [&clock](double& into) {
-    const auto now = std::chrono::steady_clock::now();
-    into += std::chrono::duration<double, std::milli>(now - clock).count();
-    clock = now;
+  // Adds the milliseconds work() takes to `into` (phases on two threads at once overlap).
+  auto timed = [](double& into, const auto& work) {
+    const auto t0 = std::chrono::steady_clock::now();
+    work();
+    into += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   const std::string where = "buildAggregationHierarchy(\"" + name + "\")";
   A.validate(where);
@@ -325,38 +395,52 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
   }
 
   std::vector<AggregationLevel> levels;
-  clock = std::chrono::steady_clock::now();  // the checks above are no phase
-  levels.push_back({A, {}, estimateJacobiSpectralRadius(A, options.powerIterations), 0, {}});
-  lap(spent.spectralRadiusMs);
+  // Level 0 borrows the caller's matrix (an owner-less alias): no copy. Each level's
+  // spectral radius is estimated at its coarsening step, the last level's after the loop.
+  levels.push_back({std::shared_ptr<const linalg::Csr>(std::shared_ptr<const linalg::Csr>(), &A), {}, 0.0, 0, {}});
   int nodeSize = b;  // unknowns per node: b on the finest level, k below
-  while (int(levels.size()) < options.maxLevels && levels.back().A.rows > options.coarsestSize) {
+  while (int(levels.size()) < options.maxLevels && levels.back().A->rows > options.coarsestSize) {
     AggregationLevel& fine = levels.back();
-    std::vector<std::int32_t> aggregateOf;
-    const std::size_t aggregates = aggregate(nodeGraph(fine.A, nodeSize), options.strengthThreshold, aggregateOf);
-    lap(spent.aggregationMs);
+    const linalg::Csr& Af = *fine.A;
     const std::size_t k = B.size();
-    if (aggregates * k * 4 > fine.A.rows * 3) break;  // less than a quarter fewer: stop
+    // rho(D^-1 A) is needed from the prolongator's smoothing on and the aggregation does
+    // not need it: the power iteration runs on a second thread meanwhile (RowBlocks.h).
+    std::vector<std::int32_t> aggregateOf;
+    std::size_t aggregates = 0;
+    linalg::concurrently(
+        [&] {
+          timed(spent.aggregationMs,
+                [&] { aggregates = aggregate(nodeGraph(Af, nodeSize), options.strengthThreshold, aggregateOf); });
+        },
+        [&] {
+          timed(spent.spectralRadiusMs,
+                [&] { fine.spectralRadius = estimateJacobiSpectralRadius(Af, options.powerIterations); });
+        });
+    if (aggregates * k * 4 > Af.rows * 3) break;  // less than a quarter fewer: stop
     std::vector<std::vector<double>> coarseB;
-    const linalg::Csr P0 = tentativeProlongator(aggregateOf, aggregates, nodeSize, B, coarseB);
-    // P = P0 - omega D^-1 A P0.
-    linalg::Csr S = linalg::multiply(fine.A, P0);
-    const std::vector<double> d = fine.A.diagonal();
-    const double omega = 4.0 / (3.0 * fine.spectralRadius);
-    for (std::size_t r = 0; r < S.rows; ++r)
-      for (std::int64_t e = S.rowPtr[r]; e < S.rowPtr[r + 1]; ++e) S.values[std::size_t(e)] *= omega / d[r];
-    linalg::Csr P = subtract(P0, S);
-    lap(spent.prolongatorMs);
-    linalg::Csr coarse = withIdentityOnEmptyRows(linalg::multiply(linalg::transpose(P), linalg::multiply(fine.A, P)));
-    lap(spent.galerkinMs);
+    linalg::Csr P0, P;
+    timed(spent.prolongatorMs, [&] {
+      P0 = tentativeProlongator(aggregateOf, aggregates, nodeSize, B, coarseB);
+      // P = P0 - omega D^-1 A P0.
+      std::vector<double> scale = Af.diagonal();
+      const double omega = 4.0 / (3.0 * fine.spectralRadius);
+      for (double& v : scale) v = omega / v;
+      P = subtractScaled(P0, scale, linalg::multiply(Af, P0));
+    });
+    linalg::Csr coarse;
+    timed(spent.galerkinMs,
+          [&] { coarse = withIdentityOnEmptyRows(linalg::multiply(linalg::transpose(P), linalg::multiply(Af, P))); });
     fine.meanAggregate = double(aggregateOf.size()) / double(aggregates);
     fine.P = std::move(P);
-    fine.P0 = P0;
-    const double rho = estimateJacobiSpectralRadius(coarse, options.powerIterations);
-    lap(spent.spectralRadiusMs);
-    levels.push_back({std::move(coarse), {}, rho, 0, {}});
+    fine.P0 = std::move(P0);
+    levels.push_back({std::make_shared<const linalg::Csr>(std::move(coarse)), {}, 0.0, 0, {}});
     B = std::move(coarseB);
     nodeSize = int(k);
   }
+  AggregationLevel& last = levels.back();
+  if (last.spectralRadius == 0.0)  // estimates are positive: this one is still to come
+    timed(spent.spectralRadiusMs,
+          [&] { last.spectralRadius = estimateJacobiSpectralRadius(*last.A, options.powerIterations); });
   if (timings) *timings = spent;
   return levels;
 }

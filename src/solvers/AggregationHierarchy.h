@@ -30,6 +30,7 @@
 #include <texstream/linalg/Csr.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,9 @@ struct AggregationOptions {
 };
 
 struct AggregationLevel {
-  linalg::Csr A;  ///< this level's matrix
+  /// This level's matrix: on level 0 the caller's A itself (not copied: it must outlive the
+  /// levels), below it the Galerkin product the level owns.
+  std::shared_ptr<const linalg::Csr> A;
   /// Prolongation from the next level (A.rows x next A.rows); empty on the coarsest level.
   linalg::Csr P;
   /// rho(D^-1 A) estimated from above (power iteration times 1.05): weighted Jacobi with
@@ -66,7 +69,8 @@ struct AggregationLevel {
   linalg::Csr P0;
 };
 
-/// Where a hierarchy's CPU time goes, all levels together (milliseconds).
+/// Where a hierarchy's CPU time goes, all levels together (milliseconds). The power
+/// iterations run beside the aggregation, on a thread of their own: those two overlap.
 struct AggregationTimings {
   double aggregationMs = 0;     ///< strength of coupling and the three aggregation passes
   double prolongatorMs = 0;     ///< P0 and its smoothing, P = P0 - omega D^-1 A P0
@@ -74,7 +78,7 @@ struct AggregationTimings {
   double spectralRadiusMs = 0;  ///< the power iterations
 };
 
-/// The levels, finest first (levels[0].A = A). std::invalid_argument naming the problem:
+/// The levels, finest first (levels[0].A points at A). std::invalid_argument naming the problem:
 /// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
 /// entry that is not positive (the matrix is not SPD), near-null vectors of the wrong size
 /// or not finite, bad options. `timings`, where given, receives where the time went.

@@ -86,6 +86,27 @@ struct AggregationMultigrid::Level {
 AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::PermutedMatrix& fine,
                                            AggregationMultigridOptions options, std::string name)
     : m_name(std::move(name)), m_options(std::move(options)) {
+  requireValid(A, fine);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<AggregationLevel> hierarchy =
+      buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy);
+  m_stats.setupMs = msSince(t0);
+  buildGpuLevels(std::move(hierarchy), fine);
+}
+
+AggregationMultigrid::AggregationMultigrid(std::vector<AggregationLevel> hierarchy, const AggregationTimings& timings,
+                                           double hierarchyMs, const linalg::PermutedMatrix& fine,
+                                           AggregationMultigridOptions options, std::string name)
+    : m_name(std::move(name)), m_options(std::move(options)) {
+  if (hierarchy.empty() || !hierarchy[0].A)
+    throw std::invalid_argument("AggregationMultigrid(\"" + m_name + "\"): the hierarchy has no levels");
+  requireValid(*hierarchy[0].A, fine);
+  m_stats.hierarchy = timings;
+  m_stats.setupMs = hierarchyMs;
+  buildGpuLevels(std::move(hierarchy), fine);
+}
+
+void AggregationMultigrid::requireValid(const linalg::Csr& A, const linalg::PermutedMatrix& fine) const {
   const std::string where = "AggregationMultigrid(\"" + m_name + "\")";
   if (A.rows != fine.rows() || A.cols != fine.cols())
     throw std::invalid_argument(where + ": the CPU matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
@@ -93,19 +114,19 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
                                 std::to_string(fine.cols()));
   if (m_options.smoothingSweeps < 1)
     throw std::invalid_argument(where + ": smoothingSweeps must be >= 1, got " + std::to_string(m_options.smoothingSweeps));
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<AggregationLevel> hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy);
+}
+
+void AggregationMultigrid::buildGpuLevels(std::vector<AggregationLevel> hierarchy, const linalg::PermutedMatrix& fine) {
+  const std::string where = "AggregationMultigrid(\"" + m_name + "\")";
   const bool singleLevel = hierarchy.size() == 1;
   if (singleLevel) {
     // Small enough for the direct solve already: a two-level cycle whose coarse level is
     // the matrix itself (P = I), so the fine level keeps the caller's internal order.
-    hierarchy[0].P = identity(A.rows);
+    hierarchy[0].P = identity(hierarchy[0].A->rows);
     hierarchy[0].P0 = hierarchy[0].P;  // and P^T = P0^T: no smoothing step in the restriction
-    hierarchy.push_back({A, {}, hierarchy[0].spectralRadius, 0, {}});
+    hierarchy.push_back({hierarchy[0].A, {}, hierarchy[0].spectralRadius, 0, {}});
   }
-  m_stats.setupMs = msSince(t0);
-
-  t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   gl::StateGuard guard;
   const std::size_t last = hierarchy.size() - 1;
   double storedNonZeros = 0;
@@ -118,14 +139,14 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
       level->position = fine.userToInternal();
       level->layout = fine.internalLayout();
     } else if (l < last) {
-      level->matrix = std::make_unique<linalg::SegmentMatrix>(h.A, tag);
+      level->matrix = std::make_unique<linalg::SegmentMatrix>(*h.A, tag);
       level->op = std::make_unique<linalg::SegmentMatrix::Internal>(*level->matrix);
       level->position = level->matrix->userToInternal();
       level->layout = level->matrix->internalLayout();
     } else {
-      level->layout = stream::Layout::forSize(h.A.rows);
-      level->position.resize(h.A.rows);
-      for (std::size_t i = 0; i < h.A.rows; ++i) level->position[i] = std::int32_t(i);
+      level->layout = stream::Layout::forSize(h.A->rows);
+      level->position.resize(h.A->rows);
+      for (std::size_t i = 0; i < h.A->rows; ++i) level->position[i] = std::int32_t(i);
     }
     level->b = stream::Vector(level->layout, tag + ".b");
     level->x = stream::Vector(level->layout, tag + ".x");
@@ -134,16 +155,16 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
       level->step = stream::Vector(level->layout, tag + ".step");
       level->aStep = stream::Vector(level->layout, tag + ".Astep");
       std::vector<float> inverse(level->layout.size(), 0.0f);
-      const std::vector<double> d = h.A.diagonal();
-      for (std::size_t i = 0; i < h.A.rows; ++i) inverse[std::size_t(level->position[i])] = float(1.0 / d[i]);
+      const std::vector<double> d = h.A->diagonal();
+      for (std::size_t i = 0; i < h.A->rows; ++i) inverse[std::size_t(level->position[i])] = float(1.0 / d[i]);
       level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
       level->inverseDiagonal.upload(inverse);
       level->omega = float(4.0 / (3.0 * h.spectralRadius));
       level->smoothedProlongator = !(l == 0 && singleLevel);
     }
-    storedNonZeros += double(h.A.nonZeros());
-    m_stats.unknowns.push_back(h.A.rows);
-    m_stats.nonZeros.push_back(h.A.nonZeros());
+    storedNonZeros += double(h.A->nonZeros());
+    m_stats.unknowns.push_back(h.A->rows);
+    m_stats.nonZeros.push_back(h.A->nonZeros());
     m_levels.push_back(std::move(level));
   }
   m_stats.levelsMs = msSince(t0);
@@ -163,7 +184,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
   }
   m_stats.transfersMs = msSince(t0) - m_stats.levelsMs;
   // The coarsest level's inverse.
-  const linalg::Csr& C = hierarchy[last].A;
+  const linalg::Csr& C = *hierarchy[last].A;
   const std::size_t nc = C.rows;
   std::vector<double> dense(nc * nc, 0.0);
   for (std::size_t i = 0; i < nc; ++i)
@@ -175,7 +196,7 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
   m_coarseInverse = std::make_unique<linalg::DenseMatrix>(nc, nc, std::vector<float>(inverse->begin(), inverse->end()),
                                                           m_name + ".coarseInverse");
   m_stats.levels = int(m_levels.size());
-  m_stats.operatorComplexity = storedNonZeros / double(A.nonZeros());
+  m_stats.operatorComplexity = storedNonZeros / double(hierarchy[0].A->nonZeros());
   glFinish();
   m_stats.uploadMs = msSince(t0);
   m_stats.coarsestMs = m_stats.uploadMs - m_stats.levelsMs - m_stats.transfersMs;

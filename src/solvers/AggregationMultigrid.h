@@ -75,6 +75,13 @@ class AggregationMultigrid : public Preconditioner {
   /// cannot hold a level.
   AggregationMultigrid(const linalg::Csr& A, const linalg::PermutedMatrix& fine, AggregationMultigridOptions options,
                        std::string name = "amg");
+  /// The same from a hierarchy built already: buildAggregationHierarchy(A,
+  /// options.hierarchy, ...) with `timings` its phases and `hierarchyMs` its time, so that a
+  /// caller may build it on another thread while `fine` uploads (SystemSolver does).
+  /// std::invalid_argument when the hierarchy is empty or its level 0 does not match `fine`.
+  AggregationMultigrid(std::vector<AggregationLevel> hierarchy, const AggregationTimings& timings, double hierarchyMs,
+                       const linalg::PermutedMatrix& fine, AggregationMultigridOptions options,
+                       std::string name = "amg");
   ~AggregationMultigrid() override;
   AggregationMultigrid(const AggregationMultigrid&) = delete;
   AggregationMultigrid& operator=(const AggregationMultigrid&) = delete;
@@ -88,6 +95,10 @@ class AggregationMultigrid : public Preconditioner {
 
  private:
   struct Level;
+  /// std::invalid_argument unless A (level 0 in double) matches `fine` and the options hold.
+  void requireValid(const linalg::Csr& A, const linalg::PermutedMatrix& fine) const;
+  /// The GPU levels, transfers and coarsest inverse from the CPU hierarchy.
+  void buildGpuLevels(std::vector<AggregationLevel> hierarchy, const linalg::PermutedMatrix& fine);
   /// One V-cycle on level l: x = M_l^-1 b (x not b).
   void cycle(std::size_t l, const stream::Vector& b, stream::Vector& x) const;
 

@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/solvers/AggregationMultigrid.h>
 #include <texstream/solvers/Cgls.h>
@@ -142,48 +143,14 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
 
   t0 = std::chrono::steady_clock::now();
   std::vector<std::int32_t> unknownPosition(m_unknowns);
-  if (cglsRoute) {
-    const linalg::Csr square = embedSquare(system.rows());
-    g.segment = std::make_unique<linalg::SegmentMatrix>(square, m_name + ".A");
-    g.segmentTransposed = std::make_unique<linalg::SegmentMatrix>(g.segment->transposed(m_name + ".At"));
-    g.op = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segment);
-    g.opTransposed = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segmentTransposed);
-    g.permutation = &g.segment->permutation();
-    m_setup.matrixRows = square.rows;
-    m_setup.matrixNonZeros = 2 * square.nonZeros();
-  } else if (m_format == SystemMatrixFormat::Segment) {
-    g.segment = std::make_unique<linalg::SegmentMatrix>(N, m_name + ".N");
-    g.op = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segment);
-    g.permutation = &g.segment->permutation();
-  } else {
-    linalg::BcrsOptions bo;
-    bo.blockSize = m_format == SystemMatrixFormat::Bcrs4 ? 4 : 2;
-    g.bcrs = std::make_unique<linalg::BcrsMatrix>(N, m_name + ".N", bo);
-    g.op = std::make_unique<linalg::BcrsMatrix::Internal>(*g.bcrs);
-    g.permutation = &g.bcrs->permutation();
-  }
   if (!cglsRoute) {
     m_setup.matrixRows = N.rows;
     m_setup.matrixNonZeros = N.nonZeros();
+    g.matrix = std::move(N);  // where the GPU matrix and the hierarchy read it from
   }
-  g.matrix = cglsRoute ? system.rows() : std::move(N);
-  const stream::Layout& internal = g.permutation->internalLayout();
-  const std::size_t internalUser = g.permutation->userSize();  // n, or max(m, n) for CGLS
-  for (std::size_t u = 0; u < m_unknowns; ++u) unknownPosition[u] = g.permutation->userToInternal()[u];
-
-  if (m_preconditioner == SystemPreconditioner::Jacobi) {
-    if (cglsRoute) {
-      inverseColumnNorms.resize(internalUser, 0.0);
-      stream::Vector d(internal, m_name + ".inverseColumnNorms");
-      d.upload(g.permutation->toInternal(inverseColumnNorms));
-      g.preconditioner = std::make_unique<JacobiPreconditioner>(JacobiPreconditioner::fromInverseDiagonal(std::move(d)));
-    } else {
-      g.preconditioner = std::make_unique<JacobiPreconditioner>(*g.op, internal);
-    }
-  } else if (m_preconditioner == SystemPreconditioner::Multigrid) {
-    const auto tm = std::chrono::steady_clock::now();
-    const linalg::PermutedMatrix& fine = g.bcrs ? static_cast<const linalg::PermutedMatrix&>(*g.bcrs) : *g.segment;
-    AggregationMultigridOptions mo;
+  const bool multigrid = m_preconditioner == SystemPreconditioner::Multigrid;
+  AggregationMultigridOptions mo;
+  if (multigrid) {
     // Nodes of the aggregation: the variables' blocks (a BCRS matrix's blocks), scalars when
     // locking left a system of partial blocks.
     mo.hierarchy.blockSize = m_format == SystemMatrixFormat::Bcrs4 ? 4 : m_format == SystemMatrixFormat::Bcrs2 ? 2 : system.blockSize();
@@ -198,11 +165,64 @@ SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptio
       for (std::size_t u = 0; u < m_unknowns; ++u) unknowns[u] = scalars[std::size_t(system.scalarOfUnknown()[u])];
       mo.hierarchy.nearNullSpace.push_back(std::move(unknowns));
     }
-    auto amg = std::make_unique<AggregationMultigrid>(g.matrix, fine, mo, m_name + ".amg");
+  }
+  auto uploadMatrix = [&] {
+    if (cglsRoute) {
+      const linalg::Csr square = embedSquare(system.rows());
+      g.segment = std::make_unique<linalg::SegmentMatrix>(square, m_name + ".A");
+      g.segmentTransposed = std::make_unique<linalg::SegmentMatrix>(g.segment->transposed(m_name + ".At"));
+      g.op = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segment);
+      g.opTransposed = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segmentTransposed);
+      g.permutation = &g.segment->permutation();
+      m_setup.matrixRows = square.rows;
+      m_setup.matrixNonZeros = 2 * square.nonZeros();
+    } else if (m_format == SystemMatrixFormat::Segment) {
+      g.segment = std::make_unique<linalg::SegmentMatrix>(g.matrix, m_name + ".N");
+      g.op = std::make_unique<linalg::SegmentMatrix::Internal>(*g.segment);
+      g.permutation = &g.segment->permutation();
+    } else {
+      linalg::BcrsOptions bo;
+      bo.blockSize = m_format == SystemMatrixFormat::Bcrs4 ? 4 : 2;
+      g.bcrs = std::make_unique<linalg::BcrsMatrix>(g.matrix, m_name + ".N", bo);
+      g.op = std::make_unique<linalg::BcrsMatrix::Internal>(*g.bcrs);
+      g.permutation = &g.bcrs->permutation();
+    }
+  };
+  // The multigrid hierarchy is CPU work that needs only the matrix in double: it is built on
+  // a second thread while this one uploads the matrix (linalg/RowBlocks.h).
+  std::vector<AggregationLevel> hierarchy;
+  AggregationTimings hierarchyTimings;
+  double hierarchyMs = 0;
+  auto buildHierarchy = [&] {
+    if (!multigrid) return;
+    const auto th = std::chrono::steady_clock::now();
+    hierarchy = buildAggregationHierarchy(g.matrix, mo.hierarchy, m_name + ".amg", &hierarchyTimings);
+    hierarchyMs = msSince(th);
+  };
+  linalg::concurrently(uploadMatrix, buildHierarchy);
+  if (cglsRoute) g.matrix = system.rows();
+  const stream::Layout& internal = g.permutation->internalLayout();
+  const std::size_t internalUser = g.permutation->userSize();  // n, or max(m, n) for CGLS
+  for (std::size_t u = 0; u < m_unknowns; ++u) unknownPosition[u] = g.permutation->userToInternal()[u];
+
+  if (m_preconditioner == SystemPreconditioner::Jacobi) {
+    if (cglsRoute) {
+      inverseColumnNorms.resize(internalUser, 0.0);
+      stream::Vector d(internal, m_name + ".inverseColumnNorms");
+      d.upload(g.permutation->toInternal(inverseColumnNorms));
+      g.preconditioner = std::make_unique<JacobiPreconditioner>(JacobiPreconditioner::fromInverseDiagonal(std::move(d)));
+    } else {
+      g.preconditioner = std::make_unique<JacobiPreconditioner>(*g.op, internal);
+    }
+  } else if (multigrid) {
+    const auto tm = std::chrono::steady_clock::now();
+    const linalg::PermutedMatrix& fine = g.bcrs ? static_cast<const linalg::PermutedMatrix&>(*g.bcrs) : *g.segment;
+    auto amg = std::make_unique<AggregationMultigrid>(std::move(hierarchy), hierarchyTimings, hierarchyMs, fine, mo,
+                                                      m_name + ".amg");
     m_setup.multigridLevels = amg->stats().levels;
     m_setup.multigrid = amg->stats();
     g.preconditioner = std::move(amg);
-    m_setup.multigridMs = msSince(tm);
+    m_setup.multigridMs = hierarchyMs + msSince(tm);
   }
 
   std::vector<float> index(m_scalars, -1.0f);

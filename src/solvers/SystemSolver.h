@@ -108,7 +108,9 @@ struct SystemSolverOptions {
 /// Where the set-up time goes (milliseconds, GPU work finished).
 struct SystemSolverSetup {
   double normalMatrixMs = 0;  ///< forming A^T A on the CPU (NormalEquations, least squares)
-  double uploadMs = 0;        ///< building the GPU matrices (Cgls: A and A^T) and vectors
+  /// Building the GPU matrices (Cgls: A and A^T) and vectors; with multigrid, the fine
+  /// matrix uploads while the hierarchy is built, and only the time beyond it counts here.
+  double uploadMs = 0;
   double multigridMs = 0;     ///< the multigrid hierarchy (CPU) and its upload (Multigrid)
   int multigridLevels = 0;
   /// multigridMs by phase (AggregationMultigrid.h), when multigrid was built.

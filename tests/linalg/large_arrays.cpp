@@ -1,6 +1,7 @@
-// Tests src/linalg/LargeArrays.h: resizeLarge and assignLarge behave as resize and assign
-// (contents kept, new elements value-initialised or filled) below and above the size from
-// which they ask for huge pages, and adviseHugePages accepts any range.
+// Tests src/linalg/LargeArrays.h: reserveLarge, resizeLarge and assignLarge behave as
+// reserve, resize and assign (contents kept, new elements value-initialised or filled)
+// below and above the size from which they ask for huge pages, and adviseHugePages
+// accepts any range.
 #include <catch2/catch.hpp>
 
 #include <texstream/linalg/LargeArrays.h>
@@ -40,4 +41,16 @@ TEST_CASE("LargeArrays: assignLarge and largeArray fill with the value, small or
   linalg::adviseHugePages(nullptr, 0);
   std::vector<char> small(100);
   linalg::adviseHugePages(small.data(), small.size());
+}
+
+TEST_CASE("LargeArrays: reserveLarge keeps the contents and the size, small or large", "[linalg]") {
+  const std::size_t large = linalg::kHugePageArrayBytes / sizeof(float) + 9;
+  for (std::size_t n : {std::size_t(2), std::size_t(40), large}) {
+    INFO("n = " << n);
+    std::vector<float> v = {4.0f, -1.0f, 0.25f};
+    linalg::reserveLarge(v, n);
+    REQUIRE(v.size() == 3);
+    CHECK(v.capacity() >= n);
+    CHECK(v == std::vector<float>{4.0f, -1.0f, 0.25f});
+  }
 }

@@ -105,13 +105,13 @@ struct ReferenceCycle {
       std::vector<std::int64_t> idx(A.rows);
       for (std::size_t i = 0; i < A.rows; ++i) idx[i] = std::int64_t(i);
       levels[0].P = linalg::Csr::fromTriplets(A.rows, A.rows, idx, idx, std::vector<double>(A.rows, 1.0));
-      levels.push_back({A, {}, levels[0].spectralRadius, 0, {}});
+      levels.push_back({levels[0].A, {}, levels[0].spectralRadius, 0, {}});
     }
     for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
       restrictions.push_back(linalg::transpose(levels[l].P));
-      inverseDiagonals.push_back(diagonalInverse(levels[l].A));
+      inverseDiagonals.push_back(diagonalInverse(*levels[l].A));
     }
-    const linalg::Csr& C = levels.back().A;
+    const linalg::Csr& C = *levels.back().A;
     std::vector<double> dense(C.rows * C.rows, 0.0);
     for (std::size_t i = 0; i < C.rows; ++i)
       for (std::int64_t k = C.rowPtr[i]; k < C.rowPtr[i + 1]; ++k)
@@ -127,7 +127,7 @@ struct ReferenceCycle {
         for (std::size_t j = 0; j < n; ++j) x[i] += coarseInverse[i * n + j] * b[j];
       return x;
     }
-    const linalg::Csr& A = levels[l].A;
+    const linalg::Csr& A = *levels[l].A;
     const double omega = 4.0 / (3.0 * levels[l].spectralRadius);
     std::vector<double> x(n, 0.0);
     auto sweep = [&] {
@@ -194,29 +194,29 @@ TEST_CASE("Aggregation hierarchy: levels shrink, aggregates cover every node, P^
     for (std::size_t l = 0; l < levels.size(); ++l) {
       INFO("level " << l);
       const AggregationLevel& h = levels[l];
-      CHECK(h.A.rows % std::size_t(blockSize) == 0);
-      CHECK(symmetric(h.A, 1e-12));
+      CHECK(h.A->rows % std::size_t(blockSize) == 0);
+      CHECK(symmetric(*h.A, 1e-12));
       // rho(D^-1 A) from Eigen: the estimate must keep the smoother's omega rho < 2
       // (estimate >= 0.75 rho) and not damp needlessly (estimate <= 1.1 rho).
-      const double rho = jacobiSpectralRadius(h.A);
+      const double rho = jacobiSpectralRadius(*h.A);
       CHECK(h.spectralRadius >= 0.75 * rho);
       CHECK(h.spectralRadius <= 1.1 * rho);
       if (l + 1 == levels.size()) {
         CHECK(h.P.rows == 0);
-        CHECK(h.A.rows <= 40 * 4);
+        CHECK(h.A->rows <= 40 * 4);
         continue;
       }
-      CHECK(h.P.rows == h.A.rows);
-      CHECK(h.P.cols == levels[l + 1].A.rows);
-      CHECK(levels[l + 1].A.rows * 4 <= h.A.rows * 3);
+      CHECK(h.P.rows == h.A->rows);
+      CHECK(h.P.cols == levels[l + 1].A->rows);
+      CHECK(levels[l + 1].A->rows * 4 <= h.A->rows * 3);
       CHECK(h.meanAggregate >= 2.0);
       // Every fine unknown is interpolated from some coarse unknown: P has no empty row,
       // and P reproduces per component constants up to the smoothing (P 1_c = (I - w D^-1 A) P0 1_c).
       for (std::size_t i = 0; i < h.P.rows; ++i) CHECK(h.P.rowPtr[i + 1] > h.P.rowPtr[i]);
       // The Galerkin product.
-      const linalg::Csr Ac = linalg::multiply(linalg::transpose(h.P), linalg::multiply(h.A, h.P));
+      const linalg::Csr Ac = linalg::multiply(linalg::transpose(h.P), linalg::multiply(*h.A, h.P));
       const std::vector<double> x = test::toDouble(test::randomFloats(Ac.cols, 11 + l));
-      const std::vector<double> want = Ac.multiply(x), got = levels[l + 1].A.multiply(x);
+      const std::vector<double> want = Ac.multiply(x), got = levels[l + 1].A->multiply(x);
       for (std::size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-12));
     }
   }
@@ -233,9 +233,9 @@ TEST_CASE("Aggregation hierarchy with a near-null space: P0 reproduces it, coars
   REQUIRE(levels.size() >= 3);
   for (std::size_t l = 1; l < levels.size(); ++l) {
     INFO("level " << l);
-    CHECK(levels[l].A.rows % 4 == 0);
-    CHECK(symmetric(levels[l].A, 1e-12));
-    for (double d : levels[l].A.diagonal()) CHECK(d > 0.0);
+    CHECK(levels[l].A->rows % 4 == 0);
+    CHECK(symmetric(*levels[l].A, 1e-12));
+    for (double d : levels[l].A->diagonal()) CHECK(d > 0.0);
   }
   // P0 has orthonormal columns whose span holds B: P0 P0^T B = B.
   const linalg::Csr& P0 = levels[0].P0;
@@ -325,7 +325,16 @@ TEST_CASE("AggregationMultigrid: one GPU V-cycle equals the double CPU cycle", "
         INFO("fine level " << (dynamic_cast<linalg::BcrsMatrix*>(fine.get()) ? "BCRS 2x2" : "segment"));
         const solvers::AggregationMultigrid M(c.A, *fine, options, "amg");
         CHECK(M.stats().levels == int(reference.levels.size()));
-        CHECK(test::maxRelativeError(gpuCycle(M, *fine, r), want) < 2e-4);
+        const std::vector<float> z = gpuCycle(M, *fine, r);
+        CHECK(test::maxRelativeError(z, want) < 2e-4);
+        // From a hierarchy built beforehand (as SystemSolver builds it beside the upload):
+        // the same cycle, bit for bit.
+        solvers::AggregationTimings timings;
+        const solvers::AggregationMultigrid prebuilt(
+            solvers::buildAggregationHierarchy(c.A, options.hierarchy, "amg", &timings), timings, 1.0, *fine, options, "amg");
+        CHECK(prebuilt.stats().levels == M.stats().levels);
+        CHECK(prebuilt.stats().setupMs == 1.0);
+        CHECK(gpuCycle(prebuilt, *fine, r) == z);
       }
     }
   }
@@ -352,6 +361,12 @@ TEST_CASE("AggregationMultigrid: z may be r, and vectors of the wrong layout are
   solvers::AggregationMultigridOptions options;
   options.smoothingSweeps = 0;
   CHECK_THROWS_WITH(solvers::AggregationMultigrid(A, fine, options, "amg"), Catch::Contains("smoothingSweeps"));
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid({}, {}, 0.0, fine, {}, "amg"),
+                    Catch::Contains("amg") && Catch::Contains("no levels"));
+  const linalg::Csr small = linalg::Csr::poisson2D(5, 5);
+  CHECK_THROWS_WITH(
+      solvers::AggregationMultigrid(solvers::buildAggregationHierarchy(small, {}, "small"), {}, 0.0, fine, {}, "amg"),
+      Catch::Contains("amg") && Catch::Contains("25x25"));
 }
 
 TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, Jacobi-PCG's do not", "[gl][solvers][amg]") {

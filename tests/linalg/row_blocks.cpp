@@ -1,0 +1,71 @@
+// Tests src/linalg/RowBlocks.h: thread counts from the amount of work, weighted row blocks
+// that cover every row once in order (rows of no weight, one heavy row, more threads than
+// rows), and concurrently's order of errors.
+#include <catch2/catch.hpp>
+
+#include <texstream/linalg/RowBlocks.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace texstream;
+
+TEST_CASE("RowBlocks: workThreads grows with the work, from one thread up to the machine's", "[linalg]") {
+  CHECK(linalg::workThreads(0.0) == 1);
+  CHECK(linalg::workThreads(-5.0) == 1);
+  CHECK(linalg::workThreads(1.5 * linalg::kWorkPerThread) == 1);
+  const unsigned most = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  CHECK(linalg::workThreads(2.0 * linalg::kWorkPerThread) == std::min(2u, most));
+  CHECK(linalg::workThreads(1e12) == most);
+}
+
+TEST_CASE("RowBlocks: weighted row blocks cover every row once, in order, whatever the weights", "[linalg]") {
+  struct Case {
+    const char* what;
+    std::vector<std::int64_t> prefix;
+    unsigned threads;
+  };
+  std::vector<Case> cases = {{"one row", {0, 7}, 3},
+                             {"rows of no weight", {0, 0, 0, 5, 5, 9, 9, 9}, 4},
+                             {"one heavy row first", {0, 1000, 1001, 1002, 1003}, 3},
+                             {"no weight at all", {0, 0, 0, 0}, 2},
+                             {"a running prefix not from 0", {40, 41, 43, 46, 50, 55, 61, 68}, 5}};
+  std::vector<std::int64_t> ramp(1001);
+  for (std::size_t i = 1; i < ramp.size(); ++i) ramp[i] = ramp[i - 1] + std::int64_t(i % 17);
+  cases.push_back({"1000 rows of uneven weight", ramp, 16});
+  for (const Case& c : cases) {
+    INFO(c.what << ", " << c.threads << " blocks");
+    const std::size_t rows = c.prefix.size() - 1;
+    std::vector<std::pair<std::size_t, std::size_t>> blocks(c.threads);
+    std::vector<std::atomic<int>> visits(rows);
+    linalg::forWeightedRowBlocks(c.prefix, c.threads, [&](unsigned t, std::size_t first, std::size_t last) {
+      blocks[t] = {first, last};
+      for (std::size_t r = first; r < last; ++r) ++visits[r];
+    });
+    CHECK(blocks.front().first == 0);
+    CHECK(blocks.back().second == rows);
+    for (unsigned t = 1; t < c.threads; ++t) CHECK(blocks[t].first == blocks[t - 1].second);
+    for (std::size_t r = 0; r < rows; ++r) CHECK(visits[r] == 1);
+    // No block holds much more than its share: at most the share plus one row's weight.
+    const double share = double(c.prefix.back() - c.prefix.front()) / double(c.threads);
+    std::int64_t heaviestRow = 0;
+    for (std::size_t r = 0; r < rows; ++r) heaviestRow = std::max(heaviestRow, c.prefix[r + 1] - c.prefix[r]);
+    for (const auto& [first, last] : blocks) CHECK(double(c.prefix[last] - c.prefix[first]) <= share + double(heaviestRow));
+  }
+}
+
+TEST_CASE("RowBlocks: concurrently runs both tasks and reports the first one's error before the second's", "[linalg]") {
+  std::atomic<int> ran{0};
+  linalg::concurrently([&] { ++ran; }, [&] { ++ran; });
+  CHECK(ran == 2);
+  ran = 0;
+  CHECK_THROWS_WITH(linalg::concurrently([&] { ++ran; throw std::invalid_argument("first"); },
+                                         [&] { ++ran; throw std::runtime_error("second"); }),
+                    "first");
+  CHECK(ran == 2);
+  CHECK_THROWS_WITH(linalg::concurrently([] {}, [] { throw std::runtime_error("second"); }), "second");
+}
