@@ -349,7 +349,8 @@ double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps) {
 }
 
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
-                                                        const std::string& name, AggregationTimings* timings) {
+                                                        const std::string& name, AggregationTimings* timings,
+                                                        const AggregationLevelSettled& settled) {
   AggregationTimings spent;
   // Adds the milliseconds work() takes to `into` (phases on two threads at once overlap).
   auto timed = [](double& into, const auto& work) {
@@ -395,6 +396,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
   }
 
   std::vector<AggregationLevel> levels;
+  levels.reserve(std::size_t(options.maxLevels));  // levels never move (see `settled`)
   // Level 0 borrows the caller's matrix (an owner-less alias): no copy. Each level's
   // spectral radius is estimated at its coarsening step, the last level's after the loop.
   levels.push_back({std::shared_ptr<const linalg::Csr>(std::shared_ptr<const linalg::Csr>(), &A), {}, 0.0, 0, {}});
@@ -417,6 +419,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
                 [&] { fine.spectralRadius = estimateJacobiSpectralRadius(Af, options.powerIterations); });
         });
     if (aggregates * k * 4 > Af.rows * 3) break;  // less than a quarter fewer: stop
+    if (settled) settled(levels.data(), levels.size() - 1, false);
     std::vector<std::vector<double>> coarseB;
     linalg::Csr P0, P;
     timed(spent.prolongatorMs, [&] {
@@ -442,6 +445,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
     timed(spent.spectralRadiusMs,
           [&] { last.spectralRadius = estimateJacobiSpectralRadius(*last.A, options.powerIterations); });
   if (timings) *timings = spent;
+  if (settled) settled(levels.data(), levels.size() - 1, true);
   return levels;
 }
 

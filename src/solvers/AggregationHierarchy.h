@@ -30,6 +30,7 @@
 #include <texstream/linalg/Csr.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,12 +79,21 @@ struct AggregationTimings {
   double spectralRadiusMs = 0;  ///< the power iterations
 };
 
+/// Reports a level as soon as it is settled, on the thread building the hierarchy:
+/// levels[l]'s matrix and spectral radius are final and `coarsest` says whether it is the
+/// last level; levels[0 .. l - 1] are complete (their P and P0 too). The levels keep their
+/// addresses while the hierarchy grows and in the vector returned. A caller putting levels
+/// on the GPU from another thread starts on each as it comes (AggregationMultigrid does).
+using AggregationLevelSettled = std::function<void(const AggregationLevel* levels, std::size_t l, bool coarsest)>;
+
 /// The levels, finest first (levels[0].A points at A). std::invalid_argument naming the problem:
 /// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
 /// entry that is not positive (the matrix is not SPD), near-null vectors of the wrong size
-/// or not finite, bad options. `timings`, where given, receives where the time went.
+/// or not finite, bad options. `timings`, where given, receives where the time went;
+/// `settled`, where given, is called for levels 0, 1, ... in order, the coarsest last.
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
-                                                        const std::string& name, AggregationTimings* timings = nullptr);
+                                                        const std::string& name, AggregationTimings* timings = nullptr,
+                                                        const AggregationLevelSettled& settled = {});
 
 /// rho(D^-1 A) by `steps` power iterations from a fixed pseudo-random start, times 1.05.
 double estimateJacobiSpectralRadius(const linalg::Csr& A, int steps);

@@ -17,6 +17,9 @@
 #include <glad/gl.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <stdexcept>
 
 namespace texstream::solvers {
@@ -87,23 +90,71 @@ AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A, const linalg::P
                                            AggregationMultigridOptions options, std::string name)
     : m_name(std::move(name)), m_options(std::move(options)) {
   requireValid(A, fine);
+  // One thread: each level goes to the GPU as the hierarchy settles it.
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<AggregationLevel> hierarchy =
-      buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy);
-  m_stats.setupMs = msSince(t0);
-  buildGpuLevels(std::move(hierarchy), fine);
+  buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy,
+                            [&](const AggregationLevel* levels, std::size_t l, bool coarsest) {
+                              const auto tg = std::chrono::steady_clock::now();
+                              addLevel(levels, l, coarsest, fine);
+                              m_stats.setupMs -= msSince(tg);
+                            });
+  m_stats.setupMs += msSince(t0);
 }
 
-AggregationMultigrid::AggregationMultigrid(std::vector<AggregationLevel> hierarchy, const AggregationTimings& timings,
-                                           double hierarchyMs, const linalg::PermutedMatrix& fine,
+AggregationMultigrid::AggregationMultigrid(const linalg::Csr& A,
+                                           const std::function<const linalg::PermutedMatrix&()>& uploadFine,
                                            AggregationMultigridOptions options, std::string name)
     : m_name(std::move(name)), m_options(std::move(options)) {
-  if (hierarchy.empty() || !hierarchy[0].A)
-    throw std::invalid_argument("AggregationMultigrid(\"" + m_name + "\"): the hierarchy has no levels");
-  requireValid(*hierarchy[0].A, fine);
-  m_stats.hierarchy = timings;
-  m_stats.setupMs = hierarchyMs;
-  buildGpuLevels(std::move(hierarchy), fine);
+  // The hierarchy grows on a second thread (CPU only) and reports each level it settles;
+  // this thread uploads the fine matrix meanwhile, then puts the levels on the GPU as they
+  // come (GL stays on the calling thread).
+  struct Settled {
+    const AggregationLevel* levels;
+    std::size_t l;
+    bool coarsest;
+  };
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Settled> queue;
+  bool hierarchyDone = false;
+  std::vector<AggregationLevel> hierarchy;  // kept (its levels unmoved) until the GPU has them all
+  auto buildHierarchy = [&] {
+    // Wakes this thread when the hierarchy ends, whether it ends in an error or not.
+    struct Done {
+      std::mutex& mutex;
+      std::condition_variable& wake;
+      bool& done;
+      ~Done() {
+        const std::lock_guard<std::mutex> lock(mutex);
+        done = true;
+        wake.notify_one();
+      }
+    } done{mutex, wake, hierarchyDone};
+    const auto t0 = std::chrono::steady_clock::now();
+    hierarchy = buildAggregationHierarchy(A, m_options.hierarchy, m_name, &m_stats.hierarchy,
+                                          [&](const AggregationLevel* levels, std::size_t l, bool coarsest) {
+                                            const std::lock_guard<std::mutex> lock(mutex);
+                                            queue.push_back({levels, l, coarsest});
+                                            wake.notify_one();
+                                          });
+    m_stats.setupMs = msSince(t0);
+  };
+  auto buildGpu = [&] {
+    const linalg::PermutedMatrix& fine = uploadFine();
+    requireValid(A, fine);
+    for (;;) {
+      Settled next{};
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return !queue.empty() || hierarchyDone; });
+        if (queue.empty()) return;  // the hierarchy ended (in an error if no coarsest level came)
+        next = queue.front();
+        queue.pop_front();
+      }
+      addLevel(next.levels, next.l, next.coarsest, fine);
+    }
+  };
+  linalg::concurrently(buildGpu, buildHierarchy);
 }
 
 void AggregationMultigrid::requireValid(const linalg::Csr& A, const linalg::PermutedMatrix& fine) const {
@@ -116,90 +167,95 @@ void AggregationMultigrid::requireValid(const linalg::Csr& A, const linalg::Perm
     throw std::invalid_argument(where + ": smoothingSweeps must be >= 1, got " + std::to_string(m_options.smoothingSweeps));
 }
 
-void AggregationMultigrid::buildGpuLevels(std::vector<AggregationLevel> hierarchy, const linalg::PermutedMatrix& fine) {
-  const std::string where = "AggregationMultigrid(\"" + m_name + "\")";
-  const bool singleLevel = hierarchy.size() == 1;
-  if (singleLevel) {
+void AggregationMultigrid::addLevel(const AggregationLevel* levels, std::size_t l, bool coarsest,
+                                    const linalg::PermutedMatrix& fine) {
+  if (l == 0 && coarsest) {
     // Small enough for the direct solve already: a two-level cycle whose coarse level is
     // the matrix itself (P = I), so the fine level keeps the caller's internal order.
-    hierarchy[0].P = identity(hierarchy[0].A->rows);
-    hierarchy[0].P0 = hierarchy[0].P;  // and P^T = P0^T: no smoothing step in the restriction
-    hierarchy.push_back({hierarchy[0].A, {}, hierarchy[0].spectralRadius, 0, {}});
+    const AggregationLevel& only = levels[0];
+    const linalg::Csr I = identity(only.A->rows);
+    // P^T = P0^T: no smoothing step in the restriction.
+    const AggregationLevel twoLevels[2] = {{only.A, I, only.spectralRadius, 0, I}, {only.A, {}, only.spectralRadius, 0, {}}};
+    m_singleLevel = true;
+    addLevel(twoLevels, 0, false, fine);
+    addLevel(twoLevels, 1, true, fine);
+    return;
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  const std::string where = "AggregationMultigrid(\"" + m_name + "\")";
   gl::StateGuard guard;
-  const std::size_t last = hierarchy.size() - 1;
-  double storedNonZeros = 0;
-  for (std::size_t l = 0; l <= last; ++l) {
-    const AggregationLevel& h = hierarchy[l];
-    auto level = std::make_unique<Level>();
-    const std::string tag = m_name + ".level" + std::to_string(l);
-    if (l == 0) {
-      level->op = std::make_unique<linalg::PermutedMatrix::Internal>(fine);
-      level->position = fine.userToInternal();
-      level->layout = fine.internalLayout();
-    } else if (l < last) {
-      level->matrix = std::make_unique<linalg::SegmentMatrix>(*h.A, tag);
-      level->op = std::make_unique<linalg::SegmentMatrix::Internal>(*level->matrix);
-      level->position = level->matrix->userToInternal();
-      level->layout = level->matrix->internalLayout();
-    } else {
-      level->layout = stream::Layout::forSize(h.A->rows);
-      level->position.resize(h.A->rows);
-      for (std::size_t i = 0; i < h.A->rows; ++i) level->position[i] = std::int32_t(i);
-    }
-    level->b = stream::Vector(level->layout, tag + ".b");
-    level->x = stream::Vector(level->layout, tag + ".x");
-    if (l < last) {
-      level->ax = stream::Vector(level->layout, tag + ".Ax");
-      level->step = stream::Vector(level->layout, tag + ".step");
-      level->aStep = stream::Vector(level->layout, tag + ".Astep");
-      std::vector<float> inverse(level->layout.size(), 0.0f);
-      const std::vector<double> d = h.A->diagonal();
-      for (std::size_t i = 0; i < h.A->rows; ++i) inverse[std::size_t(level->position[i])] = float(1.0 / d[i]);
-      level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
-      level->inverseDiagonal.upload(inverse);
-      level->omega = float(4.0 / (3.0 * h.spectralRadius));
-      level->smoothedProlongator = !(l == 0 && singleLevel);
-    }
-    storedNonZeros += double(h.A->nonZeros());
-    m_stats.unknowns.push_back(h.A->rows);
-    m_stats.nonZeros.push_back(h.A->nonZeros());
-    m_levels.push_back(std::move(level));
+  auto t0 = std::chrono::steady_clock::now();
+  const AggregationLevel& h = levels[l];
+  auto level = std::make_unique<Level>();
+  const std::string tag = m_name + ".level" + std::to_string(l);
+  if (l == 0) {
+    level->op = std::make_unique<linalg::PermutedMatrix::Internal>(fine);
+    level->position = fine.userToInternal();
+    level->layout = fine.internalLayout();
+  } else if (!coarsest) {
+    level->matrix = std::make_unique<linalg::SegmentMatrix>(*h.A, tag);
+    level->op = std::make_unique<linalg::SegmentMatrix::Internal>(*level->matrix);
+    level->position = level->matrix->userToInternal();
+    level->layout = level->matrix->internalLayout();
+  } else {
+    level->layout = stream::Layout::forSize(h.A->rows);
+    level->position.resize(h.A->rows);
+    for (std::size_t i = 0; i < h.A->rows; ++i) level->position[i] = std::int32_t(i);
   }
-  m_stats.levelsMs = msSince(t0);
-  // Transfers between neighbouring levels, in their internal positions.
-  for (std::size_t l = 0; l < last; ++l) {
-    Level& fineLevel = *m_levels[l];
-    const Level& coarse = *m_levels[l + 1];
-    const linalg::Csr& P = hierarchy[l].P;
-    const std::string tag = m_name + ".level" + std::to_string(l);
+  level->b = stream::Vector(level->layout, tag + ".b");
+  level->x = stream::Vector(level->layout, tag + ".x");
+  if (!coarsest) {
+    level->ax = stream::Vector(level->layout, tag + ".Ax");
+    level->step = stream::Vector(level->layout, tag + ".step");
+    level->aStep = stream::Vector(level->layout, tag + ".Astep");
+    std::vector<float> inverse(level->layout.size(), 0.0f);
+    const std::vector<double> d = h.A->diagonal();
+    for (std::size_t i = 0; i < h.A->rows; ++i) inverse[std::size_t(level->position[i])] = float(1.0 / d[i]);
+    level->inverseDiagonal = stream::Vector(level->layout, tag + ".inverseDiagonal");
+    level->inverseDiagonal.upload(inverse);
+    level->omega = float(4.0 / (3.0 * h.spectralRadius));
+    level->smoothedProlongator = !(l == 0 && m_singleLevel);
+  }
+  m_storedNonZeros += double(h.A->nonZeros());
+  m_stats.unknowns.push_back(h.A->rows);
+  m_stats.nonZeros.push_back(h.A->nonZeros());
+  m_levels.push_back(std::move(level));
+  m_stats.levelsMs += msSince(t0);
+  if (l > 0) {
+    // The transfers between level l - 1 and this one, in their internal positions.
+    t0 = std::chrono::steady_clock::now();
+    Level& fineLevel = *m_levels[l - 1];
+    const Level& coarse = *m_levels[l];
+    const std::string fineTag = m_name + ".level" + std::to_string(l - 1);
     fineLevel.prolongation = linalg::TransferMatrix(
-        toPositions(P, fineLevel.position, fineLevel.layout.size(), coarse.position, coarse.layout.size()),
-        fineLevel.layout, tag + ".P");
+        toPositions(levels[l - 1].P, fineLevel.position, fineLevel.layout.size(), coarse.position, coarse.layout.size()),
+        fineLevel.layout, fineTag + ".P");
     fineLevel.tentativeRestriction = linalg::TransferMatrix(
-        toPositions(linalg::transpose(hierarchy[l].P0), coarse.position, coarse.layout.size(), fineLevel.position,
+        toPositions(linalg::transpose(levels[l - 1].P0), coarse.position, coarse.layout.size(), fineLevel.position,
                     fineLevel.layout.size()),
-        coarse.layout, tag + ".P0t");
+        coarse.layout, fineTag + ".P0t");
+    m_stats.transfersMs += msSince(t0);
   }
-  m_stats.transfersMs = msSince(t0) - m_stats.levelsMs;
-  // The coarsest level's inverse.
-  const linalg::Csr& C = *hierarchy[last].A;
-  const std::size_t nc = C.rows;
-  std::vector<double> dense(nc * nc, 0.0);
-  for (std::size_t i = 0; i < nc; ++i)
-    for (std::int64_t k = C.rowPtr[i]; k < C.rowPtr[i + 1]; ++k) dense[i * nc + std::size_t(C.colIdx[std::size_t(k)])] += C.values[std::size_t(k)];
-  std::optional<std::vector<double>> inverse = invertDense(std::move(dense), nc);
-  if (!inverse)
-    throw gl::Error(where + ": the coarsest matrix (" + std::to_string(nc) +
-                    " unknowns) is singular: the matrix is not positive definite");
-  m_coarseInverse = std::make_unique<linalg::DenseMatrix>(nc, nc, std::vector<float>(inverse->begin(), inverse->end()),
-                                                          m_name + ".coarseInverse");
-  m_stats.levels = int(m_levels.size());
-  m_stats.operatorComplexity = storedNonZeros / double(hierarchy[0].A->nonZeros());
-  glFinish();
-  m_stats.uploadMs = msSince(t0);
-  m_stats.coarsestMs = m_stats.uploadMs - m_stats.levelsMs - m_stats.transfersMs;
+  if (coarsest) {
+    // The coarsest level's inverse.
+    t0 = std::chrono::steady_clock::now();
+    const linalg::Csr& C = *h.A;
+    const std::size_t nc = C.rows;
+    std::vector<double> dense(nc * nc, 0.0);
+    for (std::size_t i = 0; i < nc; ++i)
+      for (std::int64_t k = C.rowPtr[i]; k < C.rowPtr[i + 1]; ++k)
+        dense[i * nc + std::size_t(C.colIdx[std::size_t(k)])] += C.values[std::size_t(k)];
+    std::optional<std::vector<double>> inverse = invertDense(std::move(dense), nc);
+    if (!inverse)
+      throw gl::Error(where + ": the coarsest matrix (" + std::to_string(nc) +
+                      " unknowns) is singular: the matrix is not positive definite");
+    m_coarseInverse = std::make_unique<linalg::DenseMatrix>(
+        nc, nc, std::vector<float>(inverse->begin(), inverse->end()), m_name + ".coarseInverse");
+    m_stats.levels = int(m_levels.size());
+    m_stats.operatorComplexity = m_storedNonZeros / double(levels[0].A->nonZeros());
+    glFinish();
+    m_stats.coarsestMs = msSince(t0);
+  }
+  m_stats.uploadMs = m_stats.levelsMs + m_stats.transfersMs + m_stats.coarsestMs;
 }
 
 AggregationMultigrid::~AggregationMultigrid() = default;

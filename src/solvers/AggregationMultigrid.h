@@ -33,6 +33,7 @@
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/stream/Vector.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,13 +76,14 @@ class AggregationMultigrid : public Preconditioner {
   /// cannot hold a level.
   AggregationMultigrid(const linalg::Csr& A, const linalg::PermutedMatrix& fine, AggregationMultigridOptions options,
                        std::string name = "amg");
-  /// The same from a hierarchy built already: buildAggregationHierarchy(A,
-  /// options.hierarchy, ...) with `timings` its phases and `hierarchyMs` its time, so that a
-  /// caller may build it on another thread while `fine` uploads (SystemSolver does).
-  /// std::invalid_argument when the hierarchy is empty or its level 0 does not match `fine`.
-  AggregationMultigrid(std::vector<AggregationLevel> hierarchy, const AggregationTimings& timings, double hierarchyMs,
-                       const linalg::PermutedMatrix& fine, AggregationMultigridOptions options,
-                       std::string name = "amg");
+  /// The same with the hierarchy built on a second thread: this one first calls
+  /// `uploadFine`, which uploads the fine matrix and returns it (kept by reference as
+  /// above), then puts each level on the GPU as soon as the hierarchy has settled it, so the
+  /// upload and the GPU levels overlap the CPU products (SystemSolver builds it so). GL is
+  /// used on the calling thread only. Errors as above; an error of `uploadFine` is reported
+  /// before one of the hierarchy.
+  AggregationMultigrid(const linalg::Csr& A, const std::function<const linalg::PermutedMatrix&()>& uploadFine,
+                       AggregationMultigridOptions options, std::string name = "amg");
   ~AggregationMultigrid() override;
   AggregationMultigrid(const AggregationMultigrid&) = delete;
   AggregationMultigrid& operator=(const AggregationMultigrid&) = delete;
@@ -97,8 +99,9 @@ class AggregationMultigrid : public Preconditioner {
   struct Level;
   /// std::invalid_argument unless A (level 0 in double) matches `fine` and the options hold.
   void requireValid(const linalg::Csr& A, const linalg::PermutedMatrix& fine) const;
-  /// The GPU levels, transfers and coarsest inverse from the CPU hierarchy.
-  void buildGpuLevels(std::vector<AggregationLevel> hierarchy, const linalg::PermutedMatrix& fine);
+  /// Level l of `levels` on the GPU with the transfers from level l - 1 to it, and with the
+  /// coarsest level its inverse: called for levels 0, 1, ... as the hierarchy settles them.
+  void addLevel(const AggregationLevel* levels, std::size_t l, bool coarsest, const linalg::PermutedMatrix& fine);
   /// One V-cycle on level l: x = M_l^-1 b (x not b).
   void cycle(std::size_t l, const stream::Vector& b, stream::Vector& x) const;
 
@@ -107,6 +110,8 @@ class AggregationMultigrid : public Preconditioner {
   std::vector<std::unique_ptr<Level>> m_levels;
   std::unique_ptr<linalg::DenseMatrix> m_coarseInverse;
   AggregationMultigridStats m_stats;
+  bool m_singleLevel = false;     // the hierarchy is one level: a two-level cycle with P = I
+  double m_storedNonZeros = 0;    // over the levels added so far
 };
 
 }  // namespace texstream::solvers

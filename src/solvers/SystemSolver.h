@@ -108,10 +108,10 @@ struct SystemSolverOptions {
 /// Where the set-up time goes (milliseconds, GPU work finished).
 struct SystemSolverSetup {
   double normalMatrixMs = 0;  ///< forming A^T A on the CPU (NormalEquations, least squares)
-  /// Building the GPU matrices (Cgls: A and A^T) and vectors; with multigrid, the fine
-  /// matrix uploads while the hierarchy is built, and only the time beyond it counts here.
-  double uploadMs = 0;
-  double multigridMs = 0;     ///< the multigrid hierarchy (CPU) and its upload (Multigrid)
+  double uploadMs = 0;  ///< building the GPU matrices (Cgls: A and A^T) and vectors
+  /// The multigrid hierarchy (CPU) and its levels' upload (Multigrid): the hierarchy is built
+  /// while the matrix uploads, so this is the time it adds beyond uploadMs.
+  double multigridMs = 0;
   int multigridLevels = 0;
   /// multigridMs by phase (AggregationMultigrid.h), when multigrid was built.
   AggregationMultigridStats multigrid;

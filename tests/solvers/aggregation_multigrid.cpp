@@ -10,6 +10,7 @@
 #include "support/Gl.h"
 #include "support/Random.h"
 
+#include <texstream/gl/Error.h>
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/CsrProducts.h>
@@ -327,14 +328,13 @@ TEST_CASE("AggregationMultigrid: one GPU V-cycle equals the double CPU cycle", "
         CHECK(M.stats().levels == int(reference.levels.size()));
         const std::vector<float> z = gpuCycle(M, *fine, r);
         CHECK(test::maxRelativeError(z, want) < 2e-4);
-        // From a hierarchy built beforehand (as SystemSolver builds it beside the upload):
-        // the same cycle, bit for bit.
-        solvers::AggregationTimings timings;
-        const solvers::AggregationMultigrid prebuilt(
-            solvers::buildAggregationHierarchy(c.A, options.hierarchy, "amg", &timings), timings, 1.0, *fine, options, "amg");
-        CHECK(prebuilt.stats().levels == M.stats().levels);
-        CHECK(prebuilt.stats().setupMs == 1.0);
-        CHECK(gpuCycle(prebuilt, *fine, r) == z);
+        // The hierarchy on a second thread while this one uploads and takes the levels as
+        // they come (as SystemSolver builds it): the same cycle, bit for bit.
+        const solvers::AggregationMultigrid overlapped(
+            c.A, [&]() -> const linalg::PermutedMatrix& { return *fine; }, options, "amg");
+        CHECK(overlapped.stats().levels == M.stats().levels);
+        CHECK(overlapped.stats().operatorComplexity == M.stats().operatorComplexity);
+        CHECK(gpuCycle(overlapped, *fine, r) == z);
       }
     }
   }
@@ -361,12 +361,17 @@ TEST_CASE("AggregationMultigrid: z may be r, and vectors of the wrong layout are
   solvers::AggregationMultigridOptions options;
   options.smoothingSweeps = 0;
   CHECK_THROWS_WITH(solvers::AggregationMultigrid(A, fine, options, "amg"), Catch::Contains("smoothingSweeps"));
-  CHECK_THROWS_WITH(solvers::AggregationMultigrid({}, {}, 0.0, fine, {}, "amg"),
-                    Catch::Contains("amg") && Catch::Contains("no levels"));
-  const linalg::Csr small = linalg::Csr::poisson2D(5, 5);
-  CHECK_THROWS_WITH(
-      solvers::AggregationMultigrid(solvers::buildAggregationHierarchy(small, {}, "small"), {}, 0.0, fine, {}, "amg"),
-      Catch::Contains("amg") && Catch::Contains("25x25"));
+  // The overlapped form: the same checks, and an error of the upload reported before one of
+  // the hierarchy (here a matrix that is not positive definite).
+  auto upload = [&]() -> const linalg::PermutedMatrix& { return fine; };
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid(linalg::Csr::poisson2D(5, 5), upload, {}, "amg"),
+                    Catch::Contains("amg") && Catch::Contains("\"A\" 437x437"));
+  linalg::Csr indefinite = A;
+  for (std::size_t k = 0; k < indefinite.values.size(); ++k) indefinite.values[k] = -indefinite.values[k];
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid(indefinite, upload, {}, "amg"), Catch::Contains("positive definite"));
+  CHECK_THROWS_WITH(solvers::AggregationMultigrid(
+                        indefinite, []() -> const linalg::PermutedMatrix& { throw gl::Error("upload failed"); }, {}, "amg"),
+                    "upload failed");
 }
 
 TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, Jacobi-PCG's do not", "[gl][solvers][amg]") {
