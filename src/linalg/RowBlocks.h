@@ -45,9 +45,10 @@ inline unsigned workThreads(double work) {
 }
 
 /// Calls work(t, first, last) for `threads` blocks [first, last) covering [0, rows), on
-/// threads where there are several.
+/// threads where there are several (one after the other in the browser build).
 template <class Work>
 void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
+  threads = std::max(threads, 1u);
   auto run = [&](unsigned t) { work(t, rows * t / threads, rows * (t + 1) / threads); };
 #ifndef __EMSCRIPTEN__
   if (threads > 1) {
@@ -58,7 +59,7 @@ void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
     return;
   }
 #endif
-  run(0);
+  for (unsigned t = 0; t < threads; ++t) run(t);
 }
 
 /// As forRowBlocks, with blocks of about equal weight rather than equal row counts:
@@ -66,6 +67,7 @@ void forRowBlocks(std::size_t rows, unsigned threads, const Work& work) {
 /// by their entries), and each block ends at the first row boundary past its share.
 template <class Work>
 void forWeightedRowBlocks(std::span<const std::int64_t> prefix, unsigned threads, const Work& work) {
+  threads = std::max(threads, 1u);
   const std::size_t rows = prefix.size() - 1;
   const double total = double(prefix.back() - prefix.front());
   std::vector<std::size_t> bounds(threads + 1, rows);
@@ -78,9 +80,10 @@ void forWeightedRowBlocks(std::span<const std::int64_t> prefix, unsigned threads
   forRowBlocks(threads, threads, [&](unsigned t, std::size_t, std::size_t) { work(t, bounds[t], bounds[t + 1]); });
 }
 
-/// Runs first() here and second() on a thread of its own at the same time (one after the
-/// other in the browser build), then rethrows first()'s exception if it threw, else
-/// second()'s: the caller sees the error it would have seen running them in order.
+/// Runs first() here and second() on a thread of its own at the same time, then rethrows
+/// first()'s exception if it threw, else second()'s: the caller sees the error it would have
+/// seen running them in order. first() may wait for what second() produces: the browser
+/// build, which has no threads, runs second() to its end before first().
 template <class First, class Second>
 void concurrently(const First& first, const Second& second) {
   std::exception_ptr firstError, secondError;
@@ -96,8 +99,8 @@ void concurrently(const First& first, const Second& second) {
   guarded(first, firstError);
   other.join();
 #else
-  guarded(first, firstError);
   guarded(second, secondError);
+  guarded(first, firstError);
 #endif
   if (firstError) std::rethrow_exception(firstError);
   if (secondError) std::rethrow_exception(secondError);
