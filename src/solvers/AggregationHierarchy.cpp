@@ -396,7 +396,10 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
   }
 
   std::vector<AggregationLevel> levels;
-  levels.reserve(std::size_t(options.maxLevels));  // levels never move (see `settled`)
+  // The levels never move (see `settled`): each has at most 3/4 of the unknowns of the one
+  // before (the loop stops otherwise), which bounds their number.
+  const double shrinkSteps = std::ceil(std::log(double(A.rows)) / std::log(4.0 / 3.0));
+  levels.reserve(std::min(std::size_t(options.maxLevels), std::size_t(2 + shrinkSteps)));
   // Level 0 borrows the caller's matrix (an owner-less alias): no copy. Each level's
   // spectral radius is estimated at its coarsening step, the last level's after the loop.
   levels.push_back({std::shared_ptr<const linalg::Csr>(std::shared_ptr<const linalg::Csr>(), &A), {}, 0.0, 0, {}});
@@ -436,6 +439,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
     fine.meanAggregate = double(aggregateOf.size()) / double(aggregates);
     fine.P = std::move(P);
     fine.P0 = std::move(P0);
+    if (levels.size() == levels.capacity()) throw std::logic_error(where + ": more levels than the 3/4 shrink allows");
     levels.push_back({std::make_shared<const linalg::Csr>(std::move(coarse)), {}, 0.0, 0, {}});
     B = std::move(coarseB);
     nodeSize = int(k);

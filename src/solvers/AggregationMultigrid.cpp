@@ -175,7 +175,8 @@ void AggregationMultigrid::addLevel(const AggregationLevel* levels, std::size_t 
     const AggregationLevel& only = levels[0];
     const linalg::Csr I = identity(only.A->rows);
     // P^T = P0^T: no smoothing step in the restriction.
-    const AggregationLevel twoLevels[2] = {{only.A, I, only.spectralRadius, 0, I}, {only.A, {}, only.spectralRadius, 0, {}}};
+    const AggregationLevel twoLevels[2] = {{only.A, I, only.spectralRadius, 0, I},
+                                           {only.A, {}, only.spectralRadius, 0, {}}};
     m_singleLevel = true;
     addLevel(twoLevels, 0, false, fine);
     addLevel(twoLevels, 1, true, fine);

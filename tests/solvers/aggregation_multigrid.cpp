@@ -25,6 +25,7 @@
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -190,8 +191,23 @@ TEST_CASE("Aggregation hierarchy: levels shrink, aggregates cover every node, P^
     solvers::AggregationOptions options;
     options.blockSize = blockSize;
     options.coarsestSize = 40;
-    const auto levels = solvers::buildAggregationHierarchy(A, options, "A");
+    // Each level is settled in order, the coarsest last, at its final address.
+    std::vector<std::pair<const solvers::AggregationLevel*, bool>> settled;
+    const auto levels = solvers::buildAggregationHierarchy(
+        A, options, "A", nullptr,
+        [&](const AggregationLevel* all, std::size_t l, bool coarsest) {
+          CHECK(l == settled.size());
+          settled.emplace_back(all + l, coarsest);
+        });
     REQUIRE(levels.size() >= 3);
+    REQUIRE(settled.size() == levels.size());
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      CHECK(settled[l].first == &levels[l]);
+      CHECK(settled[l].second == (l + 1 == levels.size()));
+    }
+    // No cap on the levels but the matrix's: the same hierarchy.
+    options.maxLevels = std::numeric_limits<int>::max();
+    CHECK(solvers::buildAggregationHierarchy(A, options, "A").size() == levels.size());
     for (std::size_t l = 0; l < levels.size(); ++l) {
       INFO("level " << l);
       const AggregationLevel& h = levels[l];
