@@ -80,21 +80,29 @@ TEST_CASE("CsrProducts: transpose, A^T y and A^T A match dense products", "[lina
 }
 
 TEST_CASE("CsrProducts: a transpose split over threads keeps every entry in order", "[linalg]") {
-  // 30,011 x 5,003 with about 8 entries a row: transpose() splits the rows over threads
-  // (linalg/RowBlocks.h). Each entry moves to (column, row), every row of A^T ascending.
+  // 30,011 x 5,003 with about 8 entries a row and one column in a third of the rows:
+  // transpose() splits the rows over threads (linalg/RowBlocks.h). Each entry moves to
+  // (column, row), every row of A^T ascending, as the serial transpose of A^T gives back A.
   const std::size_t rows = 30011, cols = 5003;
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::int64_t> column(0, std::int64_t(cols) - 1);
   std::vector<std::int64_t> r, c;
   std::vector<double> v;
-  for (std::size_t i = 0; i < rows; ++i)
+  for (std::size_t i = 0; i < rows; ++i) {
     for (int k = 0; k < 8; ++k) {
       r.push_back(std::int64_t(i));
       c.push_back(column(rng));
       v.push_back(double(i) + double(k) / 8.0);
     }
+    if (i % 3 == 0) {  // column 7 in a third of the rows: one long row of A^T
+      r.push_back(std::int64_t(i));
+      c.push_back(7);
+      v.push_back(-double(i));
+    }
+  }
   const linalg::Csr A = linalg::Csr::fromTriplets(rows, cols, r, c, v);
   const linalg::Csr T = linalg::transpose(A);
+  CHECK(T.rowPtr[8] - T.rowPtr[7] >= std::int64_t(rows / 3));
   T.validate("T");  // sorted, in range
   REQUIRE(T.rows == cols);
   REQUIRE(T.nonZeros() == A.nonZeros());
