@@ -4,6 +4,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/CsrProducts.h>
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/LargeArrays.h>
@@ -13,6 +14,7 @@
 #include <texstream/solvers/DenseInverse.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
 
@@ -75,7 +77,7 @@ linalg::Csr identity(std::size_t n) {
 }  // namespace
 
 struct AggregationMultigrid::Level {
-  std::unique_ptr<linalg::SegmentMatrix> matrix;  // the coarse levels between fine and coarsest
+  std::unique_ptr<linalg::PermutedMatrix> matrix;  // the coarse levels between fine and coarsest
   std::unique_ptr<linalg::LinearOperator> op;     // the level's matrix on its internal order
   std::vector<std::int32_t> position;             // user index -> element of `layout`
   stream::Layout layout;
@@ -193,8 +195,18 @@ void AggregationMultigrid::addLevel(const AggregationLevel* levels, std::size_t 
     level->position = fine.userToInternal();
     level->layout = fine.internalLayout();
   } else if (!coarsest) {
-    level->matrix = std::make_unique<linalg::SegmentMatrix>(*h.A, tag);
-    level->op = std::make_unique<linalg::SegmentMatrix::Internal>(*level->matrix);
+    // The coarse levels' nodes: the near-null space's k vectors (the block size without one).
+    const std::size_t k = m_options.hierarchy.nearNullSpace.empty() ? std::size_t(m_options.hierarchy.blockSize)
+                                                                    : m_options.hierarchy.nearNullSpace.size();
+    if (k == 2 && h.A->rows >= m_options.bcrsCoarseFrom &&
+        stream::Runtime::current().backend() == stream::Backend::Compute) {
+      linalg::BcrsOptions bo;
+      bo.blockSize = 2;
+      level->matrix = std::make_unique<linalg::BcrsMatrix>(*h.A, tag, bo);
+    } else {
+      level->matrix = std::make_unique<linalg::SegmentMatrix>(*h.A, tag);
+    }
+    level->op = std::make_unique<linalg::PermutedMatrix::Internal>(*level->matrix);
     level->position = level->matrix->userToInternal();
     level->layout = level->matrix->internalLayout();
   } else {

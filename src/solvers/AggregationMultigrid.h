@@ -10,8 +10,10 @@
 //  - level 0 is the caller's matrix on its internal order (a SegmentMatrix or BcrsMatrix:
 //    PermutedMatrix::internal()), so CG and the cycle share vectors with no gathers;
 //  - the coarse levels are SegmentMatrix objects on their own internal orders (their long
-//    rows split over several invocations per texel on the compute backend), the coarsest
-//    (at most AggregationOptions::coarsestSize unknowns) a DenseMatrix holding its inverse;
+//    rows split over several invocations per texel on the compute backend), except large
+//    levels of 2-unknown nodes on the compute backend, stored BCRS 2x2 (one invocation per
+//    block row: AggregationMultigridOptions::bcrsCoarseFrom); the coarsest (at most
+//    AggregationOptions::coarsestSize unknowns) is a DenseMatrix holding its inverse;
 //  - between levels, P and P0^T as TransferMatrix objects whose indices are already the
 //    two levels' internal positions. The restriction P^T r is applied as
 //    P0^T (r - omega A D^-1 r) (P = (I - omega D^-1 A) P0): P's columns are long (about
@@ -51,6 +53,12 @@ struct AggregationMultigridOptions {
   AggregationOptions hierarchy;
   /// Weighted Jacobi sweeps before and after the coarse-grid correction (nu >= 1).
   int smoothingSweeps = 1;
+  /// On the compute backend, a coarse level whose nodes are 2 unknowns (a 2-block system's
+  /// default near-null space) with at least this many unknowns is stored BCRS 2x2 rather
+  /// than as a segment matrix: many block rows of similar length fill the GPU with one
+  /// invocation each (LSCM's first coarse level; docs/performance.md has the runs). Fewer,
+  /// longer rows stay segment rows, split over lanes. 0: every such level.
+  std::size_t bcrsCoarseFrom = std::size_t(1) << 16;
 };
 
 /// What the hierarchy came to, for reports and the benchmark.
