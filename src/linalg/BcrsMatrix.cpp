@@ -91,7 +91,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   };
   // Two passes over blocks of block rows on threads (RowBlocks.h): the blocks per block
   // row, then each block row's columns and values written in place.
-  const unsigned threads = rowBlockThreads(n);
+  const unsigned threads = workThreads(double(M.nonZeros()));
   forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
     std::vector<std::int32_t> columns;
     for (std::size_t I = first; I < last; ++I) {

@@ -22,8 +22,8 @@ Csr transpose(const Csr& A) {
   resizeLarge(T.values, A.nonZeros());
   // Blocks of A's rows on threads (RowBlocks.h), each with a count per column of A: no more
   // threads than the counts stay smaller than the matrix.
-  const unsigned threads = unsigned(std::clamp<std::size_t>(
-      std::min<std::size_t>(rowBlockThreads(A.rows), A.nonZeros() / std::max<std::size_t>(A.cols, 1)), 1, 16));
+  const std::size_t entriesPerColumn = A.nonZeros() / std::max<std::size_t>(A.cols, 1);
+  const unsigned threads = std::min(workThreads(double(A.nonZeros())), unsigned(std::max<std::size_t>(entriesPerColumn, 1)));
   std::vector<std::vector<std::int64_t>> next(threads);
   forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
     next[t].assign(A.cols, 0);
@@ -122,7 +122,7 @@ void multiplyVector(const Csr& A, std::span<const double> x, std::span<double> y
     throw std::invalid_argument("multiplyVector: A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
                                 ", x has " + std::to_string(x.size()) + " values and y " + std::to_string(y.size()));
   }
-  forRowBlocks(A.rows, rowBlockThreads(A.rows), [&](unsigned, std::size_t first, std::size_t last) {
+  forWeightedRowBlocks(A.rowPtr, workThreads(double(A.nonZeros())), [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t r = first; r < last; ++r) {
       double s = 0;
       for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k)

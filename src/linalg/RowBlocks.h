@@ -14,18 +14,6 @@
 
 namespace texstream::linalg {
 
-/// Threads for work on `rows` rows: one per hardware thread up to 16 from 20,000 rows on,
-/// one below (and in the browser build, which has no threads).
-inline unsigned rowBlockThreads(std::size_t rows) {
-#ifdef __EMSCRIPTEN__
-  (void)rows;
-  return 1;
-#else
-  if (rows < 20000) return 1;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-#endif
-}
-
 /// Work units (multiply-adds, entries moved) below which one more thread costs more to
 /// start than it saves.
 inline constexpr double kWorkPerThread = 100000.0;

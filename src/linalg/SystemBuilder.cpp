@@ -272,7 +272,7 @@ LinearSystem SystemBuilder::build() const {
   };
   // Two passes over blocks of rows on threads (RowBlocks.h): the rows' lengths, then the
   // rows written in place. Each block notes its first row with no free entry.
-  const unsigned threads = rowBlockThreads(m);
+  const unsigned threads = workThreads(double(m_scalar.size()));
   std::vector<std::size_t> firstAllLocked(threads, m);
   forRowBlocks(m, threads, [&](unsigned t, std::size_t first, std::size_t last) {
     RowEntries freeEntries, lockedEntries;

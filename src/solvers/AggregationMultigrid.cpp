@@ -49,7 +49,8 @@ linalg::Csr toPositions(const linalg::Csr& M, const std::vector<std::int32_t>& r
   linalg::resizeLarge(out.colIdx, M.nonZeros());
   linalg::resizeLarge(out.values, M.nonZeros());
   // The rows copied on threads (linalg/RowBlocks.h), each to its final place.
-  linalg::forRowBlocks(outputSize, linalg::rowBlockThreads(M.nonZeros()), [&](unsigned, std::size_t first, std::size_t last) {
+  const unsigned threads = linalg::workThreads(double(M.nonZeros()));
+  linalg::forRowBlocks(outputSize, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t p = first; p < last; ++p) {
       const std::int32_t i = rowAt[p];
       if (i < 0) continue;

@@ -299,9 +299,10 @@ TEST_CASE("SystemBuilder: initial guesses and expand", "[linalg]") {
 }
 
 TEST_CASE("SystemBuilder: a large system, reserved in part and built on threads, keeps every row", "[linalg]") {
-  // 30,011 rows: build() splits them over threads (linalg/RowBlocks.h) from 20,000 on. The
-  // built system's objective at random values equals the sum over the recorded rows.
-  const std::size_t variables = 4001, rows = 30011;
+  // 60,011 rows of about 4 coefficients: enough work for build() to split them over
+  // threads (linalg/RowBlocks.h's workThreads). The built system's objective at random
+  // values equals the sum over the recorded rows.
+  const std::size_t variables = 4001, rows = 60011;
   const int B = 2;
   std::mt19937_64 rng(77);
   std::uniform_int_distribution<std::size_t> pickVariable(0, variables - 1);
