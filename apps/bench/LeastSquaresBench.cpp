@@ -280,6 +280,7 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
                           formatMs("prolongators", s.multigrid.hierarchy.prolongatorMs) + ", " +
                           formatMs("Galerkin", s.multigrid.hierarchy.galerkinMs) + ", " +
                           formatMs("spectral radii", s.multigrid.hierarchy.spectralRadiusMs) + ", " +
+                          formatMs("block conversion", s.multigrid.hierarchy.conversionMs) + ", " +
                           formatMs("GPU levels", s.multigrid.levelsMs) + ", " +
                           formatMs("transfers", s.multigrid.transfersMs) + ", " +
                           formatMs("coarsest inverse", s.multigrid.coarsestMs) + ")"

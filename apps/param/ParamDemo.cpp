@@ -306,6 +306,7 @@ void ParamDemo::report(nlohmann::json& out) const {
                                   {"prolongators", mg.hierarchy.prolongatorMs},
                                   {"galerkin", mg.hierarchy.galerkinMs},
                                   {"spectral_radii", mg.hierarchy.spectralRadiusMs},
+                                  {"block_conversion", mg.hierarchy.conversionMs},
                                   {"gpu_levels", mg.levelsMs},
                                   {"transfers", mg.transfersMs},
                                   {"coarsest_inverse", mg.coarsestMs}};

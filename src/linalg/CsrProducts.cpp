@@ -17,39 +17,13 @@ Csr transpose(const Csr& A) {
   Csr T;
   T.rows = A.cols;
   T.cols = A.rows;
-  T.rowPtr.assign(A.cols + 1, 0);
   resizeLarge(T.colIdx, A.nonZeros());
   resizeLarge(T.values, A.nonZeros());
-  // Blocks of A's rows on threads (RowBlocks.h), each with a count per column of A: no more
-  // threads than the counts stay smaller than the matrix.
-  const std::size_t entriesPerColumn = A.nonZeros() / std::max<std::size_t>(A.cols, 1);
-  const unsigned threads = std::min(workThreads(double(A.nonZeros())), unsigned(std::max<std::size_t>(entriesPerColumn, 1)));
-  std::vector<std::vector<std::int64_t>> next(threads);
-  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
-    next[t].assign(A.cols, 0);
-    for (std::int64_t k = A.rowPtr[first]; k < A.rowPtr[last]; ++k) ++next[t][std::size_t(A.colIdx[std::size_t(k)])];
-  });
-  // Column j's entries: block 0's, then block 1's, ...: next[t][j] becomes block t's first slot.
-  for (std::size_t j = 0; j < A.cols; ++j) {
-    std::int64_t at = T.rowPtr[j];
-    for (unsigned t = 0; t < threads; ++t) {
-      const std::int64_t count = next[t][j];
-      next[t][j] = at;
-      at += count;
-    }
-    T.rowPtr[j + 1] = at;
-  }
-  // Each block's rows in increasing order: the columns of each row of A^T come out ascending.
-  forRowBlocks(A.rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
-    std::vector<std::int64_t>& slot = next[t];
-    for (std::size_t r = first; r < last; ++r) {
-      for (std::int64_t k = A.rowPtr[r]; k < A.rowPtr[r + 1]; ++k) {
-        const std::size_t s = std::size_t(slot[std::size_t(A.colIdx[std::size_t(k)])]++);
-        T.colIdx[s] = std::int32_t(r);
-        T.values[s] = A.values[std::size_t(k)];
-      }
-    }
-  });
+  placeTransposed(A.rows, A.cols, A.rowPtr, A.colIdx, double(A.nonZeros()), T.rowPtr,
+                  [&](std::size_t k, std::size_t r, std::size_t s) {
+                    T.colIdx[s] = std::int32_t(r);
+                    T.values[s] = A.values[k];
+                  });
   return T;
 }
 
@@ -68,26 +42,6 @@ std::vector<double> transposeMultiply(const Csr& A, std::span<const double> y) {
 }
 
 namespace {
-
-/// Symbolic phase: the number of distinct columns of each row i in [first, last) of A B,
-/// into rowPtr[i + 1].
-void countRows(const Csr& A, const Csr& B, std::size_t first, std::size_t last, std::vector<std::int64_t>& rowPtr) {
-  std::vector<std::int64_t> marker(B.cols, -1);
-  for (std::size_t i = first; i < last; ++i) {
-    std::int64_t count = 0;
-    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
-      const std::size_t r = std::size_t(A.colIdx[std::size_t(k)]);
-      for (std::int64_t l = B.rowPtr[r]; l < B.rowPtr[r + 1]; ++l) {
-        const std::size_t j = std::size_t(B.colIdx[std::size_t(l)]);
-        if (marker[j] != std::int64_t(i)) {
-          marker[j] = std::int64_t(i);
-          ++count;
-        }
-      }
-    }
-    rowPtr[i + 1] = count;
-  }
-}
 
 /// Numeric phase: rows [first, last) of A B written into C from C.rowPtr[i] on, columns
 /// ascending (Gustavson's dense accumulator).
@@ -149,7 +103,9 @@ Csr multiply(const Csr& A, const Csr& B) {
   const double work = double(A.nonZeros()) * double(B.nonZeros()) / double(std::max<std::size_t>(B.rows, 1));
   const unsigned threads = workThreads(work);
   forWeightedRowBlocks(A.rowPtr, threads,
-                       [&](unsigned, std::size_t first, std::size_t last) { countRows(A, B, first, last, C.rowPtr); });
+                       [&](unsigned, std::size_t first, std::size_t last) {
+                         countProductRows(A.rowPtr, A.colIdx, B.rowPtr, B.colIdx, B.cols, first, last, C.rowPtr);
+                       });
   for (std::size_t i = 0; i < A.rows; ++i) C.rowPtr[i + 1] += C.rowPtr[i];
   resizeLarge(C.colIdx, std::size_t(C.rowPtr[A.rows]));
   resizeLarge(C.values, std::size_t(C.rowPtr[A.rows]));

@@ -5,6 +5,8 @@
 // on the CPU before the GPU solves with it (Buatois et al. 2008, §1).
 #include <texstream/linalg/Csr.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -25,5 +27,29 @@ Csr multiply(const Csr& A, const Csr& B);
 /// A^T A (cols x cols, symmetric), columns ascending in each row, entries that cancel to
 /// exactly 0 kept (the pattern is the structural one): multiply(transpose(A), A).
 Csr normalMatrix(const Csr& A);
+
+/// Symbolic phase of a product A B, for scalar and block patterns alike: for each row i in
+/// [first, last) of A, the number of distinct columns of row i of A B into rowLength[i + 1]
+/// (a marker per column of B).
+template <class AColumns, class BColumns>
+void countProductRows(std::span<const std::int64_t> aRowPtr, const AColumns& aColIdx,
+                      std::span<const std::int64_t> bRowPtr, const BColumns& bColIdx, std::size_t bCols,
+                      std::size_t first, std::size_t last, std::vector<std::int64_t>& rowLength) {
+  std::vector<std::int64_t> marker(bCols, -1);
+  for (std::size_t i = first; i < last; ++i) {
+    std::int64_t count = 0;
+    for (std::int64_t k = aRowPtr[i]; k < aRowPtr[i + 1]; ++k) {
+      const std::size_t r = std::size_t(aColIdx[std::size_t(k)]);
+      for (std::int64_t l = bRowPtr[r]; l < bRowPtr[r + 1]; ++l) {
+        const std::size_t j = std::size_t(bColIdx[std::size_t(l)]);
+        if (marker[j] != std::int64_t(i)) {
+          marker[j] = std::int64_t(i);
+          ++count;
+        }
+      }
+    }
+    rowLength[i + 1] = count;
+  }
+}
 
 }  // namespace texstream::linalg

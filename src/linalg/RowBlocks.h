@@ -68,6 +68,44 @@ void forWeightedRowBlocks(std::span<const std::int64_t> prefix, unsigned threads
   forRowBlocks(threads, threads, [&](unsigned t, std::size_t, std::size_t) { work(t, bounds[t], bounds[t + 1]); });
 }
 
+/// A transpose's placement on threads, for scalar and block matrices alike: a pattern of
+/// `rows` rows over `cols` columns (rowPtr, colIdx) is split into row blocks, each counts
+/// its entries per column, transposedRowPtr (cols + 1 offsets) follows, and place(k, r, s)
+/// is called for every entry k (in row r) with s its slot in the transpose; each transposed
+/// row receives its entries in ascending r. `work` sizes the threads (workThreads), at
+/// most one per mean entries of a column, so the per-block counts stay smaller than the
+/// matrix.
+template <class ColumnIndices, class Place>
+void placeTransposed(std::size_t rows, std::size_t cols, std::span<const std::int64_t> rowPtr,
+                     const ColumnIndices& colIdx, double work, std::vector<std::int64_t>& transposedRowPtr,
+                     const Place& place) {
+  const std::size_t entries = std::size_t(rowPtr[rows]);
+  const std::size_t perColumn = entries / std::max<std::size_t>(cols, 1);
+  const unsigned threads = std::min(workThreads(work), unsigned(std::max<std::size_t>(perColumn, 1)));
+  std::vector<std::vector<std::int64_t>> next(threads);
+  forRowBlocks(rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    next[t].assign(cols, 0);
+    for (std::int64_t k = rowPtr[first]; k < rowPtr[last]; ++k) ++next[t][std::size_t(colIdx[std::size_t(k)])];
+  });
+  // Column j's entries: block 0's, then block 1's, ...: next[t][j] becomes block t's first slot.
+  transposedRowPtr.assign(cols + 1, 0);
+  for (std::size_t j = 0; j < cols; ++j) {
+    std::int64_t at = transposedRowPtr[j];
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::int64_t count = next[t][j];
+      next[t][j] = at;
+      at += count;
+    }
+    transposedRowPtr[j + 1] = at;
+  }
+  forRowBlocks(rows, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    std::vector<std::int64_t>& slot = next[t];
+    for (std::size_t r = first; r < last; ++r)
+      for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1]; ++k)
+        place(std::size_t(k), r, std::size_t(slot[std::size_t(colIdx[std::size_t(k)])]++));
+  });
+}
+
 /// Runs first() here and second() on a thread of its own at the same time, then rethrows
 /// first()'s exception if it threw, else second()'s: the caller sees the error it would have
 /// seen running them in order. first() may wait for what second() produces: the browser

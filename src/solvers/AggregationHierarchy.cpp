@@ -3,7 +3,7 @@
 // double precision.
 #include <texstream/solvers/AggregationHierarchy.h>
 
-#include <texstream/linalg/CsrProducts.h>
+#include <texstream/linalg/BlockCsr.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/RowBlocks.h>
 
@@ -27,62 +27,46 @@ struct NodeGraph {
   std::vector<double> diagonalNorms;
 };
 
-NodeGraph nodeGraph(const linalg::Csr& A, int b) {
+NodeGraph nodeGraph(const linalg::BlockCsr& A) {
   NodeGraph g;
-  g.nodes = A.rows / std::size_t(b);
+  g.nodes = A.rows;
   g.rowPtr.assign(g.nodes + 1, 0);
   g.diagonalNorms.assign(g.nodes, 0.0);
-  // Node i's first entry in A: the blocks' weights for the threads (linalg/RowBlocks.h).
-  std::vector<std::int64_t> nodeEntries(g.nodes + 1);
-  for (std::size_t i = 0; i <= g.nodes; ++i) nodeEntries[i] = A.rowPtr[i * std::size_t(b)];
-  const unsigned threads = linalg::workThreads(double(A.nonZeros()));
-  // Two passes over node blocks: the neighbour counts, then the neighbours written in
-  // place. visit(i, emit) calls emit(j, norm) for node i's neighbours, ascending, and
-  // returns the diagonal block's norm. The node's b rows have ascending columns, so their
-  // node indices are b ascending runs, merged here (each sum row by row, in entry order).
-  using Cursors = std::vector<std::int64_t>;
-  auto visit = [&](std::size_t i, Cursors& at, auto&& emit) {
-    const auto rows = A.rowPtr.begin() + std::ptrdiff_t(i * std::size_t(b));
-    at.assign(rows, rows + b);
-    double diagonal = 0.0;
-    for (;;) {
-      std::int32_t j = INT32_MAX;
-      for (int c = 0; c < b; ++c)
-        if (at[std::size_t(c)] < A.rowPtr[i * std::size_t(b) + std::size_t(c) + 1])
-          j = std::min(j, A.colIdx[std::size_t(at[std::size_t(c)])] / b);
-      if (j == INT32_MAX) break;
-      double sum = 0.0;
-      for (int c = 0; c < b; ++c) {
-        const std::int64_t end = A.rowPtr[i * std::size_t(b) + std::size_t(c) + 1];
-        std::int64_t& k = at[std::size_t(c)];
-        for (; k < end && A.colIdx[std::size_t(k)] / b == j; ++k)
-          sum += A.values[std::size_t(k)] * A.values[std::size_t(k)];
-      }
-      const double norm = std::sqrt(sum);
-      if (std::size_t(j) == i) diagonal = norm;
-      else if (norm > 0.0) emit(j, norm);
-    }
-    return diagonal;
+  const int blockValues = A.blockValues();
+  auto norm = [&](std::int64_t k) {
+    double sum = 0.0;
+    for (const double* v = A.values.data() + std::size_t(k) * std::size_t(blockValues), *end = v + blockValues; v < end; ++v)
+      sum += *v * *v;
+    return std::sqrt(sum);
   };
-  linalg::forWeightedRowBlocks(nodeEntries, threads, [&](unsigned, std::size_t first, std::size_t last) {
-    Cursors cursors;
+  // Two passes over blocks of nodes (linalg/RowBlocks.h): the neighbour counts (blocks of
+  // norm 0 are no coupling), then the neighbours written in place.
+  const unsigned threads = linalg::workThreads(double(A.values.size()));
+  linalg::forWeightedRowBlocks(A.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {
       std::int64_t count = 0;
-      g.diagonalNorms[i] = visit(i, cursors, [&](std::int32_t, double) { ++count; });
+      for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+        const double n = norm(k);
+        if (std::size_t(A.colIdx[std::size_t(k)]) == i) g.diagonalNorms[i] = n;
+        else if (n > 0.0) ++count;
+      }
       g.rowPtr[i + 1] = count;
     }
   });
   for (std::size_t i = 0; i < g.nodes; ++i) g.rowPtr[i + 1] += g.rowPtr[i];
   g.neighbours.resize(std::size_t(g.rowPtr[g.nodes]));
   g.norms.resize(std::size_t(g.rowPtr[g.nodes]));
-  linalg::forWeightedRowBlocks(nodeEntries, threads, [&](unsigned, std::size_t first, std::size_t last) {
-    Cursors cursors;
+  linalg::forWeightedRowBlocks(A.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {
       std::size_t at = std::size_t(g.rowPtr[i]);
-      visit(i, cursors, [&](std::int32_t j, double norm) {
-        g.neighbours[at] = j;
-        g.norms[at++] = norm;
-      });
+      for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+        const std::int32_t j = A.colIdx[std::size_t(k)];
+        const double n = std::size_t(j) == i ? 0.0 : norm(k);
+        if (n > 0.0) {
+          g.neighbours[at] = j;
+          g.norms[at++] = n;
+        }
+      }
     }
   });
   return g;
@@ -150,9 +134,9 @@ std::size_t aggregate(const NodeGraph& g, double theta, std::vector<std::int32_t
 /// P0 and the next level's near-null space: per aggregate, the rows of B on its nodes
 /// factored Q R by modified Gram-Schmidt (a column that depends on the earlier ones is
 /// dropped: zero in Q and in R). Q's columns are the aggregate's k columns of P0, R's
-/// rows its k rows of the coarse B. Each fine row lies in one aggregate, so P0's rows are
-/// written directly: row r holds the aggregate's kept columns a k + j, j ascending.
-linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, std::size_t aggregates, int b,
+/// rows its k rows of the coarse B. P0 is one b x k block per node, in its aggregate's
+/// block column (a dropped column's values 0).
+linalg::BlockCsr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, std::size_t aggregates, int b,
                                  const std::vector<std::vector<double>>& B, std::vector<std::vector<double>>& coarseB) {
   const std::size_t k = B.size(), rows = aggregateOf.size() * std::size_t(b);
   // The rows of each aggregate, ascending (a counting sort of the rows by aggregate).
@@ -167,8 +151,14 @@ linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, s
         rowsByAggregate[std::size_t(next[std::size_t(aggregateOf[node])]++)] = node * std::size_t(b) + std::size_t(c);
   }
   coarseB.assign(k, std::vector<double>(aggregates * k, 0.0));
-  std::vector<double> q(rows * k, 0.0);    // Q's entry (row, j) at row * k + j
-  std::vector<char> kept(aggregates * k, 0);  // whether column a k + j survived
+  // Q's entry (row, j) at row * k + j: node n's b x k block, row-major, is at n b k.
+  linalg::BlockCsr P0;
+  P0.blockRows = b;
+  P0.blockCols = int(k);
+  P0.rows = aggregateOf.size();
+  P0.cols = aggregates;
+  linalg::assignLarge(P0.values, rows * k, 0.0);
+  auto& q = P0.values;
   // Aggregates are independent (each writes its own rows of Q and its own coarse rows): on
   // threads, blocks of equal row counts.
   linalg::forWeightedRowBlocks(aggregateStart, linalg::workThreads(double(rows * k * k)),
@@ -200,103 +190,80 @@ linalg::Csr tentativeProlongator(const std::vector<std::int32_t>& aggregateOf, s
         }
         for (double& x : v) x /= norm;
         coarseB[j][a * k + j] = norm;
-        kept[a * k + j] = 1;
         for (std::size_t m = 0; m < size; ++m) q[members[m] * k + j] = v[m];
       }
     }
   });
-  linalg::Csr P0;
-  P0.rows = rows;
-  P0.cols = aggregates * k;
-  P0.rowPtr.assign(rows + 1, 0);
-  for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
-    std::int64_t count = 0;
-    for (std::size_t j = 0; j < k; ++j) count += kept[a * k + j];
-    P0.rowPtr[r + 1] = P0.rowPtr[r] + count;
-  }
-  linalg::resizeLarge(P0.colIdx, std::size_t(P0.rowPtr[rows]));
-  linalg::resizeLarge(P0.values, std::size_t(P0.rowPtr[rows]));
-  linalg::forRowBlocks(rows, linalg::workThreads(double(rows * k)), [&](unsigned, std::size_t first, std::size_t last) {
-    for (std::size_t r = first; r < last; ++r) {
-      const std::size_t a = std::size_t(aggregateOf[r / std::size_t(b)]);
-      std::size_t slot = std::size_t(P0.rowPtr[r]);
-      for (std::size_t j = 0; j < k; ++j) {
-        if (!kept[a * k + j]) continue;
-        P0.colIdx[slot] = std::int32_t(a * k + j);
-        P0.values[slot++] = q[r * k + j];
-      }
-    }
-  });
+  P0.rowPtr.resize(P0.rows + 1);
+  for (std::size_t node = 0; node <= P0.rows; ++node) P0.rowPtr[node] = std::int64_t(node);
+  P0.colIdx.assign(aggregateOf.begin(), aggregateOf.end());
   return P0;
 }
 
-/// P0 - diag(scale) S row by row (both with ascending columns): the merged rows' lengths,
-/// then the rows written in place, on threads.
-linalg::Csr subtractScaled(const linalg::Csr& P0, const std::vector<double>& scale, const linalg::Csr& S) {
-  linalg::Csr P;
+/// P0 - diag(scale) S block row by block row (both with ascending block columns, scale one
+/// value per scalar row): the merged rows' lengths, then the rows written in place, on
+/// threads.
+linalg::BlockCsr subtractScaled(const linalg::BlockCsr& P0, const std::vector<double>& scale, const linalg::BlockCsr& S) {
+  const std::size_t R = std::size_t(S.blockRows), C = std::size_t(S.blockCols), RC = R * C;
+  linalg::BlockCsr P;
+  P.blockRows = S.blockRows;
+  P.blockCols = S.blockCols;
   P.rows = P0.rows;
   P.cols = P0.cols;
   P.rowPtr.assign(P.rows + 1, 0);
-  // Row r's merge: emit(column, value) per column of either row, ascending.
+  // Block row r's merge: emit(column, from P0 or null, from S or null) per block column of
+  // either row, ascending.
   auto merge = [&](std::size_t r, auto&& emit) {
     std::int64_t i = P0.rowPtr[r], j = S.rowPtr[r];
     while (i < P0.rowPtr[r + 1] || j < S.rowPtr[r + 1]) {
       const std::int32_t ci = i < P0.rowPtr[r + 1] ? P0.colIdx[std::size_t(i)] : INT32_MAX;
       const std::int32_t cj = j < S.rowPtr[r + 1] ? S.colIdx[std::size_t(j)] : INT32_MAX;
-      double v = 0.0;
-      if (ci <= cj) v += P0.values[std::size_t(i++)];
-      if (cj <= ci) v -= scale[r] * S.values[std::size_t(j++)];
-      emit(std::min(ci, cj), v);
+      const double* p = ci <= cj ? P0.values.data() + std::size_t(i++) * RC : nullptr;
+      const double* s = cj <= ci ? S.values.data() + std::size_t(j++) * RC : nullptr;
+      emit(std::min(ci, cj), p, s);
     }
   };
-  const unsigned threads = linalg::workThreads(double(P0.nonZeros() + S.nonZeros()));
+  const unsigned threads = linalg::workThreads(double(P0.values.size() + S.values.size()));
   linalg::forWeightedRowBlocks(S.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t r = first; r < last; ++r) {
       std::int64_t count = 0;
-      merge(r, [&](std::int32_t, double) { ++count; });
+      merge(r, [&](std::int32_t, const double*, const double*) { ++count; });
       P.rowPtr[r + 1] = count;
     }
   });
   for (std::size_t r = 0; r < P.rows; ++r) P.rowPtr[r + 1] += P.rowPtr[r];
   linalg::resizeLarge(P.colIdx, std::size_t(P.rowPtr[P.rows]));
-  linalg::resizeLarge(P.values, std::size_t(P.rowPtr[P.rows]));
+  linalg::resizeLarge(P.values, P.colIdx.size() * RC);
   linalg::forWeightedRowBlocks(S.rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t r = first; r < last; ++r) {
       std::size_t at = std::size_t(P.rowPtr[r]);
-      merge(r, [&](std::int32_t column, double v) {
+      merge(r, [&](std::int32_t column, const double* p, const double* s) {
         P.colIdx[at] = column;
-        P.values[at++] = v;
+        double* out = P.values.data() + at++ * RC;
+        for (std::size_t e = 0; e < RC; ++e)
+          out[e] = (p ? p[e] : 0.0) - (s ? scale[r * R + e / C] * s[e] : 0.0);
       });
     }
   });
   return P;
 }
 
-/// A with 1 on the diagonal of every empty row (coarse unknowns whose P0 column was
-/// dropped: no product reaches them, and the smoother keeps them 0).
-linalg::Csr withIdentityOnEmptyRows(linalg::Csr A) {
-  bool any = false;
-  for (std::size_t i = 0; i < A.rows && !any; ++i) any = A.rowPtr[i] == A.rowPtr[i + 1];
-  if (!any) return A;
-  linalg::Csr out;
-  out.rows = A.rows;
-  out.cols = A.cols;
-  out.rowPtr.assign(A.rows + 1, 0);
-  for (std::size_t i = 0; i < A.rows; ++i) {
-    if (A.rowPtr[i] == A.rowPtr[i + 1]) {
-      out.colIdx.push_back(std::int32_t(i));
-      out.values.push_back(1.0);
+/// A with 1 for every diagonal entry that is exactly 0: the coarse unknowns of dropped P0
+/// columns, whose rows and columns the Galerkin product leaves 0 (no transfer reaches them,
+/// and the smoother keeps them 0). Every other coarse diagonal is p^T A p > 0.
+void unitDiagonalWhereZero(linalg::BlockCsr& A) {
+  const std::size_t n = std::size_t(A.blockRows), RC = n * n;
+  linalg::forWeightedRowBlocks(A.rowPtr, linalg::workThreads(double(A.blocks())), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      const auto begin = A.colIdx.begin() + A.rowPtr[i], end = A.colIdx.begin() + A.rowPtr[i + 1];
+      const auto at = std::lower_bound(begin, end, std::int32_t(i));
+      if (at == end || *at != std::int32_t(i)) continue;
+      double* block = A.values.data() + std::size_t(at - A.colIdx.begin()) * RC;
+      for (std::size_t c = 0; c < n; ++c)
+        if (block[c * n + c] == 0.0) block[c * n + c] = 1.0;
     }
-    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
-      out.colIdx.push_back(A.colIdx[std::size_t(k)]);
-      out.values.push_back(A.values[std::size_t(k)]);
-    }
-    out.rowPtr[i + 1] = std::int64_t(out.colIdx.size());
-  }
-  return out;
+  });
 }
-
 
 }  // namespace
 
@@ -386,6 +353,9 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
     B.assign(std::size_t(b), std::vector<double>(A.rows, 0.0));
     for (std::size_t r = 0; r < A.rows; ++r) B[r % std::size_t(b)][r] = 1.0;
   }
+  if (B.size() > std::size_t(linalg::kMaxBlockSize))
+    throw std::invalid_argument(where + ": " + std::to_string(B.size()) + " near-null vectors; at most " +
+                                std::to_string(linalg::kMaxBlockSize) + " (the coarse levels' block size)");
   for (std::size_t j = 0; j < B.size(); ++j) {
     if (B[j].size() != A.rows)
       throw std::invalid_argument(where + ": near-null vector " + std::to_string(j) + " has " +
@@ -400,54 +370,80 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
   // before (the loop stops otherwise), which bounds their number.
   const double shrinkSteps = std::ceil(std::log(double(A.rows)) / std::log(4.0 / 3.0));
   levels.reserve(std::min(std::size_t(options.maxLevels), std::size_t(2 + shrinkSteps)));
-  // Level 0 borrows the caller's matrix (an owner-less alias): no copy. Each level's
-  // spectral radius is estimated at its coarsening step, the last level's after the loop.
+  // Level 0 borrows the caller's matrix (an owner-less alias): no copy.
   levels.push_back({std::shared_ptr<const linalg::Csr>(std::shared_ptr<const linalg::Csr>(), &A), {}, 0.0, 0, {}});
-  int nodeSize = b;  // unknowns per node: b on the finest level, k below
-  while (int(levels.size()) < options.maxLevels && levels.back().A->rows > options.coarsestSize) {
+  // The products run on node blocks (linalg/BlockCsr.h): the level's matrix in blocks of
+  // nodeSize x nodeSize unknowns, b on the finest level, k below. Each step leaves the next
+  // level's matrix and its own transfers in blocks; the next step puts them into CSR and
+  // estimates the new level's spectral radius on a second thread while it aggregates.
+  int nodeSize = b;
+  linalg::BlockCsr blocks, pendingP, pendingP0;
+  for (;;) {
+    const std::size_t l = levels.size() - 1;
     AggregationLevel& fine = levels.back();
-    const linalg::Csr& Af = *fine.A;
     const std::size_t k = B.size();
+    const std::size_t rows = l == 0 ? A.rows : blocks.rows * std::size_t(nodeSize);
+    // This level's matrix into CSR, then its spectral radius; beside them the level above's
+    // transfers into CSR (the GPU side needs them only once this level is settled).
+    double transfersConversionMs = 0;
+    auto finishLevel = [&] {
+      auto matrixAndRadius = [&] {
+        if (l > 0)
+          timed(spent.conversionMs, [&] { fine.A = std::make_shared<const linalg::Csr>(blocks.toCsr()); });
+        timed(spent.spectralRadiusMs,
+              [&] { fine.spectralRadius = estimateJacobiSpectralRadius(*fine.A, options.powerIterations); });
+      };
+      if (l == 0) return matrixAndRadius();
+      linalg::concurrently(matrixAndRadius, [&] {
+        timed(transfersConversionMs, [&] {
+          levels[l - 1].P = pendingP.toCsr();
+          levels[l - 1].P0 = pendingP0.toCsr();
+        });
+      });
+      spent.conversionMs += transfersConversionMs;
+    };
+    if (int(levels.size()) >= options.maxLevels || rows <= options.coarsestSize) {
+      finishLevel();
+      break;
+    }
     // rho(D^-1 A) is needed from the prolongator's smoothing on and the aggregation does
-    // not need it: the power iteration runs on a second thread meanwhile (RowBlocks.h).
+    // not need it: the two run side by side (RowBlocks.h).
     std::vector<std::int32_t> aggregateOf;
     std::size_t aggregates = 0;
     linalg::concurrently(
         [&] {
+          if (l == 0) timed(spent.conversionMs, [&] { blocks = linalg::BlockCsr::fromCsr(A, b, b); });
           timed(spent.aggregationMs,
-                [&] { aggregates = aggregate(nodeGraph(Af, nodeSize), options.strengthThreshold, aggregateOf); });
+                [&] { aggregates = aggregate(nodeGraph(blocks), options.strengthThreshold, aggregateOf); });
         },
-        [&] {
-          timed(spent.spectralRadiusMs,
-                [&] { fine.spectralRadius = estimateJacobiSpectralRadius(Af, options.powerIterations); });
-        });
-    if (aggregates * k * 4 > Af.rows * 3) break;  // less than a quarter fewer: stop
-    if (settled) settled(levels.data(), levels.size() - 1, false);
+        finishLevel);
+    if (aggregates * k * 4 > rows * 3) break;  // less than a quarter fewer: stop
+    if (settled) settled(levels.data(), l, false);
+    const linalg::Csr& Af = *fine.A;
     std::vector<std::vector<double>> coarseB;
-    linalg::Csr P0, P;
+    linalg::BlockCsr P0, P;
     timed(spent.prolongatorMs, [&] {
       P0 = tentativeProlongator(aggregateOf, aggregates, nodeSize, B, coarseB);
       // P = P0 - omega D^-1 A P0.
       std::vector<double> scale = Af.diagonal();
       const double omega = 4.0 / (3.0 * fine.spectralRadius);
       for (double& v : scale) v = omega / v;
-      P = subtractScaled(P0, scale, linalg::multiply(Af, P0));
+      P = subtractScaled(P0, scale, linalg::multiply(blocks, P0));
     });
-    linalg::Csr coarse;
-    timed(spent.galerkinMs,
-          [&] { coarse = withIdentityOnEmptyRows(linalg::multiply(linalg::transpose(P), linalg::multiply(Af, P))); });
+    linalg::BlockCsr coarse;
+    timed(spent.galerkinMs, [&] {
+      coarse = linalg::multiply(linalg::transpose(P), linalg::multiply(blocks, P));
+      unitDiagonalWhereZero(coarse);
+    });
     fine.meanAggregate = double(aggregateOf.size()) / double(aggregates);
-    fine.P = std::move(P);
-    fine.P0 = std::move(P0);
     if (levels.size() == levels.capacity()) throw std::logic_error(where + ": more levels than the 3/4 shrink allows");
-    levels.push_back({std::make_shared<const linalg::Csr>(std::move(coarse)), {}, 0.0, 0, {}});
+    levels.push_back({nullptr, {}, 0.0, 0, {}});  // its CSR matrix comes at the next step
+    pendingP = std::move(P);
+    pendingP0 = std::move(P0);
+    blocks = std::move(coarse);
     B = std::move(coarseB);
     nodeSize = int(k);
   }
-  AggregationLevel& last = levels.back();
-  if (last.spectralRadius == 0.0)  // estimates are positive: this one is still to come
-    timed(spent.spectralRadiusMs,
-          [&] { last.spectralRadius = estimateJacobiSpectralRadius(*last.A, options.powerIterations); });
   if (timings) *timings = spent;
   if (settled) settled(levels.data(), levels.size() - 1, true);
   return levels;

@@ -21,10 +21,14 @@
 //     P0[node * b + c, aggregate * b + c] = 1 / sqrt(aggregate size)); LSCM adds the plane's
 //     rotation (u, v) = (-y, x) and scaling (x, y), which its conformal energy also leaves
 //     nearly free (k = 4), as elasticity adds rigid rotations. A coarse unknown an aggregate
-//     too small for k columns cannot carry is left out of every product (identity row).
+//     too small for k columns cannot carry is left out of every product (its column of P0
+//     is 0, its coarse row and column 0 but for a unit diagonal).
 //  4. The prolongator P = (I - omega D^-1 A) P0 with omega = 4 / (3 rho(D^-1 A)), rho
 //     estimated by power iteration (their §4: one Jacobi step smooths P0's columns).
-//  5. The next level's matrix is the Galerkin product P^T A P (CsrProducts.h).
+//  5. The next level's matrix is the Galerkin product P^T A P.
+// The products run on the node blocks (linalg/BlockCsr.h: b x b blocks of A, b x k of P,
+// k x k of the coarse levels), a small dense product per pair of blocks; the levels are
+// handed out in scalar CSR, every value of a block stored (zeros inside blocks too).
 // Coarsening stops at coarsestSize unknowns (or when a level shrinks by less than a
 // quarter, or at maxLevels); the coarsest matrix is for a direct solve.
 #include <texstream/linalg/Csr.h>
@@ -48,8 +52,9 @@ struct AggregationOptions {
   int maxLevels = 16;
   /// Power-iteration steps estimating rho(D^-1 A) per level (prolongator and smoother).
   int powerIterations = 12;
-  /// The near-null space B: k vectors of A.rows values each (k >= 1; the coarse levels then have k unknowns per aggregate). Empty: the constants per block
-  /// component (k = blockSize).
+  /// The near-null space B: k vectors of A.rows values each (1 <= k <= 16; the coarse
+  /// levels then have k unknowns per aggregate). Empty: the constants per block component
+  /// (k = blockSize).
   std::vector<std::vector<double>> nearNullSpace;
 };
 
@@ -70,13 +75,16 @@ struct AggregationLevel {
   linalg::Csr P0;
 };
 
-/// Where a hierarchy's CPU time goes, all levels together (milliseconds). The power
-/// iterations run beside the aggregation, on a thread of their own: those two overlap.
+/// Where a hierarchy's CPU time goes, all levels together (milliseconds). A level's
+/// conversion to CSR and its power iterations run beside its aggregation, on a thread of
+/// their own, and the finest level's conversion to blocks beside its power iterations:
+/// those overlap.
 struct AggregationTimings {
   double aggregationMs = 0;     ///< strength of coupling and the three aggregation passes
   double prolongatorMs = 0;     ///< P0 and its smoothing, P = P0 - omega D^-1 A P0
   double galerkinMs = 0;        ///< P^T (A P)
   double spectralRadiusMs = 0;  ///< the power iterations
+  double conversionMs = 0;      ///< the finest matrix into node blocks, the levels' blocks back to CSR
 };
 
 /// Reports a level as soon as it is settled, on the thread building the hierarchy:
@@ -88,8 +96,8 @@ using AggregationLevelSettled = std::function<void(const AggregationLevel* level
 
 /// The levels, finest first (levels[0].A points at A). std::invalid_argument naming the problem:
 /// A not square or not valid, blockSize not 1, 2 or 4 or not dividing A's size, a diagonal
-/// entry that is not positive (the matrix is not SPD), near-null vectors of the wrong size
-/// or not finite, bad options. `timings`, where given, receives where the time went;
+/// entry that is not positive (the matrix is not SPD), more than 16 near-null vectors or
+/// ones of the wrong size or not finite, bad options. `timings`, where given, receives where the time went;
 /// `settled`, where given, is called for levels 0, 1, ... in order, the coarsest last.
 std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, const AggregationOptions& options,
                                                         const std::string& name, AggregationTimings* timings = nullptr,
