@@ -206,27 +206,45 @@ BlockCsr BlockCsr::fromCsr(const Csr& A, int blockRows, int blockCols) {
   return M;
 }
 
-Csr BlockCsr::toCsr() const {
+Csr BlockCsr::toCsr(bool dropZeros) const {
   const std::size_t R = std::size_t(blockRows), C = std::size_t(blockCols);
   Csr A;
   A.rows = rows * R;
   A.cols = cols * C;
-  A.rowPtr.resize(A.rows + 1);
-  A.rowPtr[0] = 0;
-  for (std::size_t I = 0; I < rows; ++I)
-    for (std::size_t r = 0; r < R; ++r)
-      A.rowPtr[I * R + r + 1] = A.rowPtr[I * R + r] + (rowPtr[I + 1] - rowPtr[I]) * std::int64_t(C);
-  resizeLarge(A.colIdx, blocks() * R * C);
-  resizeLarge(A.values, blocks() * R * C);
-  forWeightedRowBlocks(rowPtr, workThreads(double(values.size())), [&](unsigned, std::size_t first, std::size_t last) {
+  A.rowPtr.assign(A.rows + 1, 0);
+  const unsigned threads = workThreads(double(values.size()));
+  // Scalar row I R + r's entries: emit(column, value) for each kept value, ascending.
+  auto row = [&](std::size_t I, std::size_t r, auto&& emit) {
+    for (std::int64_t k = rowPtr[I]; k < rowPtr[I + 1]; ++k)
+      for (std::size_t c = 0; c < C; ++c) {
+        const double v = values[std::size_t(k) * R * C + r * C + c];
+        if (!dropZeros || v != 0.0) emit(std::int32_t(std::size_t(colIdx[std::size_t(k)]) * C + c), v);
+      }
+  };
+  if (dropZeros) {
+    forWeightedRowBlocks(rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
+      for (std::size_t I = first; I < last; ++I)
+        for (std::size_t r = 0; r < R; ++r) {
+          std::int64_t count = 0;
+          row(I, r, [&](std::int32_t, double) { ++count; });
+          A.rowPtr[I * R + r + 1] = count;
+        }
+    });
+  } else {
+    for (std::size_t I = 0; I < rows; ++I)
+      for (std::size_t r = 0; r < R; ++r) A.rowPtr[I * R + r + 1] = (rowPtr[I + 1] - rowPtr[I]) * std::int64_t(C);
+  }
+  for (std::size_t i = 0; i < A.rows; ++i) A.rowPtr[i + 1] += A.rowPtr[i];
+  resizeLarge(A.colIdx, std::size_t(A.rowPtr[A.rows]));
+  resizeLarge(A.values, std::size_t(A.rowPtr[A.rows]));
+  forWeightedRowBlocks(rowPtr, threads, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t I = first; I < last; ++I)
       for (std::size_t r = 0; r < R; ++r) {
         std::size_t at = std::size_t(A.rowPtr[I * R + r]);
-        for (std::int64_t k = rowPtr[I]; k < rowPtr[I + 1]; ++k)
-          for (std::size_t c = 0; c < C; ++c) {
-            A.colIdx[at] = std::int32_t(std::size_t(colIdx[std::size_t(k)]) * C + c);
-            A.values[at++] = values[std::size_t(k) * R * C + r * C + c];
-          }
+        row(I, r, [&](std::int32_t column, double v) {
+          A.colIdx[at] = column;
+          A.values[at++] = v;
+        });
       }
   });
   return A;

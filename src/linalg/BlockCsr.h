@@ -41,9 +41,10 @@ struct BlockCsr {
   /// entries 0 (duplicates summed). std::invalid_argument when A is invalid, or a block size
   /// is out of range or does not divide A's.
   static BlockCsr fromCsr(const Csr& A, int blockRows, int blockCols);
-  /// Every value of every block as a scalar entry (zeros inside a block too), columns
-  /// ascending in each row.
-  Csr toCsr() const;
+  /// Every value of every block as a scalar entry, columns ascending in each row: zeros
+  /// inside a block too (the structural pattern), or, with dropZeros, only the values that
+  /// are not exactly 0 (an operator applied many times reads fewer entries).
+  Csr toCsr(bool dropZeros = false) const;
 };
 
 /// A^T: block (j, i) is block (i, j) transposed (blockCols x blockRows blocks).

@@ -1,8 +1,10 @@
 #include <texstream/linalg/Csr.h>
 
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Layout.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -38,18 +40,34 @@ void Csr::validate(const std::string& what) const {
     throw std::invalid_argument(prefix + "rowPtr[rows] = " + str(rowPtr[rows]) + " but there are " +
                                 str(values.size()) + " values");
   }
-  for (std::size_t r = 0; r < rows; ++r) {
+  // The entries on row blocks (threads for large matrices, RowBlocks.h): each block finds
+  // its first bad row; the lowest is reported, as a row-by-row scan would.
+  auto badEntry = [&](std::size_t r) -> std::string {
     for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1]; ++k) {
       const std::int32_t c = colIdx[std::size_t(k)];
-      if (c < 0 || std::size_t(c) >= cols) {
-        throw std::invalid_argument(prefix + "column " + str(c) + " out of range [0, " + str(cols) +
-                                    ") in row " + str(r));
-      }
-      if (!std::isfinite(values[std::size_t(k)])) {
-        throw std::invalid_argument(prefix + "non-finite value at (" + str(r) + ", " + str(c) + ")");
-      }
+      if (c < 0 || std::size_t(c) >= cols)
+        return prefix + "column " + str(c) + " out of range [0, " + str(cols) + ") in row " + str(r);
+      if (!std::isfinite(values[std::size_t(k)]))
+        return prefix + "non-finite value at (" + str(r) + ", " + str(c) + ")";
     }
-  }
+    return {};
+  };
+  std::atomic<std::size_t> firstBad{rows};
+  forWeightedRowBlocks(rowPtr, workThreads(double(values.size())), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last && r < firstBad.load(std::memory_order_relaxed); ++r) {
+      bool bad = false;
+      for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1] && !bad; ++k) {
+        const std::int32_t c = colIdx[std::size_t(k)];
+        bad = c < 0 || std::size_t(c) >= cols || !std::isfinite(values[std::size_t(k)]);
+      }
+      if (!bad) continue;
+      std::size_t seen = firstBad.load();
+      while (r < seen && !firstBad.compare_exchange_weak(seen, r)) {
+      }
+      return;
+    }
+  });
+  if (firstBad.load() < rows) throw std::invalid_argument(badEntry(firstBad.load()));
 }
 
 std::vector<double> Csr::diagonal() const {

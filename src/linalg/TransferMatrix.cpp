@@ -5,6 +5,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
@@ -49,10 +50,12 @@ TransferMatrix::TransferMatrix(const Csr& M, const stream::Layout& outputLayout,
     throw gl::Error(title + ": " + std::to_string(m_nonZeros) + " entries need a " + std::to_string(width) + "x" +
                     std::to_string(height) + " texture, more than the GPU's maximum of " + std::to_string(maxSize));
   std::vector<float> entries = largeArray(width * height * 4, 0.0f);
-  for (std::size_t k = 0; k < m_nonZeros; ++k) {
-    entries[2 * k] = float(M.colIdx[k]);
-    entries[2 * k + 1] = float(M.values[k]);
-  }
+  forRowBlocks(m_nonZeros, workThreads(double(m_nonZeros)), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      entries[2 * k] = float(M.colIdx[k]);
+      entries[2 * k + 1] = float(M.values[k]);
+    }
+  });
   m_entries = gl::Texture(int(width), int(height), gl::TextureFormat::RGBA32F, m_name + ".entries");
   m_entries.upload(entries.data());
 }

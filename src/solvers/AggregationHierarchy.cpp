@@ -397,7 +397,7 @@ std::vector<AggregationLevel> buildAggregationHierarchy(const linalg::Csr& A, co
       linalg::concurrently(matrixAndRadius, [&] {
         timed(transfersConversionMs, [&] {
           levels[l - 1].P = pendingP.toCsr();
-          levels[l - 1].P0 = pendingP0.toCsr();
+          levels[l - 1].P0 = pendingP0.toCsr(/*dropZeros=*/true);  // one entry a row for the default B
         });
       });
       spent.conversionMs += transfersConversionMs;

@@ -28,7 +28,8 @@
 //  5. The next level's matrix is the Galerkin product P^T A P.
 // The products run on the node blocks (linalg/BlockCsr.h: b x b blocks of A, b x k of P,
 // k x k of the coarse levels), a small dense product per pair of blocks; the levels are
-// handed out in scalar CSR, every value of a block stored (zeros inside blocks too).
+// handed out in scalar CSR, every value of a block stored (zeros inside blocks too), but
+// for P0, whose zeros are dropped (the constant near-null space gives it one entry a row).
 // Coarsening stops at coarsestSize unknowns (or when a level shrinks by less than a
 // quarter, or at maxLevels); the coarsest matrix is for a direct solve.
 #include <texstream/linalg/Csr.h>

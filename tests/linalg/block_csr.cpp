@@ -7,6 +7,7 @@
 #include <texstream/linalg/BlockCsr.h>
 #include <texstream/linalg/CsrProducts.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <tuple>
@@ -83,6 +84,12 @@ TEST_CASE("BlockCsr: conversion keeps every entry, blocks and columns in order",
       back.validate("back");
       CHECK(back.nonZeros() == M.blocks() * std::size_t(R * C));
       CHECK(largestDifference(A, back) == 0.0);
+      // Without the zeros: the same matrix, no entry 0.
+      const linalg::Csr dropped = M.toCsr(/*dropZeros=*/true);
+      dropped.validate("dropped");
+      CHECK(largestDifference(A, dropped) == 0.0);
+      CHECK(std::count(dropped.values.begin(), dropped.values.end(), 0.0) == 0);
+      CHECK(dropped.nonZeros() <= A.nonZeros());
       for (std::size_t i = 0; i < back.rows; ++i)
         for (std::int64_t k = back.rowPtr[i] + 1; k < back.rowPtr[i + 1]; ++k)
           REQUIRE(back.colIdx[std::size_t(k - 1)] < back.colIdx[std::size_t(k)]);
