@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Pass.h>
@@ -120,14 +121,20 @@ std::size_t bandwidth(const Csr& A, const std::vector<std::int32_t>& order) {
   } else {
     for (std::size_t k = 0; k < order.size(); ++k) position[std::size_t(order[k])] = std::int64_t(k);
   }
-  std::size_t band = 0;
-  for (std::size_t i = 0; i < A.rows; ++i) {
-    for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e) {
-      const std::int64_t d = position[i] - position[std::size_t(A.colIdx[std::size_t(e)])];
-      band = std::max(band, std::size_t(d < 0 ? -d : d));
+  // Each row block's widest row on threads (RowBlocks.h), then the widest of those.
+  const unsigned threads = workThreads(double(A.nonZeros()));
+  std::vector<std::size_t> band(threads, 0);
+  forWeightedRowBlocks(A.rowPtr, threads, [&](unsigned t, std::size_t first, std::size_t last) {
+    std::size_t widest = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e) {
+        const std::int64_t d = position[i] - position[std::size_t(A.colIdx[std::size_t(e)])];
+        widest = std::max(widest, std::size_t(d < 0 ? -d : d));
+      }
     }
-  }
-  return band;
+    band[t] = widest;
+  });
+  return *std::max_element(band.begin(), band.end());
 }
 
 Csr permuteSymmetric(const Csr& A, const std::vector<std::int32_t>& order) {
