@@ -270,6 +270,55 @@ TEST_CASE("Aggregation hierarchy with a near-null space: P0 reproduces it, coars
   }
 }
 
+TEST_CASE("Aggregation hierarchy: a coarse unknown no aggregate can carry gets a unit row and column", "[solvers][amg]") {
+  // blockLaplacian's grid and one more node coupled to nothing: an aggregate of its own,
+  // whose two rows carry at most two of the four similarities, so two of its coarse
+  // unknowns are dropped from every product.
+  const std::size_t nx = 13, ny = 11, grid = 2 * nx * ny;
+  const linalg::Csr L = blockLaplacian(nx, ny, 9);
+  std::vector<std::int64_t> r, c;
+  std::vector<double> v;
+  for (std::size_t i = 0; i < L.rows; ++i)
+    for (std::int64_t k = L.rowPtr[i]; k < L.rowPtr[i + 1]; ++k) {
+      r.push_back(std::int64_t(i));
+      c.push_back(L.colIdx[std::size_t(k)]);
+      v.push_back(L.values[std::size_t(k)]);
+    }
+  for (std::int64_t a = 0; a < 2; ++a)
+    for (std::int64_t b = 0; b < 2; ++b) {
+      r.push_back(std::int64_t(grid) + a);
+      c.push_back(std::int64_t(grid) + b);
+      v.push_back(a == b ? 3.0 : 0.5);
+    }
+  const linalg::Csr A = linalg::Csr::fromTriplets(grid + 2, grid + 2, r, c, v);
+  solvers::AggregationOptions options;
+  options.blockSize = 2;
+  options.coarsestSize = 8;
+  options.nearNullSpace = similarities(nx, ny + 1);  // the extra node sits at (0, ny)
+  for (auto& b : options.nearNullSpace) b.resize(A.rows);
+  const auto levels = solvers::buildAggregationHierarchy(A, options, "A");
+  REQUIRE(levels.size() >= 2);
+  const linalg::Csr& coarse = *levels[1].A;
+  CHECK(symmetric(coarse, 1e-12));
+  // The unit rows: diagonal exactly 1, every other entry of the row 0; P's column 0 too.
+  std::size_t unitRows = 0;
+  const linalg::Csr Pt = linalg::transpose(levels[0].P);
+  for (std::size_t i = 0; i < coarse.rows; ++i) {
+    double offDiagonal = 0.0, diagonal = 0.0;
+    for (std::int64_t k = coarse.rowPtr[i]; k < coarse.rowPtr[i + 1]; ++k) {
+      if (std::size_t(coarse.colIdx[std::size_t(k)]) == i) diagonal = coarse.values[std::size_t(k)];
+      else offDiagonal = std::max(offDiagonal, std::abs(coarse.values[std::size_t(k)]));
+    }
+    CHECK(diagonal > 0.0);
+    if (diagonal != 1.0 || offDiagonal != 0.0) continue;
+    ++unitRows;
+    double column = 0.0;
+    for (std::int64_t k = Pt.rowPtr[i]; k < Pt.rowPtr[i + 1]; ++k) column = std::max(column, std::abs(Pt.values[std::size_t(k)]));
+    CHECK(column == 0.0);
+  }
+  CHECK(unitRows >= 2);
+}
+
 TEST_CASE("Aggregation hierarchy refuses what it cannot coarsen, by name", "[solvers][amg]") {
   solvers::AggregationOptions options;
   auto message = [&](const linalg::Csr& A) {
