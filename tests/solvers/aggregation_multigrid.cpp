@@ -352,6 +352,8 @@ TEST_CASE("Aggregation hierarchy refuses what it cannot coarsen, by name", "[sol
   options.nearNullSpace = {std::vector<double>(25, 1.0)};
   options.nearNullSpace[0][3] = std::nan("");
   CHECK_THAT(message(A), Catch::Contains("near-null vector 0 holds a non-finite value"));
+  options.nearNullSpace.assign(17, std::vector<double>(25, 1.0));
+  CHECK_THAT(message(A), Catch::Contains("17 near-null vectors; at most 16"));
 }
 
 TEST_CASE("AggregationMultigrid: one GPU V-cycle equals the double CPU cycle", "[gl][solvers][amg]") {
