@@ -4,6 +4,7 @@
 function(texstream_embed_shaders out_cpp shader_root)
   file(GLOB_RECURSE _shaders CONFIGURE_DEPENDS RELATIVE ${shader_root} ${shader_root}/*.glsl)
   list(SORT _shaders)
+  list(LENGTH _shaders _count)
   set(_abs)
   foreach(s IN LISTS _shaders)
     list(APPEND _abs ${shader_root}/${s})
@@ -13,5 +14,5 @@ function(texstream_embed_shaders out_cpp shader_root)
     COMMAND ${CMAKE_COMMAND} -DSHADER_ROOT=${shader_root} -DOUT=${out_cpp}
             "-DSHADERS=${_shaders}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedShadersScript.cmake
     DEPENDS ${_abs} ${PROJECT_SOURCE_DIR}/cmake/EmbedShadersScript.cmake
-    COMMENT "Embedding ${CMAKE_MATCH_COUNT} GLSL kernels" VERBATIM)
+    COMMENT "Embedding ${_count} GLSL kernels" VERBATIM)
 endfunction()
