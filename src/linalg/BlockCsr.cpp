@@ -8,7 +8,6 @@
 #include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
@@ -92,25 +91,18 @@ void BlockCsr::validate(const std::string& what) const {
   for (std::size_t r = 0; r < rows; ++r)
     if (rowPtr[r + 1] < rowPtr[r])
       throw std::invalid_argument(prefix + "rowPtr not monotone at block row " + std::to_string(r));
-  // The first bad block row, whichever thread finds it (the lowest is reported).
-  std::atomic<std::size_t> badRow{rows};
-  forWeightedRowBlocks(rowPtr, workThreads(double(colIdx.size())), [&](unsigned, std::size_t first, std::size_t last) {
-    for (std::size_t r = first; r < last && r < badRow.load(); ++r) {
-      std::int32_t previous = -1;
-      for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1]; ++k) {
-        const std::int32_t c = colIdx[std::size_t(k)];
-        if (c <= previous || std::size_t(c) >= cols) {
-          std::size_t seen = badRow.load();
-          while (r < seen && !badRow.compare_exchange_weak(seen, r)) {
-          }
-          break;
-        }
-        previous = c;
-      }
+  // The first bad block row, found on threads (RowBlocks.h).
+  const std::size_t badRow = firstRowWhere(rowPtr, workThreads(double(colIdx.size())), [&](std::size_t r) {
+    std::int32_t previous = -1;
+    for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1]; ++k) {
+      const std::int32_t c = colIdx[std::size_t(k)];
+      if (c <= previous || std::size_t(c) >= cols) return true;
+      previous = c;
     }
+    return false;
   });
-  if (badRow.load() < rows)
-    throw std::invalid_argument(prefix + "block row " + std::to_string(badRow.load()) +
+  if (badRow < rows)
+    throw std::invalid_argument(prefix + "block row " + std::to_string(badRow) +
                                 " has a block column out of range or out of ascending order");
 }
 

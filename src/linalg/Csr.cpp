@@ -4,7 +4,6 @@
 #include <texstream/stream/Layout.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -40,8 +39,8 @@ void Csr::validate(const std::string& what) const {
     throw std::invalid_argument(prefix + "rowPtr[rows] = " + str(rowPtr[rows]) + " but there are " +
                                 str(values.size()) + " values");
   }
-  // The entries on row blocks (threads for large matrices, RowBlocks.h): each block finds
-  // its first bad row; the lowest is reported, as a row-by-row scan would.
+  // Row r's first problem ("" when it has none); the rows are searched on threads for large
+  // matrices (RowBlocks.h), the lowest bad one reported, as a row-by-row scan would.
   auto badEntry = [&](std::size_t r) -> std::string {
     for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1]; ++k) {
       const std::int32_t c = colIdx[std::size_t(k)];
@@ -52,29 +51,22 @@ void Csr::validate(const std::string& what) const {
     }
     return {};
   };
-  std::atomic<std::size_t> firstBad{rows};
-  forWeightedRowBlocks(rowPtr, workThreads(double(values.size())), [&](unsigned, std::size_t first, std::size_t last) {
-    for (std::size_t r = first; r < last && r < firstBad.load(std::memory_order_relaxed); ++r) {
-      bool bad = false;
-      for (std::int64_t k = rowPtr[r]; k < rowPtr[r + 1] && !bad; ++k) {
-        const std::int32_t c = colIdx[std::size_t(k)];
-        bad = c < 0 || std::size_t(c) >= cols || !std::isfinite(values[std::size_t(k)]);
-      }
-      if (!bad) continue;
-      std::size_t seen = firstBad.load();
-      while (r < seen && !firstBad.compare_exchange_weak(seen, r)) {
-      }
-      return;
-    }
-  });
-  if (firstBad.load() < rows) throw std::invalid_argument(badEntry(firstBad.load()));
+  const std::size_t firstBad = firstRowWhere(rowPtr, workThreads(double(values.size())),
+                                             [&](std::size_t r) { return !badEntry(r).empty(); });
+  if (firstBad < rows) throw std::invalid_argument(badEntry(firstBad));
 }
 
 std::vector<double> Csr::diagonal() const {
   std::vector<double> d(std::min(rows, cols), 0.0);
-  for (std::size_t i = 0; i < d.size(); ++i)
-    for (std::int64_t k = rowPtr[i]; k < rowPtr[i + 1]; ++k)
-      if (std::size_t(colIdx[std::size_t(k)]) == i) d[i] += values[std::size_t(k)];
+  if (d.empty()) return d;
+  // Rows on threads for large matrices (RowBlocks.h): the multigrid set-up reads the
+  // diagonals of matrices of millions of entries.
+  const std::span<const std::int64_t> prefix(rowPtr.data(), d.size() + 1);
+  forWeightedRowBlocks(prefix, workThreads(double(prefix.back())), [&](unsigned, std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      for (std::int64_t k = rowPtr[i]; k < rowPtr[i + 1]; ++k)
+        if (std::size_t(colIdx[std::size_t(k)]) == i) d[i] += values[std::size_t(k)];
+  });
   return d;
 }
 

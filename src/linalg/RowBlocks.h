@@ -5,6 +5,7 @@
 // (a first pass over the blocks), then fill them (a second). Also two independent set-up
 // tasks run side by side (concurrently).
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -66,6 +67,26 @@ void forWeightedRowBlocks(std::span<const std::int64_t> prefix, unsigned threads
     bounds[t] = std::max(bounds[t - 1], std::size_t(at - prefix.begin()));
   }
   forRowBlocks(threads, threads, [&](unsigned t, std::size_t, std::size_t) { work(t, bounds[t], bounds[t + 1]); });
+}
+
+/// The lowest row r in [0, rows) for which bad(r) holds, or rows if none: blocks of about
+/// equal weight (`prefix` as in forWeightedRowBlocks) are searched on threads, each stopping
+/// at its first bad row or once a lower one is known. The answer is the one a row-by-row scan
+/// gives (the checks of large matrices report their first problem this way).
+template <class Bad>
+std::size_t firstRowWhere(std::span<const std::int64_t> prefix, unsigned threads, const Bad& bad) {
+  const std::size_t rows = prefix.size() - 1;
+  std::atomic<std::size_t> first{rows};
+  forWeightedRowBlocks(prefix, threads, [&](unsigned, std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end && r < first.load(std::memory_order_relaxed); ++r) {
+      if (!bad(r)) continue;
+      std::size_t seen = first.load();
+      while (r < seen && !first.compare_exchange_weak(seen, r)) {
+      }
+      return;
+    }
+  });
+  return first.load();
 }
 
 /// A transpose's placement on threads, for scalar and block matrices alike: a pattern of

@@ -1,10 +1,12 @@
 // Tests src/linalg/RowBlocks.h: thread counts from the amount of work, weighted row blocks
 // that cover every row once in order (rows of no weight, one heavy row, more threads than
-// rows), and concurrently: errors in order, a first task waiting for the second's result.
+// rows), the lowest row a threaded search finds, and concurrently: errors in order, a first task
+// waiting for the second's result.
 #include <catch2/catch.hpp>
 
 #include <texstream/linalg/RowBlocks.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -90,4 +92,20 @@ TEST_CASE("RowBlocks: concurrently runs both tasks and reports the first one's e
         produced.notify_one();
       });
   CHECK(sawIt);
+}
+
+TEST_CASE("RowBlocks: firstRowWhere finds the lowest bad row whatever block finds one first", "[linalg]") {
+  // 10,007 rows of weight 1; bad rows placed in several blocks, the search on 1 to 8 blocks.
+  const std::size_t rows = 10007;
+  std::vector<std::int64_t> prefix(rows + 1);
+  for (std::size_t r = 0; r <= rows; ++r) prefix[r] = std::int64_t(r);
+  for (std::vector<std::size_t> bad : {std::vector<std::size_t>{}, {0}, {rows - 1}, {9000, 5003, 7777}, {4, 8000}}) {
+    std::vector<char> isBad(rows, 0);
+    for (std::size_t r : bad) isBad[r] = 1;
+    const std::size_t want = bad.empty() ? rows : *std::min_element(bad.begin(), bad.end());
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+      INFO(bad.size() << " bad rows, " << threads << " blocks");
+      CHECK(linalg::firstRowWhere(prefix, threads, [&](std::size_t r) { return isBad[r] != 0; }) == want);
+    }
+  }
 }
