@@ -39,7 +39,7 @@ void copy(const Vector& x, Vector& y) {
 void fill(Vector& y, const Coefficient& a) {
   gl::StateGuard guard;
   requireNonEmpty("linalg::fill", y);
-  stream::Pass("linalg/fill")
+  stream::Pass("stream/fill")
       .label("linalg::fill")
       .coefficient("u_a", a)
       .uniform("u_n", int(y.size()))

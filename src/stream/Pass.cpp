@@ -107,17 +107,19 @@ Pass& Pass::label(std::string text) {
 }
 
 void Pass::run() {
-  if (m_outputs.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
-  run({Rect{0, 0, m_outputs[0]->width(), m_outputs[0]->height()}});
+  const bool raw = m_groups[0] > 0;
+  if (m_outputs.empty() && !raw) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
+  run(raw ? std::vector<Rect>{} : std::vector<Rect>{Rect{0, 0, m_outputs[0]->width(), m_outputs[0]->height()}});
 }
 
 void Pass::run(const std::vector<Rect>& rects) {
-  if (m_outputs.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
   Runtime& rt = Runtime::current();
   const bool raw = m_groups[0] > 0;
+  // A raw kernel may write storage buffers only (stream::ScalarReadback's copy).
+  if (m_outputs.empty() && !raw) throw gl::Error("Pass(\"" + m_kernel + "\"): no output");
   const Backend backend = raw ? Backend::Compute : (m_backend ? *m_backend : rt.backend());
   rt.requireBackend(backend);
-  const int width = m_outputs[0]->width(), height = m_outputs[0]->height();
+  const int width = m_outputs.empty() ? 0 : m_outputs[0]->width(), height = m_outputs.empty() ? 0 : m_outputs[0]->height();
   for (const gl::Texture* o : m_outputs) {
     // Raw compute kernels address each image themselves (a vector and a Scalar, say).
     if (!raw && (o->width() != width || o->height() != height)) {
@@ -237,10 +239,11 @@ void Pass::run(const std::vector<Rect>& rects) {
                           GLuint((r.h + kWorkgroupSize - 1) / kWorkgroupSize), 1);
       }
     }
-    // Later passes read these texels by texelFetch, render targets, pixel transfers.
+    // Later passes read these texels by texelFetch, render targets, pixel transfers; storage
+    // buffers by later kernels and by the CPU (a mapped or glGetBufferSubData read).
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                     GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT |
-                    (m_storage.empty() ? 0 : GL_SHADER_STORAGE_BARRIER_BIT));
+                    (m_storage.empty() ? 0 : GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT));
   }
   rt.profiler().end();
 

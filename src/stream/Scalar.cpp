@@ -3,6 +3,7 @@
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
 
@@ -66,6 +67,16 @@ ScalarReadback::~ScalarReadback() {
 }
 
 void ScalarReadback::start(const Scalar& s) {
+  if (Runtime::current().backend() == Backend::Compute) {
+    // A dispatch copies the texel into the buffer (stream/scalar_to_buffer.glsl says why).
+    gl::StateGuard guard;
+    if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
+    Pass("stream/scalar_to_buffer").label("stream::ScalarReadback").input("u_scalar", s).storage(0, m_buffer)
+        .workgroups(1).run();
+    m_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush();  // as below
+    return;
+  }
   if (!Runtime::current().caps().floatRenderTargets)
     throw gl::Error("ScalarReadback(\"" + s.texture().name() + "\"): reading an RGBA32F scalar back needs RGBA32F render targets: " +
                     Runtime::current().caps().floatTargetsMissing());

@@ -41,7 +41,8 @@ class Scalar {
   bool m_pooled = false;
 };
 
-/// Non-blocking read-back of a Scalar through a pixel buffer object and a fence:
+/// Non-blocking read-back of a Scalar through a buffer and a fence (the texel reaches the
+/// buffer by glReadPixels, or on the compute backend by a one-invocation dispatch):
 ///   readback.start(rho);  ... enqueue more work ...  if (readback.ready()) use(readback.value());
 class ScalarReadback {
  public:

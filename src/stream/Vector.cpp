@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>
 
@@ -23,12 +24,17 @@ Vector::Vector(const Layout& layout, std::string name, gl::TextureFormat format)
     : m_layout(layout), m_texture(layout.width(), layout.height(), requireRgba(format), std::move(name)) {}
 
 Vector Vector::temporary(const Layout& layout, std::string name, gl::TextureFormat format) {
+  Vector v = uninitializedTemporary(layout, std::move(name), format);
+  // Pooled textures hold old data; the padding must be zero (identity of reductions).
+  if (layout.usedTexels() < layout.texels() || layout.size() % 4 != 0) v.setZero();
+  return v;
+}
+
+Vector Vector::uninitializedTemporary(const Layout& layout, std::string name, gl::TextureFormat format) {
   Vector v;
   v.m_layout = layout;
   v.m_texture = Runtime::current().pool().acquire(layout.width(), layout.height(), requireRgba(format), std::move(name));
   v.m_pooled = true;
-  // Pooled textures hold old data; the padding must be zero (identity of reductions).
-  if (layout.usedTexels() < layout.texels() || layout.size() % 4 != 0) v.setZero();
   return v;
 }
 
@@ -82,7 +88,18 @@ std::vector<float> Vector::download() const {
   return v;
 }
 
-void Vector::setZero() { m_texture.fill(0.0f); }
+void Vector::setZero() {
+  // On the compute backend a clear (glClear*, glClearTexImage) is work for the graphics
+  // engine, and between compute dispatches the switch to it and back stalls the GPU; the
+  // fill kernel stays a dispatch. docs/performance.md ("Zeroing a vector") has the figures.
+  if (empty() || Runtime::current().backend() != Backend::Compute) {
+    m_texture.fill(0.0f);
+    return;
+  }
+  gl::StateGuard guard;
+  Pass("stream/fill").label("stream::Vector::setZero").coefficient("u_a", Coefficient(0.0f))
+      .uniform("u_n", int(size())).uniform("u_width", m_layout.width()).output(*this).run();
+}
 
 std::vector<std::vector<float>> downloadAll(std::span<const Vector* const> vectors) {
   std::vector<std::vector<float>> padded(vectors.size());

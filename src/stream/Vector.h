@@ -25,6 +25,11 @@ class Vector {
   /// A vector whose texture comes from (and returns to) the runtime's texture pool:
   /// for temporaries inside operations. Contents are NOT zeroed except the padding.
   static Vector temporary(const Layout& layout, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
+  /// temporary() without the padding's zeroing (a pass where the layout has padding): for
+  /// a vector whose first writer writes every texel, padding zero, before anything reads it
+  /// (a product's output, or a pass whose inputs have zero padding).
+  static Vector uninitializedTemporary(const Layout& layout, std::string name,
+                                       gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   ~Vector();
   Vector(Vector&& other) noexcept;
   Vector& operator=(Vector&& other) noexcept;

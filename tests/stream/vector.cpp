@@ -5,9 +5,12 @@
 #include "support/Random.h"
 
 #include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
+
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -86,6 +89,50 @@ TEST_CASE("Vector upload/download round-trips exactly at awkward sizes", "[gl][s
     REQUIRE(v.download() == data);
     v.setZero();
     REQUIRE(v.download() == std::vector<float>(n, 0.0f));
+  }
+}
+
+namespace {
+/// Writes `values` (every texel, padding included) into v's texture behind its back.
+void overwriteTexels(const Vector& v, const std::vector<float>& values) {
+  gl::StateGuard guard;
+  gl::StateGuard::preparePixelTransfer();
+  glBindTexture(GL_TEXTURE_2D, v.texture().id());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, v.layout().width(), v.layout().height(), GL_RGBA, GL_FLOAT, values.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+}  // namespace
+
+TEST_CASE("Vector::setZero and pooled temporaries zero every texel, padding included, on each backend",
+          "[gl][stream]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  for (std::size_t n : test::awkwardSizes()) {
+    INFO("n = " << n);
+    const Layout layout = Layout::forSize(n);
+    // Every texel, padding included, holds a non-zero value (as a pooled texture may).
+    const std::vector<float> dirty(std::size_t(layout.width()) * std::size_t(layout.height()) * 4, 3.5f);
+    std::vector<float> texels(dirty.size(), -1.0f);
+    {
+      Vector v(layout, "dirty");
+      overwriteTexels(v, dirty);
+      v.setZero();
+      v.texture().download(texels.data());
+      REQUIRE(std::all_of(texels.begin(), texels.end(), [](float x) { return x == 0.0f; }));
+      overwriteTexels(v, dirty);
+    }
+    {
+      // A temporary's texture comes from the pool with the last user's data: its padding
+      // is zeroed (the identity of the reductions) before anything reads it.
+      Vector first = Vector::temporary(layout, "first");
+      overwriteTexels(first, dirty);
+    }
+    Vector second = Vector::temporary(layout, "second");
+    std::fill(texels.begin(), texels.end(), -1.0f);
+    second.texture().download(texels.data());
+    for (std::size_t i = n; i < texels.size(); ++i) {
+      INFO("padding value " << i);
+      REQUIRE(texels[i] == 0.0f);
+    }
   }
 }
 
