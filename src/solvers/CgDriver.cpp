@@ -7,6 +7,9 @@
 #include <texstream/solvers/StationaryLoop.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
 
 #include <cmath>
 #include <string>
@@ -69,7 +72,7 @@ void CgDriver::precondition() {
   if (m_sys.M) m_sys.M->apply(m_sys.r, m_sys.z);
 }
 
-std::optional<Verdict> CgDriver::setUp() {
+void CgDriver::setUpInPasses() {
   stream::Scalar bb = stream::Scalar::temporary("cg.bb");
   stream::dot(m_sys.b, m_sys.b, bb);
   trueResidual(m_sys);
@@ -77,13 +80,38 @@ std::optional<Verdict> CgDriver::setUp() {
   const double tolerance = m_limits.tolerance;
   Pass("solvers/cg_set_up_check").label("cg set-up check").input("u_bb", bb).input("u_rr", m_rr)
       .uniform("u_toleranceSquared", float(tolerance * tolerance)).output(m_check).output(m_sys.status).run();
+}
+
+bool CgDriver::setUpFused(CgIteration& it) {
+  // A x lands in r, and the reduction writes r = b - A x over it.
+  m_sys.A.apply(m_sys.x, m_sys.r);
+  const bool jacobi = m_sys.M && m_sys.inverseDiagonal;
+  const CgIteration::StartSums sums = (!m_sys.M || jacobi) ? it.startSums() : CgIteration::StartSums{};
+  const bool giveSums = sums.ru && sums.rr;
+  const double tolerance = m_limits.tolerance;
+  stream::reduceCustom(m_sys.b.layout(), {"solvers/cg_set_up_reduce", [&](Pass& pass) {
+    pass.label("cg set-up: r = b - Ax, b.b r.r r.u, check").inPlace();
+    pass.input("u_b", m_sys.b).input("u_ax", m_sys.r).uniform("u_toleranceSquared", float(tolerance * tolerance))
+        .uniform("u_n", int(m_sys.b.size())).uniform("u_width", m_sys.b.layout().width());
+    pass.output(m_sys.r);
+    if (jacobi) pass.define("JACOBI").input("u_inverseDiagonal", *m_sys.inverseDiagonal).output(m_sys.z);
+    pass.output(m_check).output(m_sys.status);
+    if (giveSums) pass.define("START_SUMS").output(*sums.ru).output(*sums.rr);
+  }});
+  m_preconditioned = jacobi;
+  return giveSums;
+}
+
+std::optional<Verdict> CgDriver::setUp(CgIteration& it) {
+  if (stream::Runtime::current().backend() == stream::Backend::Compute) m_startSumsGiven = setUpFused(it);
+  else setUpInPasses();
   if (m_limits.maxIterations == 0) {
     if (std::optional<Verdict> v = initialVerdict(m_check.read4())) return v;
     return Verdict{Outcome::MaxIterations, 0, "maxIterations = 0"};
   }
   m_initialCheck = std::make_unique<stream::ScalarReadback>();
   m_initialCheck->start(m_check);
-  precondition();
+  if (!m_preconditioned) precondition();
   return std::nullopt;
 }
 
@@ -188,7 +216,12 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
 
 Verdict CgDriver::iterate(CgIteration& it) {
   const int cap = m_limits.maxIterations;
-  it.start(1);
+  if (m_startSumsGiven) it.startFromSetUpSums(1);
+  else it.start(1);
+  // The set-up and the first product go to the GPU now: a driver holds commands until its
+  // buffer fills or something flushes, and after the wait that ended the previous solve
+  // the GPU would idle until then (docs/performance.md, "CG's fixed cost per solve").
+  glFlush();
   int pendingAt = 0, lastChecked = 0;
   for (int k = 1; k <= cap; ++k) {
     it.iterate(k, k == cap);

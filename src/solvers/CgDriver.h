@@ -67,6 +67,16 @@ class CgIteration {
   virtual void replaceResidual(int next) = 0;
   /// ||r||^2 of the current r, on the GPU, for a check.
   virtual const stream::Scalar& residualSquared() = 0;
+
+  /// Where the set-up may write r . u and ||r||^2 for start() (the compute backend's set-up
+  /// sums them in the dispatch that forms r): both null where start() takes them itself.
+  struct StartSums {
+    stream::Scalar* ru = nullptr;
+    stream::Scalar* rr = nullptr;
+  };
+  virtual StartSums startSums() { return {}; }
+  /// start(next) after the set-up wrote startSums(): the same, without taking the sums again.
+  virtual void startFromSetUpSums(int next) { start(next); }
 };
 
 /// Krüger & Westermann 2005, §44.3.2 (Bolz et al. 2003, §3.1): the fragment backend's loop.
@@ -78,12 +88,15 @@ class CgDriver {
  public:
   CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
            SolveRecorder& recorder);
-  /// r = b - A x and the set-up check, decided on the GPU (solvers/cg_set_up_check.glsl): where
-  /// the solve ends there (b = 0 or not finite, r not finite, x already converged) the
-  /// status stops the iterations from moving x. Its read-back is asynchronous, so the GPU
-  /// goes on to the first iterations without waiting for the CPU; iterate() takes its
-  /// verdict. A verdict here only without iterations to run (maxIterations = 0).
-  std::optional<Verdict> setUp();
+  /// r = b - A x, u = M^-1 r and the set-up check, decided on the GPU
+  /// (solvers/cg_set_up_decision.glsl): where the solve ends there (b = 0 or not finite, r
+  /// not finite, x already converged) the status stops the iterations from moving x. Its
+  /// read-back is asynchronous, so the GPU goes on to the first iterations without waiting
+  /// for the CPU; iterate() takes its verdict. On the compute backend one dispatch after
+  /// the product forms r (with u = r .* D^-1 for a diagonal M), sums ||b||^2, ||r||^2 and
+  /// r . u, and decides (solvers/cg_set_up_reduce.glsl), handing `it` its start sums. A
+  /// verdict here only without iterations to run (maxIterations = 0).
+  std::optional<Verdict> setUp(CgIteration& it);
   /// Iterates `it` (after setUp) to a verdict.
   Verdict iterate(CgIteration& it);
 
@@ -100,6 +113,12 @@ class CgDriver {
   /// The true relative residual; restarts `it` from it (once) when it is beyond the drift limit.
   double confirmConvergence(CgIteration& it, int now, bool& restarted);
   void precondition();
+  /// The set-up's passes on the fragment backend (and for operators without a fused one):
+  /// the residual, two reductions and the 1x1 check.
+  void setUpInPasses();
+  /// The compute backend's: the product, then one reduction that also decides; true when
+  /// it wrote `it`'s start sums (and, with a diagonal M, u).
+  bool setUpFused(CgIteration& it);
 
   CgSystem& m_sys;
   IterationLimits m_limits;
@@ -108,6 +127,8 @@ class CgDriver {
   std::unique_ptr<stream::ScalarReadback> m_initialCheck;  ///< in flight until iterate() takes it
   stream::Scalar m_rr, m_check;
   double m_bnorm2 = 0;
+  bool m_startSumsGiven = false;  ///< setUp wrote the iteration's start sums
+  bool m_preconditioned = false;  ///< setUp wrote u = M^-1 r
   int m_restartsLeft;
 };
 

@@ -29,12 +29,20 @@ using stream::Vector;
 
 class ChronopoulosGearCg final : public CgIteration {
  public:
+  // p and s are first written whole by the FIRST update (p = u, s = w, padding zero); w,
+  // a product's output, keeps temporary()'s zero padding.
   explicit ChronopoulosGearCg(CgSystem& s)
-      : m_s(s), m_p(Vector::temporary(s.b.layout(), "cg.p")), m_w(Vector::temporary(s.b.layout(), "cg.w")),
-        m_sp(Vector::temporary(s.b.layout(), "cg.s")) {}
+      : m_s(s), m_p(Vector::uninitializedTemporary(s.b.layout(), "cg.p")), m_w(Vector::temporary(s.b.layout(), "cg.w")),
+        m_sp(Vector::uninitializedTemporary(s.b.layout(), "cg.s")) {}
 
   void start(int next) override {
     sums();
+    startFromSetUpSums(next);
+  }
+
+  StartSums startSums() override { return {&m_gammaNew, &m_rr}; }
+
+  void startFromSetUpSums(int next) override {
     productAndStep(next, true);
     m_first = true;  // the next update sets p = u and s = w
   }

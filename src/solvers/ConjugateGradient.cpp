@@ -24,13 +24,14 @@ SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, st
   SolveRecorder recorder("cg(" + quoted(A.name()) + ")", options.onCheck);
   stream::Runtime& runtime = stream::Runtime::current();
 
-  CgSystem system{A, b, x, M, inverseDiagonal, stream::Vector::temporary(b.layout(), "cg.r"), {},
+  // r's first writer (the set-up's residual) writes every texel, its padding zero.
+  CgSystem system{A, b, x, M, inverseDiagonal, stream::Vector::uninitializedTemporary(b.layout(), "cg.r"), {},
                   stream::Scalar::temporary("cg.status")};
   if (M) system.z = stream::Vector::temporary(b.layout(), "cg.z");
-  CgDriver driver(system, limits, options.asynchronousCheck, options.restartOnDrift, recorder);
-  if (std::optional<Verdict> verdict = driver.setUp()) return recorder.finish(*verdict);
   const std::unique_ptr<CgIteration> algorithm =
       runtime.backend() == stream::Backend::Compute ? chronopoulosGearCg(system) : classicCg(system);
+  CgDriver driver(system, limits, options.asynchronousCheck, options.restartOnDrift, recorder);
+  if (std::optional<Verdict> verdict = driver.setUp(*algorithm)) return recorder.finish(*verdict);
   return recorder.finish(driver.iterate(*algorithm));
 }
 
