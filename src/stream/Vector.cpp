@@ -91,7 +91,7 @@ std::vector<float> Vector::download() const {
 void Vector::setZero() {
   // On the compute backend a clear (glClear*, glClearTexImage) is work for the graphics
   // engine, and between compute dispatches the switch to it and back stalls the GPU; the
-  // fill kernel stays a dispatch. docs/performance.md ("Zeroing a vector") has the figures.
+  // fill kernel stays a dispatch. docs/performance.md ("CG's fixed cost per solve") has the figures.
   if (empty() || Runtime::current().backend() != Backend::Compute) {
     m_texture.fill(0.0f);
     return;
