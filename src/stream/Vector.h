@@ -26,8 +26,9 @@ class Vector {
   /// for temporaries inside operations. Contents are NOT zeroed except the padding.
   static Vector temporary(const Layout& layout, std::string name, gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   /// temporary() without the padding's zeroing (a pass where the layout has padding): for
-  /// a vector whose first writer writes every texel, padding zero, before anything reads it
-  /// (a product's output, or a pass whose inputs have zero padding).
+  /// a vector whose first writer covers every texel and leaves the padding zero before
+  /// anything reads it (CG's set-up residual and its first update; not a sparse product,
+  /// which may leave padding texels untouched).
   static Vector uninitializedTemporary(const Layout& layout, std::string name,
                                        gl::TextureFormat format = gl::TextureFormat::RGBA32F);
   ~Vector();
