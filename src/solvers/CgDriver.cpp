@@ -90,7 +90,7 @@ bool CgDriver::setUpFused(CgIteration& it) {
   const bool giveSums = sums.ru && sums.rr;
   const double tolerance = m_limits.tolerance;
   stream::reduceCustom(m_sys.b.layout(), {"solvers/cg_set_up_reduce", [&](Pass& pass) {
-    pass.label("cg set-up: r = b - Ax, b.b r.r r.u, check").inPlace();
+    pass.label("cg set-up: residual, sums, check").inPlace();
     pass.input("u_b", m_sys.b).input("u_ax", m_sys.r).uniform("u_toleranceSquared", float(tolerance * tolerance))
         .uniform("u_n", int(m_sys.b.size())).uniform("u_width", m_sys.b.layout().width());
     pass.output(m_sys.r);
