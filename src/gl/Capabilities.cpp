@@ -168,6 +168,7 @@ void applyDisabledFeatures(Capabilities& c) {
       {"floatBlending", &Capabilities::floatBlending},
       {"floatLinearFiltering", &Capabilities::floatLinearFiltering},
       {"pixelBuffers", &Capabilities::pixelBuffers},     {"mapBufferRead", &Capabilities::mapBufferRead},
+      {"persistentMapping", &Capabilities::persistentMapping},
       {"getTexImage", &Capabilities::getTexImage},     {"renderFeedbackLoops", &Capabilities::renderFeedbackLoops}};
   std::stringstream list(env);
   std::string name;
@@ -186,6 +187,7 @@ void applyDisabledFeatures(Capabilities& c) {
   // What depends on what.
   if (!c.imageLoadStore || !c.storageBuffers || !c.memoryBarrier) c.compute = false;
   if (!c.floatRenderTargets) c.floatBlending = false;
+  if (!c.mapBufferRead) c.persistentMapping = false;
 }
 
 // Render to RGBA32F (RGBA16F): core in desktop GL 3.0+; ES needs EXT_color_buffer_float
@@ -251,7 +253,7 @@ std::string Capabilities::glslHeader(int desktopVersion, int esVersion) const {
 std::string_view disableableFeatures() {
   return "textureStorage, compute, imageLoadStore, storageBuffers, memoryBarrier, debugOutput, timerQueries, "
          "polygonMode, floatRenderTargets, halfFloatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers, "
-         "mapBufferRead, getTexImage, renderFeedbackLoops";
+         "mapBufferRead, persistentMapping, getTexImage, renderFeedbackLoops";
 }
 
 void loadGl(void* (*getProcAddress)(const char* name)) {
@@ -336,6 +338,7 @@ Capabilities queryCapabilities() {
 #else
   c.mapBufferRead = glad_glMapBufferRange != nullptr;
 #endif
+  c.persistentMapping = c.mapBufferRead && desktop && c.atLeast(4, 4) && glad_glBufferStorage;
   c.getTexImage = desktop && glad_glGetTexImage;
   c.renderFeedbackLoops = desktop;
   c.floatBlending = desktop || hasExtension(extensions, "GL_EXT_float_blend");

@@ -47,6 +47,10 @@ struct Capabilities {
   bool floatLinearFiltering = false;///< GL_LINEAR on float textures (ES: OES_texture_float_linear)
   bool pixelBuffers = false;        ///< pixel pack/unpack buffers (desktop 2.1, ES 3.0)
   bool mapBufferRead = false;       ///< glMapBufferRange for reading (not in WebGL2)
+  /// glBufferStorage with a persistent, coherent read mapping (desktop 4.4): the CPU reads
+  /// what the GPU wrote once a fence passes, with no map call (which may wait for the GPU
+  /// to go idle)
+  bool persistentMapping = false;
   bool getTexImage = false;         ///< glGetTexImage (desktop only)
   /// A pass may sample a texture while rendering into other texels of it (desktop drivers
   /// allow it; ES drivers may skip such draws and WebGL2 refuses them).
@@ -100,7 +104,7 @@ void forgetCapabilities();
 /// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,
 /// memoryBarrier, debugOutput, timerQueries, polygonMode, floatRenderTargets,
 /// halfFloatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers,
-/// mapBufferRead, getTexImage, renderFeedbackLoops. `floatRenderTargets` alone simulates
+/// mapBufferRead, persistentMapping, getTexImage, renderFeedbackLoops. `floatRenderTargets` alone simulates
 /// a device with half-float targets only (iOS Safari). TEXSTREAM_MAX_TEXTURE_SIZE=N lowers
 /// maxTextureSize to N (never raises it), to simulate a device with a smaller limit.
 std::string_view disableableFeatures();

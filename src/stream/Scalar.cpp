@@ -9,6 +9,7 @@
 
 #include <glad/gl.h>
 
+#include <cstring>
 #include <utility>
 
 namespace texstream::stream {
@@ -64,19 +65,36 @@ ScalarReadback::ScalarReadback() {
 ScalarReadback::~ScalarReadback() {
   if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
   if (m_buffer) glDeleteBuffers(1, &m_buffer);
+  if (m_mappedBuffer) glDeleteBuffers(1, &m_mappedBuffer);  // unmaps it
 }
 
 void ScalarReadback::start(const Scalar& s) {
-  if (Runtime::current().backend() == Backend::Compute) {
+  Runtime& rt = Runtime::current();
+  if (rt.backend() == Backend::Compute) {
     // A dispatch copies the texel into the buffer (stream/scalar_to_buffer.glsl says why).
     gl::StateGuard guard;
     if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
-    Pass("stream/scalar_to_buffer").label("stream::ScalarReadback").input("u_scalar", s).storage(0, m_buffer)
-        .workgroups(1).run();
+    m_fence = nullptr;
+    m_fromMapped = rt.caps().persistentMapping;
+    if (m_fromMapped && !m_mappedBuffer) {
+      const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+      gl::StateGuard::preparePixelTransfer();  // the guard restores the pack buffer binding
+      glGenBuffers(1, &m_mappedBuffer);
+      glBindBuffer(GL_PIXEL_PACK_BUFFER, m_mappedBuffer);
+      glBufferStorage(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), nullptr, flags);
+      m_mapped = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4 * sizeof(float), flags);
+      glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+      if (!m_mapped) throw gl::Error("ScalarReadback::start: mapping the persistent read-back buffer failed");
+    }
+    Pass("stream/scalar_to_buffer").label("stream::ScalarReadback").input("u_scalar", s)
+        .storage(0, m_fromMapped ? m_mappedBuffer : m_buffer).workgroups(1).run();
+    // The shader's write reaches the mapping at the barrier; the CPU reads it after the fence.
+    if (m_fromMapped) glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     m_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glFlush();  // as below
     return;
   }
+  m_fromMapped = false;
   if (!Runtime::current().caps().floatRenderTargets)
     throw gl::Error("ScalarReadback(\"" + s.texture().name() + "\"): reading an RGBA32F scalar back needs RGBA32F render targets: " +
                     Runtime::current().caps().floatTargetsMissing());
@@ -122,6 +140,10 @@ std::array<float, 4> ScalarReadback::value() {
 #endif
   glDeleteSync(static_cast<GLsync>(m_fence));
   m_fence = nullptr;
+  if (m_fromMapped) {
+    std::memcpy(v.data(), m_mapped, sizeof v);
+    return v;
+  }
   gl::StateGuard guard;
   gl::StateGuard::preparePixelTransfer();
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);

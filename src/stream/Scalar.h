@@ -44,6 +44,10 @@ class Scalar {
 /// Non-blocking read-back of a Scalar through a buffer and a fence (the texel reaches the
 /// buffer by glReadPixels, or on the compute backend by a one-invocation dispatch):
 ///   readback.start(rho);  ... enqueue more work ...  if (readback.ready()) use(readback.value());
+/// On the compute backend with Capabilities::persistentMapping the dispatch writes into a
+/// persistently mapped buffer and value() reads it once the fence has passed: mapping a
+/// buffer, or glGetBufferSubData, may wait for the GPU to finish all the work enqueued
+/// since (NVIDIA's driver does), and the GPU then idles until the CPU enqueues more.
 class ScalarReadback {
  public:
   ScalarReadback();
@@ -62,6 +66,11 @@ class ScalarReadback {
  private:
   unsigned int m_buffer = 0;
   void* m_fence = nullptr;
+  /// The compute path's persistently mapped buffer (created on its first start) and its
+  /// mapping; m_fromMapped: the pending copy lands there.
+  unsigned int m_mappedBuffer = 0;
+  const void* m_mapped = nullptr;
+  bool m_fromMapped = false;
 };
 
 }  // namespace texstream::stream

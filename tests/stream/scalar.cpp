@@ -1,19 +1,33 @@
 // Tests src/stream/Scalar.*: blocking and asynchronous read-back.
 #include <catch2/catch.hpp>
 
+#include "support/Features.h"
 #include "support/Gl.h"
 
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
+#include <glad/gl.h>
+
 #include <vector>
 
 using namespace texstream;
 
 TEST_CASE("Scalar write/read and asynchronous read-back, on each backend", "[gl][stream]") {
-  // The compute backend copies the texel with a dispatch, the fragment one with glReadPixels.
+  // The compute backend copies the texel with a dispatch (into a persistently mapped buffer
+  // where the context has persistentMapping), the fragment one with glReadPixels.
+  for (const char* features : {"", "persistentMapping"}) {
+  INFO("TEXSTREAM_DISABLE_FEATURES=" << features);
+  test::DisabledFeatures off(features);
   TEXSTREAM_FOR_EACH_BACKEND();
+  if (!gl::capabilities().es && gl::capabilities().atLeast(4, 4)) {
+    REQUIRE(gl::capabilities().persistentMapping == (*features == '\0'));
+  }
+  // The host's pack buffer binding stays where it was.
+  GLuint hostBuffer = 0;
+  glGenBuffers(1, &hostBuffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, hostBuffer);
   stream::Scalar s("rho", 3.25f);
   REQUIRE(s.read() == 3.25f);
   s.write4({1.0f, 2.0f, 3.0f, 4.0f});
@@ -46,4 +60,21 @@ TEST_CASE("Scalar write/read and asynchronous read-back, on each backend", "[gl]
   rb.start(t);
   REQUIRE(rb.value()[0] == 100.0f);
   REQUIRE_FALSE(rb.pending());
+  // Many copies in flight one after another, each read back after later work.
+  for (int i = 0; i < 20; ++i) {
+    s.write(float(i) + 0.5f);
+    rb.start(s);
+    stream::sum(v, t);
+    if (i % 2 == 0) {
+      while (!rb.ready()) {
+      }
+    }
+    REQUIRE(rb.value()[0] == float(i) + 0.5f);
+  }
+  GLint bound = -1;
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &bound);
+  CHECK(GLuint(bound) == hostBuffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glDeleteBuffers(1, &hostBuffer);
+  }
 }
