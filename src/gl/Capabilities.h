@@ -104,9 +104,10 @@ void forgetCapabilities();
 /// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,
 /// memoryBarrier, debugOutput, timerQueries, polygonMode, floatRenderTargets,
 /// halfFloatRenderTargets, floatBlending, floatLinearFiltering, pixelBuffers,
-/// mapBufferRead, persistentMapping, getTexImage, renderFeedbackLoops. `floatRenderTargets` alone simulates
-/// a device with half-float targets only (iOS Safari). TEXSTREAM_MAX_TEXTURE_SIZE=N lowers
-/// maxTextureSize to N (never raises it), to simulate a device with a smaller limit.
+/// mapBufferRead, persistentMapping, getTexImage, renderFeedbackLoops. `floatRenderTargets`
+/// alone simulates a device with half-float targets only (iOS Safari).
+/// TEXSTREAM_MAX_TEXTURE_SIZE=N lowers maxTextureSize to N (never raises it), to simulate a
+/// device with a smaller limit.
 std::string_view disableableFeatures();
 
 }  // namespace texstream::gl

@@ -95,9 +95,9 @@ void ScalarReadback::start(const Scalar& s) {
     return;
   }
   m_fromMapped = false;
-  if (!Runtime::current().caps().floatRenderTargets)
+  if (!rt.caps().floatRenderTargets)
     throw gl::Error("ScalarReadback(\"" + s.texture().name() + "\"): reading an RGBA32F scalar back needs RGBA32F render targets: " +
-                    Runtime::current().caps().floatTargetsMissing());
+                    rt.caps().floatTargetsMissing());
   gl::StateGuard guard;
   gl::StateGuard::preparePixelTransfer();
   if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
