@@ -22,13 +22,27 @@ int blockOfRow(vec4 info, int h, int k) {
 #endif
 }
 
+// The values texel of block `slot`. GPUs store a texture in 2D tiles (NVIDIA: 64 bytes by
+// 8 rows, 4 x 8 RGBA32F texels), so a row of 32 texels spans eight tiles; with INTERLEAVED
+// the 32 consecutive slots a subgroup reads fill one 4 x 8 tile instead (tiles in rows of
+// 2^u_blockShift / 4; linalg/BcrsMatrix.cpp, interleavedValueTexel). The block columns,
+// one float a block, stay in rows: 32 of them are 128 bytes of one row either way.
+ivec2 valueTexel(int slot) {
+#ifdef INTERLEAVED
+  int tile = slot >> 5, within = slot & 31, tileShift = u_blockShift - 2;
+  return ivec2(((tile & ((1 << tileShift) - 1)) << 2) | (within & 3), ((tile >> tileShift) << 3) | (within >> 2));
+#else
+  return texelAtShift(slot, u_blockShift);
+#endif
+}
+
 // BLOCK 2: block k of block row h times x.
 vec2 blockProduct(vec4 info, int h, int k) {
-  ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
-  int J = int(texelFetch(u_columns, at, 0).x);
+  int slot = blockOfRow(info, h, k);
+  int J = int(texelFetch(u_columns, texelAtShift(slot, u_blockShift), 0).x);
   vec4 xt = xTexel(J >> 1);
   vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw;
-  vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+  vec4 a = texelFetch(u_values, ivec3(valueTexel(slot), 0), 0);
   return vec2(dot(a.xy, xj), dot(a.zw, xj));
 }
 
@@ -102,11 +116,11 @@ vec4 bcrsResidual(ivec2 texel) {
   for (int h = 0; h < 2; ++h) {
     int count = h == 0 ? int(info.y) : int(info.z);
     for (int k = 0; k < count; ++k) {
-      ivec2 at = texelAtShift(blockOfRow(info, h, k), u_blockShift);
-      int J = int(texelFetch(u_columns, at, 0).x);
+      int slot = blockOfRow(info, h, k);
+      int J = int(texelFetch(u_columns, texelAtShift(slot, u_blockShift), 0).x);
       vec4 xt = xTexel(J >> 1), xtLo = xTexelLo(J >> 1);
       vec2 xj = (J & 1) == 0 ? xt.xy : xt.zw, xjLo = (J & 1) == 0 ? xtLo.xy : xtLo.zw;
-      vec4 a = texelFetch(u_values, ivec3(at, 0), 0);
+      vec4 a = texelFetch(u_values, ivec3(valueTexel(slot), 0), 0);
       for (int c = 0; c < 2; ++c) {
         vec2 column = vec2(a[c], a[2 + c]);
         vec4 coefficient = h == 0 ? vec4(column, 0.0, 0.0) : vec4(0.0, 0.0, column);

@@ -34,11 +34,22 @@ int log2Ceil(std::size_t v) {
   return s;
 }
 
-/// The block textures' shape for `stored` blocks: 2^k texels wide, near square.
-std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored) {
+/// The block textures' shape for `stored` blocks: 2^k texels wide (at least 4), near
+/// square. Interleaved, the values texture's height is a whole number of 8-row tiles
+/// (interleavedValueTexel).
+std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored, bool interleavedValues = false) {
   const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1)))));
-  const std::size_t width = std::size_t(1) << log2Ceil(root);
-  return {width, std::max<std::size_t>(1, (stored + width - 1) / width)};
+  const std::size_t width = std::size_t(1) << std::max(2, log2Ceil(root));
+  const std::size_t height = std::max<std::size_t>(1, (stored + width - 1) / width);
+  return {width, interleavedValues ? (height + 7) / 8 * 8 : height};
+}
+
+/// The texel (index in a width-wide texture) holding the values of slot `slot` of the
+/// interleaved layout: 32 consecutive slots fill a 4 x 8 tile, tiles in rows of width / 4
+/// (sparse/spmv_bcrs_product.glsl, valueTexel).
+std::size_t interleavedValueTexel(std::size_t slot, std::size_t width) {
+  const std::size_t tile = slot / 32, within = slot % 32, tilesPerRow = width / 4;
+  return ((tile / tilesPerRow) * 8 + within / 4) * width + (tile % tilesPerRow) * 4 + within % 4;
 }
 }  // namespace
 
@@ -129,8 +140,8 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   const int maxSize = stream::Runtime::current().caps().maxTextureSize;
   // Whether `stored` blocks fit exact-float indices and textures of at most maxSize texels
   // a side.
-  auto fits = [&](std::size_t stored) {
-    const auto [width, height] = blockTextureShape(stored);
+  auto fits = [&](std::size_t stored, bool interleaved) {
+    const auto [width, height] = blockTextureShape(stored, interleaved);
     return stored < kExactFloatLimit && width <= std::size_t(maxSize) && height <= std::size_t(maxSize);
   };
   m_interleaved = B == 2 && options.interleave.value_or(stream::Runtime::current().backend() == stream::Backend::Compute);
@@ -151,7 +162,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     }
     // Its padding must not make a matrix that fits consecutively fail: chosen by default,
     // it gives way to the consecutive layout.
-    if (!options.interleave.has_value() && !fits(padded) && fits(m_blocks)) m_interleaved = false;
+    if (!options.interleave.has_value() && !fits(padded, true) && fits(m_blocks, false)) m_interleaved = false;
   }
   if (m_interleaved) {
     stored = 0;
@@ -178,17 +189,21 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
                     " stored blocks; block indices are exact floats, so fewer than 2^24");
   }
 
+  // The column texture and the values texture share the width; interleaved, the values
+  // texture is rounded up to whole tiles.
   const auto [width, height] = blockTextureShape(m_storedBlocks);
-  if (width > std::size_t(maxSize) || height > std::size_t(maxSize)) {
+  const std::size_t valuesHeight = blockTextureShape(m_storedBlocks, m_interleaved).second;
+  if (width > std::size_t(maxSize) || valuesHeight > std::size_t(maxSize)) {
     throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(width) + "x" +
-                    std::to_string(height) + " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
+                    std::to_string(valuesHeight) + " texture, beyond this GPU's maximum texture size " +
+                    std::to_string(maxSize));
   }
-  const int Wb = int(width), Hb = int(height);
+  const int Wb = int(width), Hb = int(height), Hv = int(valuesHeight);
   const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
   const int layers = B == 4 ? 4 : 1;
-  m_values = gl::Texture(Wb, Hb, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
+  m_values = gl::Texture(Wb, Hv, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
   std::vector<float> layer;
-  resizeLarge(layer, 4 * texels);  // zero-filled; zeroed again for each later layer
+  resizeLarge(layer, 4 * std::size_t(Wb) * std::size_t(Hv));  // zero-filled; zeroed again for each later layer
   std::vector<float> cols = largeArray(texels, 0.0f);
   // Blocks are copied to their slots on threads (RowBlocks.h; each block has its own slot).
   const unsigned copyThreads = workThreads(double(m_blocks) * 4.0);
@@ -197,8 +212,9 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     forRowBlocks(m_blocks, copyThreads, [&](unsigned, std::size_t first, std::size_t last) {
       for (std::size_t b = first; b < last; ++b) {
         // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
+        const std::size_t valueTexel = m_interleaved ? interleavedValueTexel(slotOfBlock[b], width) : slotOfBlock[b];
         std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
-                    layer.begin() + std::ptrdiff_t(4 * slotOfBlock[b]));
+                    layer.begin() + std::ptrdiff_t(4 * valueTexel));
         if (l == 0) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
       }
     });

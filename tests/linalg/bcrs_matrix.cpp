@@ -76,7 +76,7 @@ TEST_CASE("BcrsMatrix: y = A x for 2x2 and 4x4 blocks, with and without RCM", "[
     Vector d(n, "d");
     A.diagonal(d);
     const std::vector<double> diag = csr.diagonal();
-        CHECK(test::maxRelativeError(d.download(), diag) <= 1e-7);
+    CHECK(test::maxRelativeError(d.download(), diag) <= 1e-7);
   }
 }
 
