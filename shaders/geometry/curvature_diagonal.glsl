@@ -42,7 +42,7 @@ void kernel(ivec2 texel) {
   for (int c = 0; c < 4; ++c) xi[c] = vertexPosition(u_positions, 4 * t + c, u_vertexShift);
   int s = int(texelFetch(u_starts, texel, 0).x);
   for (int k = 0; k < K; ++k) {
-    ivec2 at = texelAtShift(s + k * u_stride, u_valuesShift);
+    ivec2 at = tiledTexelAtShift(s + k * u_stride, u_valuesShift);
     vec4 a = texelFetch(u_values, at, 0) - texelFetch(u_moved, at, 0);
     ivec4 J = ivec4(texelFetch(u_columns, at, 0));
     ivec4 N = ivec4(texelFetch(u_next, at, 0));

@@ -74,7 +74,7 @@ void kernel(ivec2 texel) {
 #if K > 0
   int s = int(texelFetch(u_starts, t, 0).x);
   for (int k = 0; k < K; ++k) {
-    ivec2 at = texelAtShift(s + k * u_stride, u_valuesShift);
+    ivec2 at = tiledTexelAtShift(s + k * u_stride, u_valuesShift);
     float a = texelFetch(u_values, at, 0)[c];
     int j = int(texelFetch(u_columns, at, 0)[c]);
     ivec2 xj = vertexTexel(j, u_vertexShift);

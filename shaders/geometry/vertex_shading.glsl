@@ -30,7 +30,7 @@ void kernel(ivec2 texel) {
 #if K > 0
   int s = int(texelFetch(u_starts, t, 0).x);
   for (int k = 0; k < K; ++k) {
-    ivec2 at = texelAtShift(s + k * u_stride, u_valuesShift);
+    ivec2 at = tiledTexelAtShift(s + k * u_stride, u_valuesShift);
     int n = int(texelFetch(u_next, at, 0)[c]);
     int p = int(texelFetch(u_prev, at, 0)[c]);
     if (n < 0 && p < 0) continue;

@@ -7,6 +7,15 @@
 // Texel t of a texture 2^shift texels wide.
 ivec2 texelAtShift(int t, int shift) { return ivec2(t & ((1 << shift) - 1), t >> shift); }
 
+// Texel `index` of a texture 2^shift texels wide (shift >= 2) whose texels are numbered in
+// 4 x 8 tiles, 32 consecutive indices a tile, tiles in rows of 2^shift / 4 (the values
+// textures of SegmentMatrix and of BcrsMatrix's interleaved blocks; linalg/TextureTiles.h
+// says why).
+ivec2 tiledTexelAtShift(int index, int shift) {
+  int tile = index >> 5, within = index & 31, tileShift = shift - 2;
+  return ivec2(((tile & ((1 << tileShift) - 1)) << 2) | (within & 3), ((tile >> tileShift) << 3) | (within >> 2));
+}
+
 // Element e (>= 0, inside the texture) of a vector whose texture is 2^shift texels wide:
 // one fetch, two shifts, no division (the internal layouts of SegmentMatrix).
 float fetchElementShift(sampler2D x, int e, int shift) {

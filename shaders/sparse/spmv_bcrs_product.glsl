@@ -22,15 +22,13 @@ int blockOfRow(vec4 info, int h, int k) {
 #endif
 }
 
-// The values texel of block `slot`. GPUs store a texture in 2D tiles (NVIDIA: 64 bytes by
-// 8 rows, 4 x 8 RGBA32F texels), so a row of 32 texels spans eight tiles; with INTERLEAVED
-// the 32 consecutive slots a subgroup reads fill one 4 x 8 tile instead (tiles in rows of
-// 2^u_blockShift / 4; linalg/BcrsMatrix.cpp, interleavedValueTexel). The block columns,
-// one float a block, stay in rows: 32 of them are 128 bytes of one row either way.
+// The values texel of block `slot`: with INTERLEAVED numbered in 4 x 8 tiles, so that the 32
+// consecutive slots a subgroup reads come from one tile of the texture (sparse/element.glsl,
+// linalg/TextureTiles.h). The block columns, one float a block, stay in rows: 32 of them are
+// 128 bytes of one row either way.
 ivec2 valueTexel(int slot) {
 #ifdef INTERLEAVED
-  int tile = slot >> 5, within = slot & 31, tileShift = u_blockShift - 2;
-  return ivec2(((tile & ((1 << tileShift) - 1)) << 2) | (within & 3), ((tile >> tileShift) << 3) | (within >> 2));
+  return tiledTexelAtShift(slot, u_blockShift);
 #else
   return texelAtShift(slot, u_blockShift);
 #endif

@@ -22,7 +22,7 @@ int segmentStart(ivec2 texel) { return int(texelFetch(u_starts, texel, 0).x) + u
 // Entry c of the segment starting at s: its four values (one per row of the texel) and
 // the element indices j of their columns.
 void segmentEntry(int s, int c, out vec4 a, out ivec4 j) {
-  ivec2 at = texelAtShift(s + c * u_stride, u_valuesShift);
+  ivec2 at = tiledTexelAtShift(s + c * u_stride, u_valuesShift);
   a = texelFetch(u_values, at, 0);
   j = ivec4(texelFetch(u_columns, at, 0));
 }
@@ -97,7 +97,7 @@ void segmentDoubleFloat(ivec2 texel, out vec4 hi, out vec4 lo) {
     vec4 xjLo = vec4(fetchElementShift(u_xLo, j.x, u_xShift), fetchElementShift(u_xLo, j.y, u_xShift),
                      fetchElementShift(u_xLo, j.z, u_xShift), fetchElementShift(u_xLo, j.w, u_xShift));
 #ifdef ENTRY_TAILS
-    vec4 aLo = texelFetch(u_valueTails, texelAtShift(s + c * u_stride, u_valuesShift), 0);
+    vec4 aLo = texelFetch(u_valueTails, tiledTexelAtShift(s + c * u_stride, u_valuesShift), 0);
     dfAddPairProduct(hi, lo, DF_SIGN * a, DF_SIGN * aLo, xj, xjLo);
 #else
     dfAddProduct(hi, lo, DF_SIGN * a, xj, xjLo);

@@ -60,7 +60,7 @@ void main() {
   if (inside) {
     int s = int(texelFetch(u_starts, texel, 0).x);
     for (int c = lane; c < span.k; c += span.lanes) {
-      ivec2 at = texelAtShift(s + c * span.stride, u_valuesShift);
+      ivec2 at = tiledTexelAtShift(s + c * span.stride, u_valuesShift);
       vec4 a = texelFetch(u_values, at, 0);
       ivec4 j = ivec4(texelFetch(u_columns, at, 0));
       sum += a * vec4(gatherX(j.x), gatherX(j.y), gatherX(j.z), gatherX(j.w));

@@ -11,6 +11,7 @@
 #include <texstream/linalg/FusedProductDot.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
+#include <texstream/linalg/TextureTiles.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -35,21 +36,12 @@ int log2Ceil(std::size_t v) {
 }
 
 /// The block textures' shape for `stored` blocks: 2^k texels wide (at least 4), near
-/// square. Interleaved, the values texture's height is a whole number of 8-row tiles
-/// (interleavedValueTexel).
-std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored, bool interleavedValues = false) {
+/// square. Interleaved, the values texture's texels are numbered in tiles (TextureTiles.h),
+/// so its height is a whole number of tiles.
+std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored, bool tiledValues = false) {
   const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1)))));
   const std::size_t width = std::size_t(1) << std::max(2, log2Ceil(root));
-  const std::size_t height = std::max<std::size_t>(1, (stored + width - 1) / width);
-  return {width, interleavedValues ? (height + 7) / 8 * 8 : height};
-}
-
-/// The texel (index in a width-wide texture) holding the values of slot `slot` of the
-/// interleaved layout: 32 consecutive slots fill a 4 x 8 tile, tiles in rows of width / 4
-/// (sparse/spmv_bcrs_product.glsl, valueTexel).
-std::size_t interleavedValueTexel(std::size_t slot, std::size_t width) {
-  const std::size_t tile = slot / 32, within = slot % 32, tilesPerRow = width / 4;
-  return ((tile / tilesPerRow) * 8 + within / 4) * width + (tile % tilesPerRow) * 4 + within % 4;
+  return {width, tiledValues ? tiledRows(stored, width) : std::max<std::size_t>(1, (stored + width - 1) / width)};
 }
 }  // namespace
 
@@ -212,7 +204,11 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     forRowBlocks(m_blocks, copyThreads, [&](unsigned, std::size_t first, std::size_t last) {
       for (std::size_t b = first; b < last; ++b) {
         // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
-        const std::size_t valueTexel = m_interleaved ? interleavedValueTexel(slotOfBlock[b], width) : slotOfBlock[b];
+        std::size_t valueTexel = slotOfBlock[b];
+        if (m_interleaved) {
+          const TexelPosition at = tiledTexel(slotOfBlock[b], std::size_t(Wb));
+          valueTexel = at.y * std::size_t(Wb) + at.x;
+        }
         std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
                     layer.begin() + std::ptrdiff_t(4 * valueTexel));
         if (l == 0) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0

@@ -21,9 +21,8 @@
 //   block row of neighbouring texels, read neighbouring texels of the block textures. A
 //   slice is as long as its longest block row (shorter rows padded with zero blocks).
 //   rowBlocks() then gives slice start + s as the first block. The block columns stay at
-//   texel (b % Wb, b / Wb); the values of 32 consecutive slots fill a 4 x 8 texel tile
-//   (tiles in rows of Wb / 4), because GPUs store textures in 2D tiles and a row of 32
-//   RGBA32F texels would span eight of them (sparse/spmv_bcrs_product.glsl, valueTexel).
+//   texel (b % Wb, b / Wb); the values texture numbers its texels in 4 x 8 tiles, 32
+//   consecutive slots a tile (TextureTiles.h says why).
 // The product is one pass whose kernel loops over the blocks of its block rows; with 2x2
 // blocks on the compute backend each block row has an invocation of its own
 // (sparse/spmv_bcrs2_rows.glsl), the two halves of a texel meeting in shared memory.

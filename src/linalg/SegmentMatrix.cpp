@@ -8,6 +8,7 @@
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
+#include <texstream/linalg/TextureTiles.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -294,8 +295,10 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
     throw gl::Error(title + ": " + std::to_string(total) +
                     " texels of off-diagonal values; segment starts are exact floats, so fewer than 2^24");
   }
-  const int Wv = pow2Width(total, 1);
-  const int Hv = int(std::max<std::size_t>(1, (total + std::size_t(Wv) - 1) / std::size_t(Wv)));
+  // Values texels are numbered in tiles (TextureTiles.h): at least one tile wide, whole
+  // tiles high.
+  const int Wv = pow2Width(total, 4);
+  const int Hv = int(tiledRows(total, std::size_t(Wv)));
   if (Wv > maxSize || Hv > maxSize) {
     throw gl::Error(title + ": the off-diagonal values need a " + std::to_string(Wv) + "x" + std::to_string(Hv) +
                     " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
@@ -319,10 +322,11 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
           slot = {true, int(t % std::size_t(W)), int(t / std::size_t(W)), channel};
           continue;
         }
-        const std::size_t s = start[t] + std::size_t(stride[t]) * c++;
-        slot = {false, int(s % std::size_t(Wv)), int(s / std::size_t(Wv)), channel};
-        m_slotEntries[4 * s + std::size_t(channel)] = std::int64_t(e);
-        columns[4 * s + std::size_t(channel)] = float(userToInternal[j]);
+        const auto [x, y] = tiledTexel(start[t] + std::size_t(stride[t]) * c++, std::size_t(Wv));
+        slot = {false, int(x), int(y), channel};
+        const std::size_t at = 4 * (y * std::size_t(Wv) + x) + std::size_t(channel);
+        m_slotEntries[at] = std::int64_t(e);
+        columns[at] = float(userToInternal[j]);
       }
     }
   });

@@ -11,9 +11,10 @@
 //   compute backend, consecutive on the fragment one), channel c of that run
 //   holding row 4t+c's entries in CSR order; shorter rows are padded with zeros.
 // - R (segmentStarts(), R32F, internal layout's W x H): per internal texel the index of the
-//   first texel of its segment in the values texture (exact float; values texel s sits at
-//   (s % valuesWidth, s / valuesWidth)). Segments follow the order rows were placed in
-//   (reading order, or tile by tile), so one workgroup's segments are contiguous.
+//   first texel of its segment in the values texture (exact float; values texels are
+//   numbered in 4 x 8 tiles, 32 consecutive indices a tile: TextureTiles.h says why).
+//   Segments follow the order rows were placed in (reading order, or tile by tile), so one
+//   workgroup's segments are contiguous.
 // - C (columns(), RGBA32F, laid out like the values): per entry the internal element index
 //   of x_j (exact float); padded entries point at one constant element that is always zero
 //   (the last element of the internal texture, Layout padding: Bolz §3.2.2 "Notes").
