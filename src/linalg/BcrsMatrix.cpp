@@ -184,7 +184,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
   // The column texture and the values texture share the width; interleaved, the values
   // texture is rounded up to whole tiles.
   const auto [width, height] = blockTextureShape(m_storedBlocks);
-  const std::size_t valuesHeight = blockTextureShape(m_storedBlocks, m_interleaved).second;
+  const std::size_t valuesHeight = m_interleaved ? tiledRows(m_storedBlocks, width) : height;
   if (width > std::size_t(maxSize) || valuesHeight > std::size_t(maxSize)) {
     throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(width) + "x" +
                     std::to_string(valuesHeight) + " texture, beyond this GPU's maximum texture size " +
