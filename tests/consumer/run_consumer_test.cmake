@@ -1,5 +1,44 @@
-# ctest "consumer": install texstream into a scratch prefix, configure and build
-# tests/consumer against it with find_package(texstream), run the result.
+# ctest "consumer": check that README.md shows main.cpp's example as it is, then install
+# texstream into a scratch prefix, configure and build tests/consumer against it with
+# find_package(texstream), run the result.
+cmake_minimum_required(VERSION 3.25)
+
+# README's example: main.cpp's "// readme:begin" ... "// readme:end" regions, each without
+# its markers' indentation, joined by an empty line, as one ```cpp block of README.md.
+file(READ ${SOURCE_DIR}/tests/consumer/main.cpp source)
+file(READ ${SOURCE_DIR}/README.md readme)
+set(example "")
+set(rest "${source}")
+while(TRUE)
+  string(FIND "${rest}" "// readme:begin\n" begin)
+  if(begin EQUAL -1)
+    break()
+  endif()
+  string(SUBSTRING "${rest}" 0 ${begin} before)
+  string(REGEX REPLACE "^.*\n" "" indent "\n${before}")  # what precedes the marker on its line
+  math(EXPR from "${begin} + 16")
+  string(SUBSTRING "${rest}" ${from} -1 rest)
+  string(FIND "${rest}" "${indent}// readme:end" end)
+  if(end EQUAL -1)
+    message(FATAL_ERROR "tests/consumer/main.cpp: a readme:begin marker without its readme:end")
+  endif()
+  string(SUBSTRING "${rest}" 0 ${end} region)
+  string(SUBSTRING "${rest}" ${end} -1 rest)
+  if(NOT indent STREQUAL "")
+    string(REPLACE "\n${indent}" "\n" region "\n${region}")
+    string(SUBSTRING "${region}" 1 -1 region)
+  endif()
+  if(NOT example STREQUAL "")
+    string(APPEND example "\n")
+  endif()
+  string(APPEND example "${region}")
+endwhile()
+string(FIND "${readme}" "```cpp\n${example}```" at)
+if(example STREQUAL "" OR at EQUAL -1)
+  message(FATAL_ERROR "README.md does not show tests/consumer/main.cpp's example as it is; its ```cpp block "
+                      "should read:\n${example}")
+endif()
+
 set(prefix ${BUILD_DIR}/consumer-test/prefix)
 set(cbuild ${BUILD_DIR}/consumer-test/build)
 file(REMOVE_RECURSE ${BUILD_DIR}/consumer-test)
