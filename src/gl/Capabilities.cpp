@@ -340,7 +340,9 @@ Capabilities queryCapabilities() {
 #endif
   c.persistentMapping = c.mapBufferRead && desktop && c.atLeast(4, 4) && glad_glBufferStorage;
   c.getTexImage = desktop && glad_glGetTexImage;
-  c.renderFeedbackLoops = desktop;
+  // Rendering into a texture while sampling other texels of it is defined after a texture
+  // barrier (GL 4.5 §9.3.1, ARB_texture_barrier); without one, in-place passes copy.
+  c.renderFeedbackLoops = desktop && glad_glTextureBarrier;
   c.floatBlending = desktop || hasExtension(extensions, "GL_EXT_float_blend");
   c.floatLinearFiltering = desktop || hasExtension(extensions, "GL_OES_texture_float_linear");
   const bool colorBufferFloat = desktop || hasExtension(extensions, "GL_EXT_color_buffer_float");

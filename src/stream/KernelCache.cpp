@@ -140,6 +140,12 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
   for (const auto& [n, val] : v.defines) header += "#define " + n + " " + val + "\n";
   header += "#define OUTPUTS " + std::to_string(v.outputs.size()) + "\n";
   header += v.backend == Backend::Fragment ? "#define TEXSTREAM_FRAGMENT 1\n" : "#define TEXSTREAM_COMPUTE 1\n";
+  // KEEP_TEXEL(): an in-place pass (Pass::inPlace) leaves the invocation's texel as it is.
+  if (v.backend == Backend::Fragment) {
+    header += "#define KEEP_TEXEL() discard\n";
+  } else if (!v.raw) {
+    header += "bool t_keepTexel = false;\n#define KEEP_TEXEL() { t_keepTexel = true; return; }\n";
+  }
   if (v.backend == Backend::Compute && !v.raw) {
     header += "layout(local_size_x = " + std::to_string(kWorkgroupSize) + ", local_size_y = " +
               std::to_string(kWorkgroupSize) + ") in;\n";
@@ -173,7 +179,7 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
         "  ivec2 texel = u_rect.xy + ivec2(gl_GlobalInvocationID.xy);\n"
         "  if (texel.x >= u_rect.x + u_rect.z || texel.y >= u_rect.y + u_rect.w) return;\n";
     for (std::size_t i = 0; i < v.outputs.size(); ++i) main += "  o_out" + std::to_string(i) + " = vec4(0.0);\n";
-    main += "  kernel(texel);\n";
+    main += "  kernel(texel);\n  if (t_keepTexel) return;\n";
     for (std::size_t i = 0; i < v.outputs.size(); ++i) {
       main += "  imageStore(u_image" + std::to_string(i) + ", texel, o_out" + std::to_string(i) + ");\n";
     }

@@ -210,6 +210,8 @@ void Pass::run(const std::vector<Rect>& rects) {
   if (const int one = program.uniformLocation("u_doubleFloatOne"); one >= 0) glUniform1f(one, 1.0f);
 
   if (backend == Backend::Fragment) {
+    // An in-place pass samples texels an earlier draw wrote into the texture it renders to.
+    if (m_inPlace && !copyInPlace) glTextureBarrier();
     std::vector<const gl::Texture*> colors(targets.begin(), targets.end());
     rt.framebuffer().bindForDrawing(colors);
     glViewport(0, 0, width, height);
