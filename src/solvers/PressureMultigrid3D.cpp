@@ -1,0 +1,142 @@
+// McAdams, Sifakis & Teran 2010: a multigrid V-cycle preconditioning CG on the pressure
+// operator of a fluid domain (MGPCG), with red-black Gauss-Seidel smoothing.
+#include <texstream/solvers/PressureMultigrid3D.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/PressureMatrix3D.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Aliasing.h>
+#include <texstream/stream/Pass.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace texstream::solvers {
+
+using stream::GridField3D;
+using stream::GridLayout3D;
+
+namespace {
+constexpr int kRed = 0, kBlack = 1;
+}
+
+PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Options options)
+    : m_A(&A), m_options(options) {
+  if (options.smoothing < 1) {
+    throw std::invalid_argument("PressureMultigrid3D(\"" + A.name() + "\"): smoothing = " +
+                                std::to_string(options.smoothing) + ", needs >= 1 sweep before and after");
+  }
+  gl::StateGuard guard;
+  const std::string title = "PressureMultigrid3D(\"" + A.name() + "\")";
+  GridLayout3D grid = A.grid();
+  while (std::max({grid.nx(), grid.ny(), grid.nz()}) > 2) {
+    grid = grid.coarse(title);
+    const std::string level = A.name() + ".level" + std::to_string(m_levels.size() + 1);
+    m_levels.push_back(Level{grid, GridField3D(grid, level + ".diagonal"), GridField3D(grid, level + ".r"),
+                             GridField3D(grid, level + ".z")});
+  }
+  update();
+}
+
+const GridLayout3D& PressureMultigrid3D::grid(int level) const {
+  return level == 0 ? m_A->grid() : m_levels.at(std::size_t(level - 1)).grid;
+}
+
+const GridField3D& PressureMultigrid3D::diagonalOf(int level) const {
+  return level == 0 ? m_A->diagonalField() : m_levels[std::size_t(level - 1)].diagonal;
+}
+
+void PressureMultigrid3D::update() {
+  gl::StateGuard guard;
+  std::vector<int> outside(6);
+  for (std::size_t s = 0; s < 6; ++s) outside[s] = int(m_A->shape().outside[s]);
+  for (std::size_t l = 0; l < m_levels.size(); ++l) {
+    Level& level = m_levels[l];
+    const GridLayout3D& fine = grid(int(l));
+    GridField3D labels = GridField3D::temporary(level.grid, m_A->name() + ".coarseLabels");
+    stream::Pass coarsen("pressure3d/mg_labels");
+    coarsen.label("mg3d coarsen labels").input("u_fineDiagonal", diagonalOf(int(l))).output(labels);
+    stream::bindGrid(coarsen, "u_fine", fine);
+    stream::bindGrid(coarsen, "u_coarse", level.grid).run();
+    stream::Pass build("pressure3d/build");
+    build.label("mg3d coarse operator").input("u_labels", labels).uniformArray("u_outside", outside).output(level.diagonal);
+    stream::bindGrid(build, "u_grid", level.grid).run();
+  }
+}
+
+std::string PressureMultigrid3D::name() const {
+  return "multigrid V(" + std::to_string(m_options.smoothing) + "," + std::to_string(m_options.smoothing) + ")";
+}
+
+void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
+  if (level == 0) {
+    m_A->bindOperator(pass);
+  } else {
+    stream::bindGrid(pass, "u_grid", grid(level)).input("u_diagonal", diagonalOf(level));
+  }
+}
+
+void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vector& z, int colour,
+                                 bool zeroGuess) const {
+  stream::Pass pass("pressure3d/mg_smooth");
+  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth").input("u_r", r).uniform("u_colour", colour);
+  if (zeroGuess) {
+    pass.define("ZERO_GUESS");
+  } else {
+    pass.input("u_z", z);
+  }
+  bindLevel(pass, level);
+  pass.output(z).run();
+}
+
+void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vector& z) const {
+  const int sweeps = m_options.smoothing;
+  for (int s = 0; s < sweeps; ++s) {
+    smooth(level, r, z, kRed, s == 0);
+    smooth(level, r, z, kBlack, false);
+  }
+  if (level < int(m_levels.size())) {
+    const Level& coarse = m_levels[std::size_t(level)];
+    GridField3D residual = GridField3D::temporary(grid(level), "mg3d.residual");
+    stream::Pass residualPass("pressure3d/mg_residual");
+    residualPass.label("mg3d residual").input("u_r", r).input("u_z", z).output(residual);
+    bindLevel(residualPass, level);
+    residualPass.run();
+    stream::Pass restrict("pressure3d/mg_restrict");
+    restrict.label("mg3d restrict").input("u_residual", residual).input("u_coarseDiagonal", coarse.diagonal).output(coarse.r);
+    stream::bindGrid(restrict, "u_fine", grid(level));
+    stream::bindGrid(restrict, "u_coarse", coarse.grid).run();
+    cycle(level + 1, coarse.r, coarse.z);
+    stream::Pass correct("pressure3d/mg_correct");
+    correct.label("mg3d correct").input("u_z", z).input("u_coarseZ", coarse.z).output(z);
+    stream::bindGrid(correct, "u_coarse", coarse.grid);
+    bindLevel(correct, level);
+    correct.run();
+  }
+  for (int s = 0; s < sweeps; ++s) {
+    smooth(level, r, z, kBlack, false);
+    smooth(level, r, z, kRed, false);
+  }
+}
+
+void PressureMultigrid3D::apply(const stream::Vector& r, stream::Vector& z) const {
+  const std::string where = "PressureMultigrid3D(\"" + m_A->name() + "\").apply";
+  const stream::Layout& layout = m_A->grid().layout();
+  if (r.layout() != layout || z.layout() != layout) {
+    throw gl::Error(where + ": r (\"" + r.name() + "\", " + r.layout().describe() + ") and z (\"" + z.name() + "\", " +
+                    z.layout().describe() + ") must be fields on the " + m_A->grid().describe() + " grid, " +
+                    layout.describe());
+  }
+  gl::StateGuard guard;
+  if (stream::sameVector(r, z)) {
+    // The cycle reads r after its first pass writes z: keep r apart.
+    GridField3D copyOfR = GridField3D::temporary(m_A->grid(), "mg3d.r");
+    linalg::copy(r, copyOfR);
+    cycle(0, copyOfR, z);
+    return;
+  }
+  cycle(0, r, z);
+}
+
+}  // namespace texstream::solvers
