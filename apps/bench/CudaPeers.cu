@@ -5,6 +5,9 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+// csric02 (ic0Pcg) is marked deprecated in cusparse.h but still shipped, and it is
+// cuSPARSE's only IC(0): its declarations without the deprecation warnings.
+#define DISABLE_CUSPARSE_DEPRECATED
 #include <cusparse.h>
 
 #include <algorithm>
@@ -162,6 +165,9 @@ class DeviceCsrT {
   DeviceCsrT(const DeviceCsrT&) = delete;
   DeviceCsrT& operator=(const DeviceCsrT&) = delete;
   cusparseSpMatDescr_t descr() const { return m_descr; }
+  std::int32_t* rowPtr() const { return m_rowPtr.get(); }
+  std::int32_t* colIdx() const { return m_colIdx.get(); }
+  T* values() const { return m_values.get(); }
 
  private:
   DeviceArray<std::int32_t> m_rowPtr, m_colIdx;
@@ -240,6 +246,274 @@ int cublasLength(std::size_t n) {
     throw std::runtime_error("CUDA peer: n = " + std::to_string(n) + " exceeds cuBLAS's 32-bit lengths");
   return int(n);
 }
+
+// Preconditioned CG (jacobiPcg, ic0Pcg) ------------------------------------------------
+
+// The checks the solves rely on, on the host before any set-up: A square, every row's
+// diagonal stored and positive, and (csric02) columns strictly increasing in a row.
+void requirePcgInput(const linalg::Csr& A, std::size_t bSize, int maxIterations, int checkEvery, bool sortedColumns,
+                     const char* who) {
+  const std::string name = std::string("CUDA peer ") + who + ": ";
+  if (maxIterations < 1 || checkEvery < 1)
+    throw std::invalid_argument(name + "maxIterations and checkEvery must be >= 1");
+  if (A.rows != A.cols || A.rows != bSize)
+    throw std::invalid_argument(name + "A is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
+                                " and b has " + std::to_string(bSize) + " entries");
+  if (A.rows > std::size_t(std::numeric_limits<int>::max()))
+    throw std::runtime_error(name + std::to_string(A.rows) + " rows exceed 32-bit indices");
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    double diagonal = 0;
+    for (std::int64_t k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      if (std::size_t(A.colIdx[k]) == i) diagonal += A.values[k];
+      if (sortedColumns && k > A.rowPtr[i] && A.colIdx[k] <= A.colIdx[k - 1])
+        throw std::invalid_argument(name + "row " + std::to_string(i) + "'s columns are not strictly increasing");
+    }
+    if (!(diagonal > 0))
+      throw std::invalid_argument(name + "row " + std::to_string(i) + " has no positive diagonal entry");
+  }
+}
+
+// dInverse_i = 1 / a_ii (duplicates summed, as Csr::diagonal), one thread a row.
+__global__ void inverseDiagonal(const std::int32_t* rowPtr, const std::int32_t* colIdx, const float* values,
+                                float* dInverse, std::int64_t n) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float d = 0.0f;
+  for (std::int32_t k = rowPtr[i]; k < rowPtr[i + 1]; ++k)
+    if (colIdx[k] == i) d += values[k];
+  dInverse[i] = 1.0f / d;
+}
+// z = dInverse .* r: the Jacobi preconditioner.
+__global__ void multiplyElementwise(const float* dInverse, const float* r, float* z, std::int64_t n) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) z[i] = dInverse[i] * r[i];
+}
+
+unsigned blocksFor(std::size_t n) { return unsigned((n + 255) / 256); }
+
+// The vectors, matrix and SpMV of a float PCG, and its solve from x = 0. The preconditioner
+// (z = M^-1 r) is the caller's, on r() and z().
+class Pcg {
+ public:
+  Pcg(cusparseHandle_t sparse, const linalg::Csr& A, const std::vector<float>& b)
+      : m_n(A.rows), m_len(cublasLength(A.rows)), m_A(A), m_b(b), m_x(m_n), m_r(m_n), m_z(m_n), m_p(m_n),
+        m_q(m_n), m_scalars(7), m_vr(m_r.get(), m_n), m_vz(m_z.get(), m_n), m_vp(m_p.get(), m_n),
+        m_vq(m_q.get(), m_n), m_product(sparse, m_A, m_vp, m_vq, 1.0f, 0.0f) {}
+
+  std::size_t size() const { return m_n; }
+  const DeviceCsr& A() const { return m_A; }
+  float* r() const { return m_r.get(); }
+  float* z() const { return m_z.get(); }
+  const DenseVec& rVec() const { return m_vr; }
+  const DenseVec& zVec() const { return m_vz; }
+  DeviceArray<float>& x() { return m_x; }
+
+  /// x = M^-1 b approximately: PCG from x = 0 until the recurrence residual ||r|| <=
+  /// tolerance ||b|| (||r|| read back every checkEvery iterations) or maxIterations.
+  /// iterations: the iterations run.
+  void solve(cublasHandle_t blas, const std::function<void()>& precondition, double tolerance, int maxIterations,
+             int checkEvery, int& iterations) {
+    float* rz = m_scalars.get();  // r.z of the current iterate
+    float* rzNew = rz + 1;
+    float* pq = rz + 2;
+    float* alpha = rz + 3;
+    float* negAlpha = rz + 4;
+    float* beta = rz + 5;
+    float* norm = rz + 6;  // ||b||, then ||r||^2 at each check
+    TS_CUDA(cudaMemsetAsync(m_x.get(), 0, m_n * sizeof(float)));
+    TS_CUDA(cudaMemcpyAsync(m_r.get(), m_b.get(), m_n * sizeof(float), cudaMemcpyDeviceToDevice));  // r = b - A 0
+    TS_CUBLAS(cublasSnrm2(blas, m_len, m_b.get(), 1, norm));
+    float host = 0.0f;
+    TS_CUDA(cudaMemcpy(&host, norm, sizeof(float), cudaMemcpyDeviceToHost));
+    const double stop = tolerance * double(host);
+    iterations = 0;
+    if (double(host) <= stop) return;
+    precondition();
+    TS_CUDA(cudaMemcpyAsync(m_p.get(), m_z.get(), m_n * sizeof(float), cudaMemcpyDeviceToDevice));
+    TS_CUBLAS(cublasSdot(blas, m_len, m_r.get(), 1, m_z.get(), 1, rz));
+    for (;;) {
+      m_product.run();  // q = A p
+      TS_CUBLAS(cublasSdot(blas, m_len, m_p.get(), 1, m_q.get(), 1, pq));
+      cgAlpha<float><<<1, 1>>>(rz, pq, alpha, negAlpha);
+      TS_CUBLAS(cublasSaxpy(blas, m_len, alpha, m_p.get(), 1, m_x.get(), 1));
+      TS_CUBLAS(cublasSaxpy(blas, m_len, negAlpha, m_q.get(), 1, m_r.get(), 1));
+      ++iterations;
+      if (iterations % checkEvery == 0) {
+        TS_CUBLAS(cublasSdot(blas, m_len, m_r.get(), 1, m_r.get(), 1, norm));
+        TS_CUDA(cudaMemcpy(&host, norm, sizeof(float), cudaMemcpyDeviceToHost));
+        if (std::sqrt(double(host)) <= stop) return;
+      }
+      if (iterations == maxIterations) return;
+      precondition();
+      TS_CUBLAS(cublasSdot(blas, m_len, m_r.get(), 1, m_z.get(), 1, rzNew));
+      cgBeta<float><<<1, 1>>>(rz, rzNew, beta);
+      xpay<float><<<blocksFor(m_n), 256>>>(m_z.get(), beta, m_p.get(), std::int64_t(m_n));  // p = z + beta p
+    }
+  }
+
+ private:
+  std::size_t m_n;
+  int m_len;
+  DeviceCsr m_A;
+  DeviceArray<float> m_b, m_x, m_r, m_z, m_p, m_q, m_scalars;
+  DenseVec m_vr, m_vz, m_vp, m_vq;
+  SpMV m_product;
+};
+
+// Times Pcg::solve per solve (the set-up is the caller's); x and iterations are of the last
+// timed solve (each starts from x = 0, so nothing of an earlier one survives in them).
+Timing timePcg(cublasHandle_t blas, Pcg& pcg, const std::function<void()>& precondition, double tolerance,
+               int maxIterations, int checkEvery, std::vector<float>& x, int& iterations, const TimingSpec& spec) {
+  const Timing t = timeCuda(
+      [&] { pcg.solve(blas, precondition, tolerance, maxIterations, checkEvery, iterations); }, spec);
+  x = pcg.x().download();
+  return t;
+}
+
+// A lower or upper triangle of device CSR arrays (not owned) for cusparseSpSV.
+class Triangle {
+ public:
+  Triangle(std::size_t n, std::size_t nonZeros, std::int32_t* rowPtr, std::int32_t* colIdx, float* values,
+           cusparseFillMode_t fill) {
+    TS_CUSPARSE(cusparseCreateCsr(&m_descr, std::int64_t(n), std::int64_t(n), std::int64_t(nonZeros), rowPtr, colIdx,
+                                  values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                  CUDA_R_32F));
+    cusparseDiagType_t diagonal = CUSPARSE_DIAG_TYPE_NON_UNIT;
+    TS_CUSPARSE(cusparseSpMatSetAttribute(m_descr, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+    TS_CUSPARSE(cusparseSpMatSetAttribute(m_descr, CUSPARSE_SPMAT_DIAG_TYPE, &diagonal, sizeof(diagonal)));
+  }
+  ~Triangle() { cusparseDestroySpMat(m_descr); }
+  Triangle(const Triangle&) = delete;
+  Triangle& operator=(const Triangle&) = delete;
+  cusparseSpMatDescr_t descr() const { return m_descr; }
+
+ private:
+  cusparseSpMatDescr_t m_descr = nullptr;
+};
+
+// y = T^-1 x (cusparseSpSV), analysed once; its buffer lives as long as the descriptor.
+class TriangularSolve {
+ public:
+  TriangularSolve(cusparseHandle_t h, const Triangle& T, const DenseVec& x, const DenseVec& y)
+      : m_handle(h), m_T(T.descr()), m_x(x.descr()), m_y(y.descr()) {
+    TS_CUSPARSE(cusparseSpSV_createDescr(&m_descr));
+    std::size_t bytes = 0;
+    TS_CUSPARSE(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_one, m_T, m_x, m_y, CUDA_R_32F,
+                                        CUSPARSE_SPSV_ALG_DEFAULT, m_descr, &bytes));
+    TS_CUDA(cudaMalloc(&m_buffer, std::max<std::size_t>(bytes, 1)));
+    TS_CUSPARSE(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_one, m_T, m_x, m_y, CUDA_R_32F,
+                                      CUSPARSE_SPSV_ALG_DEFAULT, m_descr, m_buffer));
+  }
+  ~TriangularSolve() {
+    cusparseSpSV_destroyDescr(m_descr);
+    cudaFree(m_buffer);
+  }
+  TriangularSolve(const TriangularSolve&) = delete;
+  TriangularSolve& operator=(const TriangularSolve&) = delete;
+  void run() const {
+    TS_CUSPARSE(cusparseSpSV_solve(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_one, m_T, m_x, m_y, CUDA_R_32F,
+                                   CUSPARSE_SPSV_ALG_DEFAULT, m_descr));
+  }
+
+ private:
+  cusparseHandle_t m_handle;
+  cusparseSpMatDescr_t m_T;
+  cusparseDnVecDescr_t m_x, m_y;
+  const float m_one = 1.0f;
+  cusparseSpSVDescr_t m_descr = nullptr;
+  void* m_buffer = nullptr;
+};
+
+// A ~ L L^T by csric02 (natural order, no fill): L in the lower triangle of a copy of A's
+// values on A's pattern, and L^T stored as its own CSR (the transpose of that array, by
+// csr2csc) so that both triangular solves are non-transposed row solves.
+struct Ic0Factor {
+  DeviceArray<float> lower;
+  DeviceArray<std::int32_t> upperRowPtr, upperColIdx;
+  DeviceArray<float> upper;
+
+  Ic0Factor(cusparseHandle_t h, const DeviceCsr& A, std::size_t n, std::size_t nonZeros)
+      : lower(nonZeros), upperRowPtr(n + 1), upperColIdx(nonZeros), upper(nonZeros) {
+    const int m = int(n), nnz = int(nonZeros);
+    TS_CUDA(cudaMemcpy(lower.get(), A.values(), nonZeros * sizeof(float), cudaMemcpyDeviceToDevice));
+    MatDescr descr;
+    Csric02Info info;
+    int bytes = 0;
+    TS_CUSPARSE(cusparseScsric02_bufferSize(h, m, nnz, descr.d, lower.get(), A.rowPtr(), A.colIdx(), info.i, &bytes));
+    DeviceArray<char> buffer(std::size_t(std::max(bytes, 1)));
+    TS_CUSPARSE(cusparseScsric02_analysis(h, m, nnz, descr.d, lower.get(), A.rowPtr(), A.colIdx(), info.i,
+                                          CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer.get()));
+    requireNoZeroPivot(h, info.i, "a structural zero (no diagonal entry)");
+    TS_CUSPARSE(cusparseScsric02(h, m, nnz, descr.d, lower.get(), A.rowPtr(), A.colIdx(), info.i,
+                                 CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer.get()));
+    requireNoZeroPivot(h, info.i, "a zero pivot");
+
+    std::size_t transposeBytes = 0;
+    TS_CUSPARSE(cusparseCsr2cscEx2_bufferSize(h, m, m, nnz, lower.get(), A.rowPtr(), A.colIdx(), upper.get(),
+                                              upperRowPtr.get(), upperColIdx.get(), CUDA_R_32F,
+                                              CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                              CUSPARSE_CSR2CSC_ALG1, &transposeBytes));
+    DeviceArray<char> transposeBuffer(std::max<std::size_t>(transposeBytes, 1));
+    TS_CUSPARSE(cusparseCsr2cscEx2(h, m, m, nnz, lower.get(), A.rowPtr(), A.colIdx(), upper.get(), upperRowPtr.get(),
+                                   upperColIdx.get(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                   CUSPARSE_CSR2CSC_ALG1, transposeBuffer.get()));
+    // The buffers are freed on return: the work that uses them is finished first.
+    TS_CUDA(cudaDeviceSynchronize());
+  }
+
+ private:
+  // The legacy descriptor csric02 takes: general, zero-based.
+  struct MatDescr {
+    cusparseMatDescr_t d = nullptr;
+    MatDescr() {
+      TS_CUSPARSE(cusparseCreateMatDescr(&d));
+      TS_CUSPARSE(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL));
+      TS_CUSPARSE(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO));
+    }
+    ~MatDescr() { cusparseDestroyMatDescr(d); }
+    MatDescr(const MatDescr&) = delete;
+    MatDescr& operator=(const MatDescr&) = delete;
+  };
+  struct Csric02Info {
+    csric02Info_t i = nullptr;
+    Csric02Info() { TS_CUSPARSE(cusparseCreateCsric02Info(&i)); }
+    ~Csric02Info() { cusparseDestroyCsric02Info(i); }
+    Csric02Info(const Csric02Info&) = delete;
+    Csric02Info& operator=(const Csric02Info&) = delete;
+  };
+  // cusparseXcsric02_zeroPivot answers CUSPARSE_STATUS_ZERO_PIVOT with the row.
+  static void requireNoZeroPivot(cusparseHandle_t h, csric02Info_t info, const char* what) {
+    int row = -1;
+    const cusparseStatus_t s = cusparseXcsric02_zeroPivot(h, info, &row);
+    if (s == CUSPARSE_STATUS_ZERO_PIVOT)
+      throw std::runtime_error("CUDA peer ic0Pcg: csric02 found " + std::string(what) + " at row " +
+                               std::to_string(row));
+    TS_CUSPARSE(s);
+  }
+};
+
+// z = L^-T L^-1 r: the forward solve into t, the backward solve into z.
+class Ic0 {
+ public:
+  Ic0(cusparseHandle_t h, const linalg::Csr& A, const Pcg& pcg)
+      : m_factor(h, pcg.A(), A.rows, A.nonZeros()),
+        m_L(A.rows, A.nonZeros(), pcg.A().rowPtr(), pcg.A().colIdx(), m_factor.lower.get(), CUSPARSE_FILL_MODE_LOWER),
+        m_U(A.rows, A.nonZeros(), m_factor.upperRowPtr.get(), m_factor.upperColIdx.get(), m_factor.upper.get(),
+            CUSPARSE_FILL_MODE_UPPER),
+        m_t(A.rows), m_vt(m_t.get(), A.rows), m_forward(h, m_L, pcg.rVec(), m_vt),
+        m_backward(h, m_U, m_vt, pcg.zVec()) {}
+  void apply() const {
+    m_forward.run();
+    m_backward.run();
+  }
+
+ private:
+  Ic0Factor m_factor;
+  Triangle m_L, m_U;
+  DeviceArray<float> m_t;
+  DenseVec m_vt;
+  TriangularSolve m_forward, m_backward;
+};
 
 }  // namespace
 
@@ -457,6 +731,43 @@ Timing cgDouble(const linalg::Csr& A, const std::vector<double>& b, double toler
   solve();
   x = dx.download();
   return t;
+}
+
+Timing jacobiPcg(const linalg::Csr& A, const std::vector<float>& b, double tolerance, int maxIterations,
+                 int checkEvery, std::vector<float>& x, int& iterations, double& setupMs, const TimingSpec& spec) {
+  requirePcgInput(A, b.size(), maxIterations, checkEvery, /*sortedColumns=*/false, "jacobiPcg");
+  Blas blas;
+  Sparse sparse;
+  TS_CUDA(cudaDeviceSynchronize());
+  const auto start = std::chrono::steady_clock::now();
+  Pcg pcg(sparse.handle, A, b);
+  const std::size_t n = pcg.size();
+  DeviceArray<float> dInverse(n);
+  inverseDiagonal<<<blocksFor(n), 256>>>(pcg.A().rowPtr(), pcg.A().colIdx(), pcg.A().values(), dInverse.get(),
+                                          std::int64_t(n));
+  TS_CUDA(cudaGetLastError());
+  TS_CUDA(cudaDeviceSynchronize());
+  setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  auto precondition = [&] {
+    multiplyElementwise<<<blocksFor(n), 256>>>(dInverse.get(), pcg.r(), pcg.z(), std::int64_t(n));
+  };
+  return timePcg(blas.handle, pcg, precondition, tolerance, maxIterations, checkEvery, x, iterations, spec);
+}
+
+// IC(0) by cuSPARSE's csric02 (still in cusparse.h, though marked deprecated), on the device
+// in float: no CPU factorization.
+Timing ic0Pcg(const linalg::Csr& A, const std::vector<float>& b, double tolerance, int maxIterations,
+              int checkEvery, std::vector<float>& x, int& iterations, double& setupMs, const TimingSpec& spec) {
+  requirePcgInput(A, b.size(), maxIterations, checkEvery, /*sortedColumns=*/true, "ic0Pcg");
+  Blas blas;
+  Sparse sparse;
+  TS_CUDA(cudaDeviceSynchronize());
+  const auto start = std::chrono::steady_clock::now();
+  Pcg pcg(sparse.handle, A, b);
+  const Ic0 ic0(sparse.handle, A, pcg);
+  TS_CUDA(cudaDeviceSynchronize());
+  setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return timePcg(blas.handle, pcg, [&] { ic0.apply(); }, tolerance, maxIterations, checkEvery, x, iterations, spec);
 }
 
 }  // namespace texstream::bench::cuda

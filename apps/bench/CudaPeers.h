@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA peers of texstream-bench (GPU.md, "Peers, side by side in one run"): cuBLAS
-// saxpy/sdot/snrm2/scopy/sgemv, cuSPARSE CSR SpMV, and a cuSPARSE + cuBLAS CG, run on
+// saxpy/sdot/snrm2/scopy/sgemv, cuSPARSE CSR SpMV, a cuSPARSE + cuBLAS CG, and CG
+// preconditioned with Jacobi or IC(0) (the 3D pressure solvers' peers), run on
 // the same data as the texstream rows, timed with cudaEvents (median of batches, the same
 // TimingSpec). Plain C++: no CUDA type appears here, so the rest of the benchmark builds
 // without CUDA; the definitions are in CudaPeers.cu (TEXSTREAM_CUDA_PEERS=ON).
@@ -50,6 +51,20 @@ Timing cg(const linalg::Csr& A, const std::vector<float>& b, int iterations, std
 /// included. iterations and x: of one solve.
 Timing cgDouble(const linalg::Csr& A, const std::vector<double>& b, double tolerance, int maxIterations,
                 int checkEvery, std::vector<double>& x, int& iterations, const TimingSpec& spec);
+/// Jacobi-preconditioned CG in float on a square SPD A with every diagonal entry stored:
+/// cuSPARSE CSR SpMV, cuBLAS dot/axpy in device pointer mode with the scalars on the
+/// device, z = D^-1 r by a small kernel. From x = 0 until the recurrence residual
+/// ||r|| <= tolerance ||b|| (read back every checkEvery iterations) or maxIterations.
+/// setupMs: wall time of one set-up (uploads, descriptors, buffers, D^-1), handles
+/// excluded; the Timing is per solve, set-up excluded. iterations and x: of one solve.
+Timing jacobiPcg(const linalg::Csr& A, const std::vector<float>& b, double tolerance, int maxIterations,
+                 int checkEvery, std::vector<float>& x, int& iterations, double& setupMs, const TimingSpec& spec);
+/// IC(0)-preconditioned CG in float, as jacobiPcg otherwise: cuSPARSE's csric02 factors A
+/// on the device in natural order, no fill (A ~ L L^T, L on A's lower pattern; A's columns
+/// sorted within each row), and each iteration applies z = L^-T L^-1 r with two
+/// cusparseSpSV solves. setupMs includes the factorization and both solves' analyses.
+Timing ic0Pcg(const linalg::Csr& A, const std::vector<float>& b, double tolerance, int maxIterations,
+              int checkEvery, std::vector<float>& x, int& iterations, double& setupMs, const TimingSpec& spec);
 #else
 // Built without CUDA: available() says so, and callers guard the peer calls with
 // #ifdef TEXSTREAM_BENCH_CUDA.

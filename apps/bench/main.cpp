@@ -5,11 +5,16 @@
 #include "Markdown.h"
 #include "Report.h"
 
+#include <Eigen/Core>
+
 #include <fstream>
 #include <iostream>
 
 int main(int argc, char** argv) {
   using namespace texstream::bench;
+  // The Eigen rows run on one thread (EigenPeers.h); with OpenMP linked for eigen::icCg,
+  // Eigen would otherwise take every hardware thread. icCg raises the count for itself.
+  Eigen::setNbThreads(1);
   BenchOptions options;
   if (auto code = parseOptions(argc, argv, options)) return *code;
   try {
