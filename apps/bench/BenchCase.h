@@ -64,5 +64,6 @@ void runEbj(BenchContext& ctx);       // EbjBench.cpp
 void runLscm(BenchContext& ctx);      // LeastSquaresBench.cpp
 void runDsi(BenchContext& ctx);
 void runRefine(BenchContext& ctx);    // RefinementBench.cpp
+void runPressure3D(BenchContext& ctx);  // Pressure3DBench.cpp
 
 }  // namespace texstream::bench

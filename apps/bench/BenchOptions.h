@@ -25,6 +25,9 @@ struct Sizes {
   int pointPerRow = 0;          ///< non-zeros per row of the point matrix
   std::size_t cgGrid = 0;       ///< CG on the 3D Poisson problem, cgGrid^3 unknowns
   int cgIterations = 0;         ///< k iterations timed together (tolerance 0), then divided
+  std::vector<int> pressure3d;  ///< 3D pressure solves on n^3 grids
+  int pressure3dNaturalMic = 0; ///< natural-order MIC(0) on the CPU up to this n
+  int pressure3dEigen = 0;      ///< the Eigen IC-CG peer up to this n
 };
 Sizes sizesFor(Preset p);
 TimingSpec timingFor(Preset p);
@@ -41,6 +44,7 @@ struct BenchOptions {
   bool peers = true;                        ///< cuBLAS/cuSPARSE (when built) and Eigen rows
   std::optional<int> batches;
   std::optional<double> minBatchMs;
+  std::vector<int> pressureSizes;           ///< --pressure-sizes: the 3D pressure grids instead of the preset's
   bool list = false;                        ///< print the cases and exit
 };
 

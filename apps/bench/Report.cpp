@@ -121,6 +121,11 @@ nlohmann::ordered_json Report::toJson() const {
     j["flops"] = number(r.flops);
     j["tolerance"] = number(r.tolerance);
     if (!r.note.empty()) j["note"] = r.note;
+    if (!r.extras.empty()) {
+      nlohmann::ordered_json extra;
+      for (const auto& [key, value] : r.extras) extra[key] = number(value);
+      j["extra"] = std::move(extra);
+    }
     results.push_back(std::move(j));
   }
   nlohmann::ordered_json out;
@@ -161,6 +166,9 @@ Report Report::fromJson(const nlohmann::json& j) {
     r.tolerance = readNumber(e, "tolerance", INFINITY);
     r.note = readString(e, "note");
     r.peer = readString(e, "peer");  // ceiling, ratio and peer_speedup are recomputed
+    if (e.contains("extra") && e["extra"].is_object()) {
+      for (const auto& [key, value] : e["extra"].items()) r.extras.emplace_back(key, value.is_number() ? value.get<double>() : NAN);
+    }
     rep.rows.push_back(std::move(r));
   }
   rep.finalize();

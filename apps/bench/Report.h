@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace texstream::bench {
@@ -39,6 +40,8 @@ struct Row {
   double tolerance = 0;     ///< max_rel_err above this fails the run
   std::vector<std::string> peerCandidates;  ///< peer ops, best first (set by the case)
   std::string note;
+  /// Case-specific figures (iterations, set-up time, ...), written under "extra" in the JSON.
+  std::vector<std::pair<std::string, double>> extras;
 
   // Filled by Report::finalize().
   std::string ceiling;
