@@ -5,11 +5,24 @@
 // h doubled, A_2h ~ 4 (P^T A_h P) / 8 for h = 1 units.
 // Coarse texel (Q, J, K) holds coarse cells 4Q .. 4Q+3, whose children lie in fine texels
 // 2Q and 2Q+1 of fine rows 2J, 2J+1 and slices 2K, 2K+1, two cells a coarse cell.
-#include "grid3d/grid.glsl"
+// The fine residual r - A z is evaluated here from r and z (which vanish on cells without an
+// equation, pressure3d/operator.glsl's vanishingNeighbourSum), not read from a texture of its
+// own: a pass and a field's write and read fewer per level. u_grid is the fine grid.
+#include "pressure3d/operator.glsl"
 
-uniform Grid3 u_fine;
+uniform sampler2D u_r;
+uniform sampler2D u_z;
+
+vec4 fineResidual(ivec3 f) {
+  vec4 z = gridFetch(u_z, u_grid, f);
+  vec4 d = gridFetch(u_diagonal, u_grid, f);
+  vec4 sum = vanishingNeighbourSum(f, gridWestCells(u_z, u_grid, f, z), gridEastCells(u_z, u_grid, f, z),
+                                   gridFetch(u_z, u_grid, f - ivec3(0, 1, 0)), gridFetch(u_z, u_grid, f + ivec3(0, 1, 0)),
+                                   gridFetch(u_z, u_grid, f - ivec3(0, 0, 1)), gridFetch(u_z, u_grid, f + ivec3(0, 0, 1)));
+  return onEquations(d, gridFetch(u_r, u_grid, f) - (d * z - sum));
+}
+
 uniform Grid3 u_coarse;
-uniform sampler2D u_residual;        // fine
 uniform sampler2D u_coarseDiagonal;  // which coarse cells have an equation
 
 void kernel(ivec2 texel) {
@@ -18,8 +31,8 @@ void kernel(ivec2 texel) {
   for (int dz = 0; dz < 2; ++dz) {
     for (int dy = 0; dy < 2; ++dy) {
       ivec3 f = ivec3(2 * B.x, 2 * B.y + dy, 2 * B.z + dz);
-      vec4 a = gridFetch(u_residual, u_fine, f);
-      vec4 c = gridFetch(u_residual, u_fine, f + ivec3(1, 0, 0));
+      vec4 a = fineResidual(f);
+      vec4 c = fineResidual(f + ivec3(1, 0, 0));
       sum += vec4(a.x + a.y, a.z + a.w, c.x + c.y, c.z + c.w);
     }
   }

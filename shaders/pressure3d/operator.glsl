@@ -51,6 +51,21 @@ vec4 neighbourSum(sampler2D x, ivec3 b, vec4 d) {
 #endif
 }
 
+// sum_j c_ij x_j over the six neighbours of each cell of block b, given the neighbours'
+// values (xw: the four cells' x-1 neighbours, ...), for a vector that vanishes on every cell
+// without an equation (what the multigrid cycle and MIC(0) make): without couplings the sum
+// then needs no labels.
+vec4 vanishingNeighbourSum(ivec3 b, vec4 xw, vec4 xe, vec4 xs, vec4 xn, vec4 xd, vec4 xu) {
+#ifdef COUPLINGS
+  vec4 cx = gridFetch(u_couplingX, u_grid, b);
+  return cx * xw + gridEastCells(u_couplingX, u_grid, b, cx) * xe + gridFetch(u_couplingY, u_grid, b) * xs +
+         gridFetch(u_couplingY, u_grid, b + ivec3(0, 1, 0)) * xn + gridFetch(u_couplingZ, u_grid, b) * xd +
+         gridFetch(u_couplingZ, u_grid, b + ivec3(0, 0, 1)) * xu;
+#else
+  return xw + xe + xs + xn + xd + xu;
+#endif
+}
+
 // Keeps v where a cell has an equation, 0 elsewhere.
 vec4 onEquations(vec4 d, vec4 v) { return mix(vec4(0.0), v, greaterThan(d, vec4(0.0))); }
 

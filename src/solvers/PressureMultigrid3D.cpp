@@ -77,10 +77,10 @@ void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
   }
 }
 
-void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vector& z, int colour,
-                                 bool zeroGuess) const {
-  stream::Pass pass("pressure3d/mg_smooth");
-  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth").input("u_r", r).uniform("u_colour", colour);
+void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vector& z, int first,
+                                bool zeroGuess) const {
+  stream::Pass pass("pressure3d/mg_sweep");
+  pass.label(zeroGuess ? "mg3d sweep (from 0)" : "mg3d sweep").input("u_r", r).uniform("u_first", first);
   if (zeroGuess) {
     pass.define("ZERO_GUESS");
   } else {
@@ -92,20 +92,17 @@ void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vec
 
 void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vector& z) const {
   const int sweeps = m_options.smoothing;
-  for (int s = 0; s < sweeps; ++s) {
-    smooth(level, r, z, kRed, s == 0);
-    smooth(level, r, z, kBlack, false);
-  }
+  for (int s = 0; s < sweeps; ++s) sweep(level, r, z, kRed, s == 0);
   if (level < int(m_levels.size())) {
     const Level& coarse = m_levels[std::size_t(level)];
-    GridField3D residual = GridField3D::temporary(grid(level), "mg3d.residual");
-    stream::Pass residualPass("pressure3d/mg_residual");
-    residualPass.label("mg3d residual").input("u_r", r).input("u_z", z).output(residual);
-    bindLevel(residualPass, level);
-    residualPass.run();
+    // The residual is evaluated inside the restriction.
     stream::Pass restrict("pressure3d/mg_restrict");
-    restrict.label("mg3d restrict").input("u_residual", residual).input("u_coarseDiagonal", coarse.diagonal).output(coarse.r);
-    stream::bindGrid(restrict, "u_fine", grid(level));
+    restrict.label("mg3d residual + restrict")
+        .input("u_r", r)
+        .input("u_z", z)
+        .input("u_coarseDiagonal", coarse.diagonal)
+        .output(coarse.r);
+    bindLevel(restrict, level);
     stream::bindGrid(restrict, "u_coarse", coarse.grid).run();
     cycle(level + 1, coarse.r, coarse.z);
     stream::Pass correct("pressure3d/mg_correct");
@@ -114,10 +111,8 @@ void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vect
     bindLevel(correct, level);
     correct.run();
   }
-  for (int s = 0; s < sweeps; ++s) {
-    smooth(level, r, z, kBlack, false);
-    smooth(level, r, z, kRed, false);
-  }
+  // The adjoint of the pre-smoothing: black first.
+  for (int s = 0; s < sweeps; ++s) sweep(level, r, z, kBlack, false);
 }
 
 void PressureMultigrid3D::apply(const stream::Vector& r, stream::Vector& z) const {

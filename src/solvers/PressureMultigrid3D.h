@@ -14,8 +14,8 @@
 //  - Smoother: red-black Gauss-Seidel, `smoothing` sweeps red then black before the coarse
 //    correction and the same number black then red after it, so the cycle is symmetric and
 //    CG stays valid; on the coarsest level the same sweeps without a coarser one.
-// Both backends run the same passes; per level and cycle 4 smoothing sweeps' 8 passes, the
-// residual, the restriction and the correction.
+// Both backends run the same passes; per level and cycle one pass a sweep (both colours:
+// shaders/pressure3d/mg_sweep.glsl), the residual and restriction in one, the correction.
 //
 //   PressureMatrix3D A(domain, "p");
 //   PressureMultigrid3D M(A);
@@ -63,7 +63,8 @@ class PressureMultigrid3D : public Preconditioner {
     mutable stream::GridField3D r, z;  ///< the level's right-hand side and correction
   };
   void cycle(int level, const stream::Vector& r, stream::Vector& z) const;
-  void smooth(int level, const stream::Vector& r, stream::Vector& z, int colour, bool zeroGuess) const;
+  /// One red-black sweep, colour `first` first (red: 0).
+  void sweep(int level, const stream::Vector& r, stream::Vector& z, int first, bool zeroGuess) const;
   void bindLevel(stream::Pass& pass, int level) const;
   const stream::GridField3D& diagonalOf(int level) const;
 
