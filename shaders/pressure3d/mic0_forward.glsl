@@ -3,6 +3,10 @@
 // couplings with earlier cells, y = (E - C_L)^-1 r, i.e. for each cell in order
 //   y_i = (r_i + sum over earlier neighbours e of c_ie y_e) / e_i.
 // u_y holds the earlier colours' results; this pass writes its own colour in place.
+// Which neighbours are earlier: inside the block the x-1, y-1 and z-1 ones; across a block
+// face, the blocks beside along x, y or z come earlier exactly when this colour has bit 0,
+// 1 or 2 set (their colour is this one with that bit flipped). y vanishes on cells without
+// an equation (their factor is 0), so without couplings the sums need no labels.
 #include "pressure3d/mic0.glsl"
 
 uniform sampler2D u_r;
@@ -18,26 +22,32 @@ void kernel(ivec2 texel) {
     return;
   }
   if (micBlockColour(b) != u_colour) KEEP_TEXEL();
+  bool xEarlier = (u_colour & 1) != 0, yEarlier = (u_colour & 2) != 0, zEarlier = (u_colour & 4) != 0;
   ivec3 origin = ivec3(b.x, b.y & ~3, b.z & ~3);
   int bj = b.y - origin.y, bk = b.z - origin.z;
   for (int kk = 0; kk <= bk; ++kk) {
     for (int jj = 0; jj <= bj; ++jj) {
       ivec3 t = origin + ivec3(0, jj, kk);
-      vec4 r = gridFetch(u_r, u_grid, t), inverse = gridFetch(u_inverseFactor, u_grid, t);
-      vec4 y = vec4(0.0);
-      for (int m = 0; m < 4; ++m) {
-        if (inverse[m] == 0.0) continue;
-        ivec3 i = ivec3(4 * t.x + m, t.y, t.z);
-        float sum = r[m];
-        for (int f = 0; f < 6; ++f) {
-          ivec3 n = i + kMicStep[f];
-          float c = micCoupling(i, f);
-          if (c == 0.0 || !micEarlier(n, i)) continue;
-          sum += c * (!micSameBlock(n, i) ? micCell(u_y, n)
-                      : (n.x != i.x ? y[m - 1] : cone[MIC_CONE_INDEX(n.y - origin.y, n.z - origin.z)][m]));
-        }
-        y[m] = sum * inverse[m];
-      }
+      vec4 inverse = gridFetch(u_inverseFactor, u_grid, t);
+      vec4 ys = jj > 0 ? cone[MIC_CONE_INDEX(jj - 1, kk)] : (yEarlier ? gridFetch(u_y, u_grid, t - ivec3(0, 1, 0)) : vec4(0.0));
+      vec4 yn = jj == 3 && yEarlier ? gridFetch(u_y, u_grid, t + ivec3(0, 1, 0)) : vec4(0.0);
+      vec4 yd = kk > 0 ? cone[MIC_CONE_INDEX(jj, kk - 1)] : (zEarlier ? gridFetch(u_y, u_grid, t - ivec3(0, 0, 1)) : vec4(0.0));
+      vec4 yu = kk == 3 && zEarlier ? gridFetch(u_y, u_grid, t + ivec3(0, 0, 1)) : vec4(0.0);
+      float west = xEarlier ? gridFetch(u_y, u_grid, t - ivec3(1, 0, 0)).w : 0.0;
+      float east = xEarlier ? gridFetch(u_y, u_grid, t + ivec3(1, 0, 0)).x : 0.0;
+      // Everything but the x-neighbours inside the texel, which follow one by one.
+      vec4 xw = vec4(west, 0.0, 0.0, 0.0), xe = vec4(0.0, 0.0, 0.0, east);
+      vec4 sum = gridFetch(u_r, u_grid, t) + vanishingNeighbourSum(t, xw, xe, ys, yn, yd, yu);
+#ifdef COUPLINGS
+      vec4 cx = gridFetch(u_couplingX, u_grid, t);  // cx[m]: cell m with cell m - 1
+#else
+      vec4 cx = vec4(1.0);
+#endif
+      vec4 y;
+      y.x = sum.x * inverse.x;
+      y.y = (sum.y + cx.y * y.x) * inverse.y;
+      y.z = (sum.z + cx.z * y.y) * inverse.z;
+      y.w = (sum.w + cx.w * y.z) * inverse.w;
       cone[MIC_CONE_INDEX(jj, kk)] = y;
     }
   }

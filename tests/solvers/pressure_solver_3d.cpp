@@ -165,7 +165,7 @@ TEST_CASE("3D pressure preconditioners are symmetric and positive", "[gl][solver
 TEST_CASE("PressureSolver3D: PCG with each preconditioner meets the tolerance in the true residual",
           "[gl][solvers][pressure3d]") {
   TEXSTREAM_FOR_EACH_BACKEND();
-  const int n = test::sized(20, 12);
+  const int n = test::sized(14, 10);
   for (const auto& [name, d] : std::vector<std::pair<const char*, PressureDomain3D>>{
            {"smoke box", test::smokeBox(n, n - 3, n + 1)},
            {"smoke sphere", test::smokeSphere(n)},
