@@ -78,6 +78,10 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
                  "the pressure3d case's grids, comma-separated n for n^3 cells (default: the preset's)")
       ->delimiter(',')
       ->check(CLI::Range(1, 1024));
+  app.add_option("--pressure-domains", o.pressureDomains,
+                 "the pressure3d case's domains, comma-separated (default all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"smoke", "smoke_sphere", "liquid_pool"}));
   app.add_flag("--list", o.list, "list the cases and exit");
   try {
     app.parse(argc, argv);

@@ -45,6 +45,7 @@ struct BenchOptions {
   std::optional<int> batches;
   std::optional<double> minBatchMs;
   std::vector<int> pressureSizes;           ///< --pressure-sizes: the 3D pressure grids instead of the preset's
+  std::vector<std::string> pressureDomains; ///< --pressure-domains: a subset of the pressure3d case's domains
   bool list = false;                        ///< print the cases and exit
 };
 

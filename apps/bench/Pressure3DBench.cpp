@@ -21,6 +21,10 @@
 #include <texstream/linalg/PressureMatrix3D.h>
 #include <texstream/solvers/PressureSolver3D.h>
 #include <texstream/stream/GridField3D.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/TexturePool.h>
+
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -112,6 +116,15 @@ std::string formatCompact(double v) {
   return o.str();
 }
 
+/// Video memory still free, in MB (GL_NVX_gpu_memory_info; -1 where the driver lacks it).
+double freeVideoMemoryMb() {
+  if (!GLAD_GL_NVX_gpu_memory_info) return -1;
+  glFinish();
+  GLint kb = 0;
+  glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kb);
+  return kb / 1024.0;
+}
+
 /// MIC(0)-PCG in natural order (x fastest) in double from x = 0: the iterations to each
 /// target (Bridson 2015 §5.3: tau = 0.97, sigma = 0.25).
 std::vector<int> naturalMic0Iterations(const linalg::Csr& A, const std::vector<double>& b,
@@ -193,6 +206,8 @@ std::vector<int> naturalMic0Iterations(const linalg::Csr& A, const std::vector<d
 void runPressure3D(BenchContext& ctx) {
   for (const int n : ctx.sizes.pressure3d) {
     for (const Domain& domainCase : kDomains) {
+      const auto& only = ctx.options.pressureDomains;
+      if (!only.empty() && std::find(only.begin(), only.end(), domainCase.name) == only.end()) continue;
       const System sys = makeSystem(domainCase, n);
       const std::size_t cells = sys.domain.cells(), unknowns = sys.csr.rows;
       const std::string base = std::string("pressure3d.") + domainCase.name;
@@ -205,6 +220,10 @@ void runPressure3D(BenchContext& ctx) {
       for (stream::Backend backend : ctx.backends) {
         stream::BackendScope scope(backend);
         gl::StateGuard guard;
+        // What the solve holds on the GPU: the matrix, labels, level set, b, x, and the
+        // preconditioner's and CG's fields (measured for multigrid, whose are the most).
+        stream::Runtime::current().pool().clear();
+        const double freeBefore = freeVideoMemoryMb();
         linalg::PressureMatrix3D A(sys.domain, base + ".A");
         stream::GridField3D labels(A.grid(), base + ".labels"), levelSet, b(A.grid(), base + ".b"),
             x(A.grid(), base + ".x");
@@ -236,6 +255,7 @@ void runPressure3D(BenchContext& ctx) {
           // Blocking read-backs: wall clock, the GPU drained at both ends.
           Timing t = timeGl([&] { solve(kLoose, loose); }, ctx.timing, /*gpuTimer=*/false);
           const double looseTrue = trueResidual(sys.csr, unknownsOf(sys, x.downloadCells()), sys.bUnknowns);
+          const double usedMb = freeBefore >= 0 ? freeBefore - freeVideoMemoryMb() : NAN;
           solvers::IterativeOptions tightOptions;
           x.setZero();
           tightOptions.tolerance = float(kTight);
@@ -260,6 +280,10 @@ void runPressure3D(BenchContext& ctx) {
                         {"reduction_per_two_iterations", reductionPerTwo(tight)},
                         {"setup_ms", setup.ms},
                         {"unknowns", double(unknowns)}};
+          if (kind == PressurePreconditioner::Multigrid && usedMb >= 0) {
+            row.extras.emplace_back("gpu_mb", usedMb);
+            row.extras.emplace_back("gpu_bytes_per_cell", usedMb * 1048576.0 / double(cells));
+          }
           row.note = std::to_string(iterationsTo(tight, kLoose)) + " iterations to 1e-4 (true " +
                      formatCompact(looseTrue) +
                      "), " + std::to_string(iterationsTo(tight, kTight)) + " to 1e-8 in " + formatCompact(tightMs) +

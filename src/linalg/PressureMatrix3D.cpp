@@ -9,7 +9,9 @@
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace texstream::linalg {
@@ -45,7 +47,6 @@ PressureMatrix3D::PressureMatrix3D(const Shape& shape, std::string name)
     const char* axes[3] = {".couplingX", ".couplingY", ".couplingZ"};
     for (int a = 0; a < 3; ++a) m_couplings[std::size_t(a)] = GridField3D(m_grid, m_name + axes[a]);
   }
-  m_floating = GridField3D(m_grid, m_name + ".floating");
 }
 
 PressureMatrix3D::PressureMatrix3D(const PressureDomain3D& domain, std::string name)
@@ -81,6 +82,7 @@ PressureMatrix3D::PressureMatrix3D(const PressureDomain3D& domain, std::string n
   const auto components = domain.floatingComponents();
   m_floatingCount = int(components.size());
   if (m_floatingCount > 0) {
+    m_floating = GridField3D(m_grid, m_name + ".floating");
     std::vector<float> ids(domain.cells(), 0.0f);
     for (std::size_t k = 0; k < components.size(); ++k) {
       for (std::size_t c : components[k]) ids[c] = float(k + 1);
@@ -123,14 +125,12 @@ void PressureMatrix3D::update(const GridField3D& labels, const GridField3D* leve
         .input("u_openZ", *(*faceOpen)[2]);
     for (auto& c : m_couplings) pass.output(c);
   }
-  if (floating) pass.define("FLOATING_ALL").output(m_floating);
-  pass.run();
   if (floating) {
-    m_floatingCount = 1;
-  } else {
-    if (m_floatingCount > 0) m_floating.setZero();
-    m_floatingCount = 0;
+    if (m_floating.empty()) m_floating = GridField3D(m_grid, m_name + ".floating");
+    pass.define("FLOATING_ALL").output(m_floating);
   }
+  pass.run();
+  m_floatingCount = floating ? 1 : 0;
 }
 
 void PressureMatrix3D::requireVector(const char* what, const std::string& op, const stream::Vector& v) const {
@@ -188,6 +188,59 @@ void PressureMatrix3D::diagonal(stream::Vector& d) const {
   requireVector("d", "diagonal", d);
   gl::StateGuard guard;
   stream::Pass("pressure3d/diagonal").label(title() + ".diagonal").input("u_diagonal", m_diagonal).output(d).run();
+}
+
+Csr PressureMatrix3D::toCsr(std::vector<std::int64_t>* unknownOfCell) const {
+  gl::StateGuard guard;
+  const std::vector<float> diag = m_diagonal.downloadCells();
+  std::array<std::vector<float>, 3> coupling;
+  if (m_shape.faceFractions) {
+    for (std::size_t a = 0; a < 3; ++a) coupling[a] = m_couplings[a].downloadCells();
+  }
+  const std::size_t nx = std::size_t(m_grid.nx()), ny = std::size_t(m_grid.ny()), nz = std::size_t(m_grid.nz());
+  std::vector<std::int64_t> unknown(diag.size(), -1);
+  std::int64_t count = 0;
+  for (std::size_t c = 0; c < diag.size(); ++c) {
+    if (diag[c] > 0) unknown[c] = count++;
+  }
+  // c_ij with the neighbour across axis a on the - side of cell c (0 unless both have equations).
+  auto minusCoupling = [&](std::size_t c, std::size_t n, std::size_t a) -> double {
+    if (unknown[c] < 0 || unknown[n] < 0) return 0.0;
+    return m_shape.faceFractions ? double(coupling[a][c]) : 1.0;
+  };
+  Csr A;
+  A.rows = A.cols = std::size_t(count);
+  A.rowPtr.push_back(0);
+  const std::size_t stride[3] = {1, nx, nx * ny};
+  for (std::size_t k = 0; k < nz; ++k) {
+    for (std::size_t j = 0; j < ny; ++j) {
+      for (std::size_t i = 0; i < nx; ++i) {
+        const std::size_t c = i + nx * (j + ny * k);
+        if (unknown[c] < 0) continue;
+        const std::size_t at[3] = {i, j, k}, size[3] = {nx, ny, nz};
+        std::vector<std::pair<std::int32_t, double>> row;
+        for (std::size_t a = 0; a < 3; ++a) {
+          if (at[a] > 0) {
+            const double w = minusCoupling(c, c - stride[a], a);
+            if (w != 0) row.emplace_back(std::int32_t(unknown[c - stride[a]]), -w);
+          }
+          if (at[a] + 1 < size[a]) {
+            const double w = minusCoupling(c + stride[a], c, a);
+            if (w != 0) row.emplace_back(std::int32_t(unknown[c + stride[a]]), -w);
+          }
+        }
+        row.emplace_back(std::int32_t(unknown[c]), double(diag[c]));
+        std::sort(row.begin(), row.end());
+        for (const auto& [col, value] : row) {
+          A.colIdx.push_back(col);
+          A.values.push_back(value);
+        }
+        A.rowPtr.push_back(std::int64_t(A.values.size()));
+      }
+    }
+  }
+  if (unknownOfCell) *unknownOfCell = std::move(unknown);
+  return A;
 }
 
 double PressureMatrix3D::bytesPerApply() const {

@@ -22,12 +22,15 @@
 //   SolverStatus s = PressureSolver3D(A).solve(b, x, {.tolerance = 1e-6f});
 #include <texstream/gl/Buffer.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/Csr.h>
 #include <texstream/linalg/PressureDomain3D.h>
 #include <texstream/stream/GridField3D.h>
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace texstream::linalg {
 
@@ -84,9 +87,15 @@ class PressureMatrix3D : public LinearOperator {
   /// The couplings -A(i, i - x), -A(i, i - y), -A(i, i - z) (Shape::faceFractions), else null.
   const std::array<stream::GridField3D, 3>* couplings() const { return m_shape.faceFractions ? &m_couplings : nullptr; }
   /// Floating components (PressureDomain3D::floatingComponents): a packed field numbering
-  /// each component's cells 1, 2, ... (0 elsewhere), and how many there are.
+  /// each component's cells 1, 2, ... (0 elsewhere; empty while there are none), and how
+  /// many there are.
   const stream::GridField3D& floatingField() const { return m_floating; }
   int floatingCount() const { return m_floatingCount; }
+  /// The matrix as it is on the GPU, over its unknowns (the cells with an equation, rows in
+  /// x-fastest cell order), in double from the float coefficients: what exportSystem writes
+  /// for PETSc (SystemExport.h). unknownOfCell[c] is cell c's row or -1. Reads the fields
+  /// back (blocking).
+  Csr toCsr(std::vector<std::int64_t>* unknownOfCell = nullptr) const;
   /// Binds the operator's fields and defines (shaders/pressure3d/operator.glsl) on `pass`.
   void bindOperator(stream::Pass& pass) const;
 

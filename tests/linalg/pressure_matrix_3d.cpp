@@ -121,6 +121,13 @@ TEST_CASE("PressureMatrix3D: y = A x matches the CSR in double on random domains
         if (unknown[c] >= 0) want[c] = csrDiag[std::size_t(unknown[c])];
       }
       CHECK(gridError(diag.downloadCells(), want) <= 1e-6);
+      // The matrix read back from the GPU is the CPU's, over the same unknowns.
+      std::vector<std::int64_t> unknownGpu;
+      const linalg::Csr back = A.toCsr(&unknownGpu);
+      CHECK(unknownGpu == unknown);
+      REQUIRE(back.rowPtr == csr.rowPtr);
+      CHECK(back.colIdx == csr.colIdx);
+      for (std::size_t e = 0; e < csr.values.size(); ++e) CHECK(back.values[e] == Approx(csr.values[e]).epsilon(1e-6));
     }
   }
 }
