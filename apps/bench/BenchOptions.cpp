@@ -34,7 +34,7 @@ Sizes sizesFor(Preset p) {
     case Preset::Full:  // data-centre GPU: 4096^2-texel vectors (GPU.md)
       s = {.vector = std::size_t(64) << 20, .grid2d = 8192, .grid3d = 256, .banded = std::size_t(16) << 20,
            .dense = 8192, .point = std::size_t(4) << 20, .pointPerRow = 8, .cgGrid = 100, .cgIterations = 200,
-           .pressure3d = {64, 128, 256}, .pressure3dNaturalMic = 128, .pressure3dEigen = 256};
+           .pressure3d = {64, 128, 256}, .pressure3dNaturalMic = 128, .pressure3dEigen = 64};
       break;
   }
   return s;

@@ -290,6 +290,7 @@ void runPressure3D(BenchContext& ctx) {
                      " ms (true " + formatCompact(tightTrue) + "), residual x" +
                      formatCompact(reductionPerTwo(tight)) + " per two iterations, set-up " + formatCompact(setup.ms) +
                      " ms, " + solver.preconditioner().name();
+          if (kind == PressurePreconditioner::Multigrid) row.note += passBreakdown([&] { solve(kLoose, loose); });
           ctx.add(std::move(row));
         }
       }

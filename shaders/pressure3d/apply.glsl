@@ -2,4 +2,4 @@
 uniform sampler2D u_x;
 #include "pressure3d/operator.glsl"
 
-void kernel(ivec2 texel) { o_out0 = pressureProduct(u_x, gridBlock(u_grid, texel)); }
+void kernel(ivec2 texel) { o_out0 = pressureProduct(u_x, gridCursorAt(u_grid, texel)); }

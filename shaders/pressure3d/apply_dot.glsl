@@ -3,6 +3,6 @@
 // Composed with the epilogue's file by stream::composeReductionKernel: u_image0 is y.
 uniform sampler2D u_x;
 #include "pressure3d/operator.glsl"
-vec4 pressureProductAt(ivec2 texel) { return pressureProduct(u_x, gridBlock(u_grid, texel)); }
+vec4 pressureProductAt(ivec2 texel) { return pressureProduct(u_x, gridCursorAt(u_grid, texel)); }
 #define PRODUCT pressureProductAt
 #include "sparse/product_dot_whole_texture.glsl"

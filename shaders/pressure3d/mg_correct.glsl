@@ -10,7 +10,7 @@ uniform sampler2D u_coarseZ;
 
 void kernel(ivec2 texel) {
   ivec3 b = gridBlock(u_grid, texel);
-  vec4 c = gridFetch(u_coarseZ, u_coarse, b / 2);
+  vec4 c = texelFetch(u_coarseZ, gridTexel(u_coarse, b / 2), 0);
   vec4 correction = (b.x % 2 == 0) ? c.xxyy : c.zzww;
   o_out0 = onEquations(texelFetch(u_diagonal, texel, 0), texelFetch(u_z, texel, 0) + correction);
 }

@@ -13,13 +13,11 @@
 uniform sampler2D u_r;
 uniform sampler2D u_z;
 
-vec4 fineResidual(ivec3 f) {
-  vec4 z = gridFetch(u_z, u_grid, f);
-  vec4 d = gridFetch(u_diagonal, u_grid, f);
-  vec4 sum = vanishingNeighbourSum(f, gridWestCells(u_z, u_grid, f, z), gridEastCells(u_z, u_grid, f, z),
-                                   gridFetch(u_z, u_grid, f - ivec3(0, 1, 0)), gridFetch(u_z, u_grid, f + ivec3(0, 1, 0)),
-                                   gridFetch(u_z, u_grid, f - ivec3(0, 0, 1)), gridFetch(u_z, u_grid, f + ivec3(0, 0, 1)));
-  return onEquations(d, gridFetch(u_r, u_grid, f) - (d * z - sum));
+vec4 fineResidual(GridCursor f) {
+  if (!gridInside(u_grid, f.b)) return vec4(0.0);
+  vec4 z = texelFetch(u_z, f.texel, 0);
+  vec4 d = texelFetch(u_diagonal, f.texel, 0);
+  return onEquations(d, texelFetch(u_r, f.texel, 0) - (d * z - vanishingNeighbourSum(around(u_z, f, z), f)));
 }
 
 uniform Grid3 u_coarse;
@@ -28,11 +26,12 @@ uniform sampler2D u_coarseDiagonal;  // which coarse cells have an equation
 void kernel(ivec2 texel) {
   ivec3 B = gridBlock(u_coarse, texel);
   vec4 sum = vec4(0.0);
+  GridCursor first = gridCursorOf(u_grid, 2 * B);
   for (int dz = 0; dz < 2; ++dz) {
     for (int dy = 0; dy < 2; ++dy) {
-      ivec3 f = ivec3(2 * B.x, 2 * B.y + dy, 2 * B.z + dz);
+      GridCursor f = gridStep(u_grid, first, ivec3(0, dy, dz));
       vec4 a = fineResidual(f);
-      vec4 c = fineResidual(f + ivec3(1, 0, 0));
+      vec4 c = fineResidual(gridStep(u_grid, f, ivec3(1, 0, 0)));
       sum += vec4(a.x + a.y, a.z + a.w, c.x + c.y, c.z + c.w);
     }
   }

@@ -24,33 +24,38 @@ void kernel(ivec2 texel) {
   bool xLater = (u_colour & 1) == 0, yLater = (u_colour & 2) == 0, zLater = (u_colour & 4) == 0;
   ivec3 origin = ivec3(b.x, b.y & ~3, b.z & ~3);
   int bj = b.y - origin.y, bk = b.z - origin.z;
+  // The cursor of the block's last texel (j', k') = (3, 3), then stepping back.
+  GridCursor slice = gridStep(u_grid, gridCursorOf(u_grid, origin), ivec3(0, 3, 1));
+  slice = gridStep(u_grid, gridStep(u_grid, slice, ivec3(0, 0, 1)), ivec3(0, 0, 1));
   for (int kk = 3; kk >= bk; --kk) {
+    GridCursor t = slice;
     for (int jj = 3; jj >= bj; --jj) {
-      ivec3 t = origin + ivec3(0, jj, kk);
       vec4 z = vec4(0.0);
-      if (gridInside(u_grid, t)) {
-        vec4 inverse = texelFetch(u_inverseFactor, gridTexel(u_grid, t), 0);
-        vec4 zn = jj < 3 ? cone[MIC_CONE_INDEX(jj + 1, kk)] : (yLater ? gridFetch(u_z, u_grid, t + ivec3(0, 1, 0)) : vec4(0.0));
-        vec4 zs = jj == 0 && yLater ? gridFetch(u_z, u_grid, t - ivec3(0, 1, 0)) : vec4(0.0);
-        vec4 zu = kk < 3 ? cone[MIC_CONE_INDEX(jj, kk + 1)] : (zLater ? gridFetch(u_z, u_grid, t + ivec3(0, 0, 1)) : vec4(0.0));
-        vec4 zd = kk == 0 && zLater ? gridFetch(u_z, u_grid, t - ivec3(0, 0, 1)) : vec4(0.0);
-        float west = xLater ? gridFetch(u_z, u_grid, t - ivec3(1, 0, 0)).w : 0.0;
-        float east = xLater ? gridFetch(u_z, u_grid, t + ivec3(1, 0, 0)).x : 0.0;
-        vec4 xw = vec4(west, 0.0, 0.0, 0.0), xe = vec4(0.0, 0.0, 0.0, east);
-        vec4 sum = vanishingNeighbourSum(t, xw, xe, zs, zn, zd, zu);
+      if (gridInside(u_grid, t.b)) {
+        vec4 inverse = texelFetch(u_inverseFactor, t.texel, 0);
+        Around l;
+        l.north = jj < 3 ? cone[MIC_CONE_INDEX(jj + 1, kk)] : (yLater ? gridReadAt(u_z, u_grid, t, ivec3(0, 1, 0)) : vec4(0.0));
+        l.south = jj == 0 && yLater ? gridReadAt(u_z, u_grid, t, ivec3(0, -1, 0)) : vec4(0.0);
+        l.up = kk < 3 ? cone[MIC_CONE_INDEX(jj, kk + 1)] : (zLater ? gridReadAt(u_z, u_grid, t, ivec3(0, 0, 1)) : vec4(0.0));
+        l.down = kk == 0 && zLater ? gridReadAt(u_z, u_grid, t, ivec3(0, 0, -1)) : vec4(0.0);
+        l.west = vec4(xLater ? gridReadAt(u_z, u_grid, t, ivec3(-1, 0, 0)).w : 0.0, 0.0, 0.0, 0.0);
+        l.east = vec4(0.0, 0.0, 0.0, xLater ? gridReadAt(u_z, u_grid, t, ivec3(1, 0, 0)).x : 0.0);
+        vec4 sum = vanishingNeighbourSum(l, t);
 #ifdef COUPLINGS
-        vec4 cxe = gridEastCells(u_couplingX, u_grid, t, gridFetch(u_couplingX, u_grid, t));  // cell m with m + 1
+        vec4 cxe = gridEastOf(u_couplingX, u_grid, t, texelFetch(u_couplingX, t.texel, 0));  // cell m with m + 1
 #else
         vec4 cxe = vec4(1.0);
 #endif
-        vec4 y = texelFetch(u_y, gridTexel(u_grid, t), 0);
+        vec4 y = texelFetch(u_y, t.texel, 0);
         z.w = y.w + sum.w * inverse.w;
         z.z = y.z + (sum.z + cxe.z * z.w) * inverse.z;
         z.y = y.y + (sum.y + cxe.y * z.z) * inverse.y;
         z.x = y.x + (sum.x + cxe.x * z.y) * inverse.x;
       }
       cone[MIC_CONE_INDEX(jj, kk)] = z;
+      t = gridStep(u_grid, t, ivec3(0, -1, 0));
     }
+    slice = gridStep(u_grid, slice, ivec3(0, 0, -1));
   }
   o_out0 = cone[MIC_CONE_INDEX(bj, bk)];
 }

@@ -25,31 +25,34 @@ void kernel(ivec2 texel) {
   bool xEarlier = (u_colour & 1) != 0, yEarlier = (u_colour & 2) != 0, zEarlier = (u_colour & 4) != 0;
   ivec3 origin = ivec3(b.x, b.y & ~3, b.z & ~3);
   int bj = b.y - origin.y, bk = b.z - origin.z;
+  GridCursor slice = gridCursorOf(u_grid, origin);
   for (int kk = 0; kk <= bk; ++kk) {
+    GridCursor t = slice;
     for (int jj = 0; jj <= bj; ++jj) {
-      ivec3 t = origin + ivec3(0, jj, kk);
-      vec4 inverse = gridFetch(u_inverseFactor, u_grid, t);
-      vec4 ys = jj > 0 ? cone[MIC_CONE_INDEX(jj - 1, kk)] : (yEarlier ? gridFetch(u_y, u_grid, t - ivec3(0, 1, 0)) : vec4(0.0));
-      vec4 yn = jj == 3 && yEarlier ? gridFetch(u_y, u_grid, t + ivec3(0, 1, 0)) : vec4(0.0);
-      vec4 yd = kk > 0 ? cone[MIC_CONE_INDEX(jj, kk - 1)] : (zEarlier ? gridFetch(u_y, u_grid, t - ivec3(0, 0, 1)) : vec4(0.0));
-      vec4 yu = kk == 3 && zEarlier ? gridFetch(u_y, u_grid, t + ivec3(0, 0, 1)) : vec4(0.0);
-      float west = xEarlier ? gridFetch(u_y, u_grid, t - ivec3(1, 0, 0)).w : 0.0;
-      float east = xEarlier ? gridFetch(u_y, u_grid, t + ivec3(1, 0, 0)).x : 0.0;
+      vec4 inverse = texelFetch(u_inverseFactor, t.texel, 0);
+      Around y;
+      y.south = jj > 0 ? cone[MIC_CONE_INDEX(jj - 1, kk)] : (yEarlier ? gridReadAt(u_y, u_grid, t, ivec3(0, -1, 0)) : vec4(0.0));
+      y.north = jj == 3 && yEarlier ? gridReadAt(u_y, u_grid, t, ivec3(0, 1, 0)) : vec4(0.0);
+      y.down = kk > 0 ? cone[MIC_CONE_INDEX(jj, kk - 1)] : (zEarlier ? gridReadAt(u_y, u_grid, t, ivec3(0, 0, -1)) : vec4(0.0));
+      y.up = kk == 3 && zEarlier ? gridReadAt(u_y, u_grid, t, ivec3(0, 0, 1)) : vec4(0.0);
       // Everything but the x-neighbours inside the texel, which follow one by one.
-      vec4 xw = vec4(west, 0.0, 0.0, 0.0), xe = vec4(0.0, 0.0, 0.0, east);
-      vec4 sum = gridFetch(u_r, u_grid, t) + vanishingNeighbourSum(t, xw, xe, ys, yn, yd, yu);
+      y.west = vec4(xEarlier ? gridReadAt(u_y, u_grid, t, ivec3(-1, 0, 0)).w : 0.0, 0.0, 0.0, 0.0);
+      y.east = vec4(0.0, 0.0, 0.0, xEarlier ? gridReadAt(u_y, u_grid, t, ivec3(1, 0, 0)).x : 0.0);
+      vec4 sum = texelFetch(u_r, t.texel, 0) + vanishingNeighbourSum(y, t);
 #ifdef COUPLINGS
-      vec4 cx = gridFetch(u_couplingX, u_grid, t);  // cx[m]: cell m with cell m - 1
+      vec4 cx = texelFetch(u_couplingX, t.texel, 0);  // cx[m]: cell m with cell m - 1
 #else
       vec4 cx = vec4(1.0);
 #endif
-      vec4 y;
-      y.x = sum.x * inverse.x;
-      y.y = (sum.y + cx.y * y.x) * inverse.y;
-      y.z = (sum.z + cx.z * y.y) * inverse.z;
-      y.w = (sum.w + cx.w * y.z) * inverse.w;
-      cone[MIC_CONE_INDEX(jj, kk)] = y;
+      vec4 v;
+      v.x = sum.x * inverse.x;
+      v.y = (sum.y + cx.y * v.x) * inverse.y;
+      v.z = (sum.z + cx.z * v.y) * inverse.z;
+      v.w = (sum.w + cx.w * v.z) * inverse.w;
+      cone[MIC_CONE_INDEX(jj, kk)] = v;
+      t = gridStep(u_grid, t, ivec3(0, 1, 0));
     }
+    slice = gridStep(u_grid, slice, ivec3(0, 0, 1));
   }
   o_out0 = cone[MIC_CONE_INDEX(bj, bk)];
 }

@@ -8,6 +8,9 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -29,14 +32,32 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
   }
   gl::StateGuard guard;
   const std::string title = "PressureMultigrid3D(\"" + A.name() + "\")";
-  GridLayout3D grid = A.grid();
-  while (std::max({grid.nx(), grid.ny(), grid.nz()}) > 2) {
-    grid = grid.coarse(title);
+  GridLayout3D layout = A.grid();
+  while (std::max({layout.nx(), layout.ny(), layout.nz()}) > 2) {
+    layout = layout.coarse(title);
     const std::string level = A.name() + ".level" + std::to_string(m_levels.size() + 1);
-    m_levels.push_back(Level{grid, GridField3D(grid, level + ".diagonal"), GridField3D(grid, level + ".r"),
-                             GridField3D(grid, level + ".z")});
+    m_levels.push_back(Level{layout, GridField3D(layout, level + ".diagonal"), GridField3D(layout, level + ".r"),
+                             GridField3D(layout, level + ".z")});
   }
   update();
+
+  // The block cycle: shared memory holds z and r (8 bytes a cell) and the diagonal (a byte)
+  // of its levels, at most 8 of them (sampler and uniform arrays), 256 invocations.
+  const gl::Capabilities& caps = stream::Runtime::current().caps();
+  if (caps.compute) {
+    GLint sharedBytes = 0, invocations = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
+    const std::size_t maxCells = std::size_t(std::max(0, sharedBytes - 64)) / 9;
+    for (int l = 1; l < levels() && invocations >= 256; ++l) {
+      std::size_t total = 0;
+      for (int m = l; m < levels(); ++m) total += grid(m).cells();
+      if (total <= maxCells && levels() - l <= 8) {
+        m_blockLevel = l;
+        break;
+      }
+    }
+  }
 }
 
 const GridLayout3D& PressureMultigrid3D::grid(int level) const {
@@ -77,10 +98,10 @@ void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
   }
 }
 
-void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vector& z, int first,
-                                bool zeroGuess) const {
-  stream::Pass pass("pressure3d/mg_sweep");
-  pass.label(zeroGuess ? "mg3d sweep (from 0)" : "mg3d sweep").input("u_r", r).uniform("u_first", first);
+void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vector& z, int colour,
+                                 bool zeroGuess) const {
+  stream::Pass pass("pressure3d/mg_smooth");
+  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth").input("u_r", r).uniform("u_colour", colour);
   if (zeroGuess) {
     pass.define("ZERO_GUESS");
   } else {
@@ -90,9 +111,37 @@ void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vect
   pass.output(z).run();
 }
 
+void PressureMultigrid3D::blockCycle(int level, const stream::Vector& r, stream::Vector& z) const {
+  const int count = levels() - level;
+  stream::Pass pass("pressure3d/mg_block_cycle");
+  pass.label("mg3d block cycle").define("BLOCK_LEVELS", (long long)count);
+  std::vector<int> offsets;
+  int cells = 0;
+  for (int m = 0; m < count; ++m) {
+    offsets.push_back(cells);
+    cells += int(grid(level + m).cells());
+    stream::bindGrid(pass, "u_levels[" + std::to_string(m) + "]", grid(level + m));
+    pass.input("u_diagonal" + std::to_string(m), diagonalOf(level + m));
+  }
+  pass.define("SHARED_CELLS", (long long)cells)
+      .uniformArray("u_offset", offsets)
+      .uniform("u_sweeps", m_options.smoothing)
+      .input("u_r", r)
+      .output(z)
+      .workgroups(1)
+      .run();
+}
+
 void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vector& z) const {
+  if (level == m_blockLevel && stream::Runtime::current().backend() == stream::Backend::Compute) {
+    blockCycle(level, r, z);
+    return;
+  }
   const int sweeps = m_options.smoothing;
-  for (int s = 0; s < sweeps; ++s) sweep(level, r, z, kRed, s == 0);
+  for (int s = 0; s < sweeps; ++s) {
+    smooth(level, r, z, kRed, s == 0);
+    smooth(level, r, z, kBlack, false);
+  }
   if (level < int(m_levels.size())) {
     const Level& coarse = m_levels[std::size_t(level)];
     // The residual is evaluated inside the restriction.
@@ -112,7 +161,10 @@ void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vect
     correct.run();
   }
   // The adjoint of the pre-smoothing: black first.
-  for (int s = 0; s < sweeps; ++s) sweep(level, r, z, kBlack, false);
+  for (int s = 0; s < sweeps; ++s) {
+    smooth(level, r, z, kBlack, false);
+    smooth(level, r, z, kRed, false);
+  }
 }
 
 void PressureMultigrid3D::apply(const stream::Vector& r, stream::Vector& z) const {

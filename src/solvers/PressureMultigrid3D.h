@@ -11,11 +11,14 @@
 //  - Transfers: piecewise-constant prolongation and its transpose times 1/2 as restriction.
 //    On walled domains this converges faster than trilinear prolongation, whose weights
 //    reach into solid coarse cells (docs/performance.md has the iteration counts).
+//  - On the compute backend the coarse levels (from the first whose cells and all coarser
+//    ones fit a workgroup's shared memory) cycle in one dispatch, where each of their passes
+//    would be pure latency.
 //  - Smoother: red-black Gauss-Seidel, `smoothing` sweeps red then black before the coarse
 //    correction and the same number black then red after it, so the cycle is symmetric and
 //    CG stays valid; on the coarsest level the same sweeps without a coarser one.
-// Both backends run the same passes; per level and cycle one pass a sweep (both colours:
-// shaders/pressure3d/mg_sweep.glsl), the residual and restriction in one, the correction.
+// Both backends run the same passes; per level and cycle one pass a colour of each sweep,
+// the residual and the restriction in one, and the correction.
 //
 //   PressureMatrix3D A(domain, "p");
 //   PressureMultigrid3D M(A);
@@ -63,14 +66,19 @@ class PressureMultigrid3D : public Preconditioner {
     mutable stream::GridField3D r, z;  ///< the level's right-hand side and correction
   };
   void cycle(int level, const stream::Vector& r, stream::Vector& z) const;
-  /// One red-black sweep, colour `first` first (red: 0).
-  void sweep(int level, const stream::Vector& r, stream::Vector& z, int first, bool zeroGuess) const;
+  /// One colour (red: 0) of a red-black sweep.
+  void smooth(int level, const stream::Vector& r, stream::Vector& z, int colour, bool zeroGuess) const;
   void bindLevel(stream::Pass& pass, int level) const;
   const stream::GridField3D& diagonalOf(int level) const;
+
+  /// Compute backend: levels blockLevel and coarser cycle in one dispatch of one workgroup
+  /// (shaders/pressure3d/mg_block_cycle.glsl); -1 where the context cannot.
+  void blockCycle(int level, const stream::Vector& r, stream::Vector& z) const;
 
   const linalg::PressureMatrix3D* m_A;
   Options m_options;
   std::vector<Level> m_levels;  ///< levels 1, 2, ... (level 0 is A's)
+  int m_blockLevel = -1;
 };
 
 }  // namespace texstream::solvers

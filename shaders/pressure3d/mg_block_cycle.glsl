@@ -1,0 +1,206 @@
+// The coarse end of a V-cycle of PressureMultigrid3D in one dispatch (compute backend): the
+// block level and every coarser one, their z and r in shared memory of one workgroup, a
+// pass of the multi-pass cycle becoming a barrier (below a few thousand cells a level's
+// passes are pure latency). The same mathematics as the passes (pressure3d/mg_smooth.glsl,
+// mg_restrict.glsl, mg_correct.glsl): `u_sweeps` red-black Gauss-Seidel sweeps, red first
+// before the coarse correction and black first after it; the residual restricted as the
+// sum of the children times 1/2; piecewise-constant correction on cells with an equation.
+// Coarse levels have no face fractions or free surface: a cell's diagonal is the number of
+// its faces to fluid or air (-1 on air cells, 0 on solid ones), held as a byte.
+// Cell (i, j, k) of block level m is at u_offset[m] + i + nx (j + ny k). Inputs: u_r (the
+// block level's right-hand side, packed) and u_diagonal0 .. (each block level's diagonal
+// field, packed); output u_image0, the block level's z, packed.
+layout(local_size_x = 256) in;
+#include "grid3d/grid.glsl"
+
+uniform Grid3 u_levels[BLOCK_LEVELS];
+uniform int u_offset[BLOCK_LEVELS];
+uniform int u_sweeps;
+uniform sampler2D u_r;
+uniform sampler2D u_diagonal0;
+#if BLOCK_LEVELS > 1
+uniform sampler2D u_diagonal1;
+#endif
+#if BLOCK_LEVELS > 2
+uniform sampler2D u_diagonal2;
+#endif
+#if BLOCK_LEVELS > 3
+uniform sampler2D u_diagonal3;
+#endif
+#if BLOCK_LEVELS > 4
+uniform sampler2D u_diagonal4;
+#endif
+#if BLOCK_LEVELS > 5
+uniform sampler2D u_diagonal5;
+#endif
+#if BLOCK_LEVELS > 6
+uniform sampler2D u_diagonal6;
+#endif
+#if BLOCK_LEVELS > 7
+uniform sampler2D u_diagonal7;
+#endif
+
+shared float s_z[SHARED_CELLS];
+shared float s_r[SHARED_CELLS];
+shared uint s_diagonal[(SHARED_CELLS + 3) / 4];  // a byte a cell: the diagonal + 1
+
+const int kThreads = 256;
+
+float diagonalAt(int index) { return float((s_diagonal[index >> 2] >> (8 * (index & 3))) & 255u) - 1.0; }
+
+// (i, j, k) of cell c of an nx x ny level without integer divisions (tens of instructions
+// each on a GPU): c < 2^16, so (c + 1/2) / n stays well clear of integers in float.
+ivec3 cellOf(int c, int nx, int ny) {
+  int k = int((float(c) + 0.5) / float(nx * ny));
+  int rest = c - k * nx * ny;
+  int j = int((float(rest) + 0.5) / float(nx));
+  return ivec3(rest - j * nx, j, k);
+}
+
+// Every packed texel of level m: its four cells' diagonals (and for the block level r) into
+// shared memory.
+void load(int m, sampler2D diagonal, bool withR) {
+  Grid3 g = u_levels[m];
+  ivec2 size = ivec2(g.tileWidth * g.size.w, g.size.y * ((g.size.z + g.size.w - 1) / g.size.w));
+  int texels = size.x * size.y;
+  for (int t = int(gl_LocalInvocationIndex); t < texels; t += kThreads) {
+    int row = int((float(t) + 0.5) / float(size.x));
+    ivec2 texel = ivec2(t - row * size.x, row);
+    ivec3 b = gridBlock(g, texel);
+    if (b.z >= g.size.z) continue;
+    vec4 d = texelFetch(diagonal, texel, 0);
+    vec4 r = withR ? texelFetch(u_r, texel, 0) : vec4(0.0);
+    for (int ch = 0; ch < 4; ++ch) {
+      int i = 4 * b.x + ch;
+      if (i >= g.size.x) break;
+      int index = u_offset[m] + i + g.size.x * (b.y + g.size.y * b.z);
+      atomicOr(s_diagonal[index >> 2], uint(d[ch] + 1.0) << (8 * (index & 3)));
+      s_r[index] = r[ch];
+      s_z[index] = 0.0;
+    }
+  }
+}
+
+// One colour of a red-black sweep on level m.
+void relax(int m, int colour) {
+  ivec3 n = u_levels[m].size.xyz;
+  int o = u_offset[m], cells = n.x * n.y * n.z;
+  for (int c = int(gl_LocalInvocationIndex); c < cells; c += kThreads) {
+    ivec3 p = cellOf(c, n.x, n.y);
+    if (((p.x + p.y + p.z) & 1) != colour) continue;
+    float d = diagonalAt(o + c);
+    if (d <= 0.0) continue;
+    float sum = s_r[o + c];
+    if (p.x > 0) sum += s_z[o + c - 1];
+    if (p.x + 1 < n.x) sum += s_z[o + c + 1];
+    if (p.y > 0) sum += s_z[o + c - n.x];
+    if (p.y + 1 < n.y) sum += s_z[o + c + n.x];
+    if (p.z > 0) sum += s_z[o + c - n.x * n.y];
+    if (p.z + 1 < n.z) sum += s_z[o + c + n.x * n.y];
+    s_z[o + c] = sum / d;
+  }
+  barrier();
+}
+
+float residualAt(int m, ivec3 p) {
+  ivec3 n = u_levels[m].size.xyz;
+  int o = u_offset[m], c = p.x + n.x * (p.y + n.y * p.z);
+  float d = diagonalAt(o + c);
+  if (d <= 0.0) return 0.0;
+  float sum = 0.0;
+  if (p.x > 0) sum += s_z[o + c - 1];
+  if (p.x + 1 < n.x) sum += s_z[o + c + 1];
+  if (p.y > 0) sum += s_z[o + c - n.x];
+  if (p.y + 1 < n.y) sum += s_z[o + c + n.x];
+  if (p.z > 0) sum += s_z[o + c - n.x * n.y];
+  if (p.z + 1 < n.z) sum += s_z[o + c + n.x * n.y];
+  return s_r[o + c] - (d * s_z[o + c] - sum);
+}
+
+// r of level m + 1 from level m's residual; z of level m + 1 zeroed.
+void restrictTo(int m) {
+  ivec3 fine = u_levels[m].size.xyz, n = u_levels[m + 1].size.xyz;
+  int o = u_offset[m + 1], cells = n.x * n.y * n.z;
+  for (int c = int(gl_LocalInvocationIndex); c < cells; c += kThreads) {
+    ivec3 p = cellOf(c, n.x, n.y);
+    float sum = 0.0;
+    for (int child = 0; child < 8; ++child) {
+      ivec3 q = 2 * p + ivec3(child & 1, (child >> 1) & 1, child >> 2);
+      if (all(lessThan(q, fine))) sum += residualAt(m, q);
+    }
+    s_r[o + c] = diagonalAt(o + c) > 0.0 ? 0.5 * sum : 0.0;
+    s_z[o + c] = 0.0;
+  }
+  barrier();
+}
+
+// z of level m += z of level m + 1 at the parent, on cells with an equation.
+void correct(int m) {
+  ivec3 n = u_levels[m].size.xyz, coarse = u_levels[m + 1].size.xyz;
+  int o = u_offset[m], oc = u_offset[m + 1], cells = n.x * n.y * n.z;
+  for (int c = int(gl_LocalInvocationIndex); c < cells; c += kThreads) {
+    if (diagonalAt(o + c) <= 0.0) continue;
+    ivec3 p = cellOf(c, n.x, n.y) / 2;
+    s_z[o + c] += s_z[oc + p.x + coarse.x * (p.y + coarse.y * p.z)];
+  }
+  barrier();
+}
+
+void main() {
+  for (int k = int(gl_LocalInvocationIndex); k < (SHARED_CELLS + 3) / 4; k += kThreads) s_diagonal[k] = 0u;
+  barrier();
+  load(0, u_diagonal0, true);
+#if BLOCK_LEVELS > 1
+  load(1, u_diagonal1, false);
+#endif
+#if BLOCK_LEVELS > 2
+  load(2, u_diagonal2, false);
+#endif
+#if BLOCK_LEVELS > 3
+  load(3, u_diagonal3, false);
+#endif
+#if BLOCK_LEVELS > 4
+  load(4, u_diagonal4, false);
+#endif
+#if BLOCK_LEVELS > 5
+  load(5, u_diagonal5, false);
+#endif
+#if BLOCK_LEVELS > 6
+  load(6, u_diagonal6, false);
+#endif
+#if BLOCK_LEVELS > 7
+  load(7, u_diagonal7, false);
+#endif
+  barrier();
+  for (int m = 0; m < BLOCK_LEVELS; ++m) {
+    for (int s = 0; s < u_sweeps; ++s) {
+      relax(m, 0);
+      relax(m, 1);
+    }
+    if (m + 1 < BLOCK_LEVELS) restrictTo(m);
+  }
+  for (int m = BLOCK_LEVELS - 1; m >= 0; --m) {
+    if (m + 1 < BLOCK_LEVELS) correct(m);
+    for (int s = 0; s < u_sweeps; ++s) {
+      relax(m, 1);
+      relax(m, 0);
+    }
+  }
+  // The block level's z, packed.
+  Grid3 g = u_levels[0];
+  ivec2 size = ivec2(g.tileWidth * g.size.w, g.size.y * ((g.size.z + g.size.w - 1) / g.size.w));
+  int texels = size.x * size.y;
+  for (int t = int(gl_LocalInvocationIndex); t < texels; t += kThreads) {
+    int row = int((float(t) + 0.5) / float(size.x));
+    ivec2 texel = ivec2(t - row * size.x, row);
+    ivec3 b = gridBlock(g, texel);
+    vec4 z = vec4(0.0);
+    if (b.z < g.size.z) {
+      for (int ch = 0; ch < 4; ++ch) {
+        int i = 4 * b.x + ch;
+        if (i < g.size.x) z[ch] = s_z[i + g.size.x * (b.y + g.size.y * b.z)];
+      }
+    }
+    imageStore(u_image0, texel, z);
+  }
+}
