@@ -47,6 +47,61 @@ vec4 gridEastCells(sampler2D f, Grid3 g, ivec3 b, vec4 here) {
   return vec4(here.yzw, gridFetch(f, g, b + ivec3(1, 0, 0)).x);
 }
 
+// A block, its texel, and where its slice sits in its row of tiles: a cursor steps to the
+// blocks beside it with additions, where gridTexel divides (the integer divisions of every
+// fetch add up in kernels that read dozens of neighbours).
+struct GridCursor {
+  ivec3 b;
+  ivec2 texel;
+  int column;  // b.z % tilesX
+};
+
+GridCursor gridCursorAt(Grid3 g, ivec2 texel) {
+  GridCursor c;
+  int tileX = texel.x / g.tileWidth, tileY = texel.y / g.size.y;
+  c.b = ivec3(texel.x - tileX * g.tileWidth, texel.y - tileY * g.size.y, tileY * g.size.w + tileX);
+  c.texel = texel;
+  c.column = tileX;
+  return c;
+}
+
+GridCursor gridCursorOf(Grid3 g, ivec3 b) {
+  GridCursor c;
+  c.b = b;
+  c.column = b.z % g.size.w;
+  c.texel = ivec2(c.column * g.tileWidth + b.x, (b.z / g.size.w) * g.size.y + b.y);
+  return c;
+}
+
+// The cursor moved by dx, dy (any) and dz (-1, 0 or 1) blocks; where it leaves the grid
+// gridInside(g, c.b) says so and its texel means nothing.
+GridCursor gridStep(Grid3 g, GridCursor c, ivec3 d) {
+  c.b += d;
+  c.texel += d.xy;
+  if (d.z > 0) {
+    bool wrap = c.column == g.size.w - 1;
+    c.texel += wrap ? ivec2(-(g.size.w - 1) * g.tileWidth, g.size.y) : ivec2(g.tileWidth, 0);
+    c.column = wrap ? 0 : c.column + 1;
+  } else if (d.z < 0) {
+    bool wrap = c.column == 0;
+    c.texel += wrap ? ivec2((g.size.w - 1) * g.tileWidth, -g.size.y) : ivec2(-g.tileWidth, 0);
+    c.column = wrap ? g.size.w - 1 : c.column - 1;
+  }
+  return c;
+}
+
+// The cursor's texel of f; zero beyond the grid.
+vec4 gridRead(sampler2D f, Grid3 g, GridCursor c) { return gridInside(g, c.b) ? texelFetch(f, c.texel, 0) : vec4(0.0); }
+// The texel of f at the block `d` from the cursor's; zero beyond the grid.
+vec4 gridReadAt(sampler2D f, Grid3 g, GridCursor c, ivec3 d) { return gridRead(f, g, gridStep(g, c, d)); }
+// Packed grids: the x-1 and x+1 neighbours of the cursor's four cells, given its texel `here`.
+vec4 gridWestOf(sampler2D f, Grid3 g, GridCursor c, vec4 here) {
+  return vec4(gridReadAt(f, g, c, ivec3(-1, 0, 0)).w, here.xyz);
+}
+vec4 gridEastOf(sampler2D f, Grid3 g, GridCursor c, vec4 here) {
+  return vec4(here.yzw, gridReadAt(f, g, c, ivec3(1, 0, 0)).x);
+}
+
 // Packed grids: cell coordinates of the block's four cells.
 ivec3 gridCell(ivec3 b, int channel) { return ivec3(4 * b.x + channel, b.y, b.z); }
 

@@ -2,7 +2,7 @@
 // block level and every coarser one, their z and r in shared memory of one workgroup, a
 // pass of the multi-pass cycle becoming a barrier (below a few thousand cells a level's
 // passes are pure latency). The same mathematics as the passes (pressure3d/mg_smooth.glsl,
-// mg_restrict.glsl, mg_correct.glsl): `u_sweeps` red-black Gauss-Seidel sweeps, red first
+// mg_restrict.glsl): `u_sweeps` red-black Gauss-Seidel sweeps, red first
 // before the coarse correction and black first after it; the residual restricted as the
 // sum of the children times 1/2; piecewise-constant correction on cells with an equation.
 // Coarse levels have no face fractions or free surface: a cell's diagonal is the number of

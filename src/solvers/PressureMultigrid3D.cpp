@@ -154,14 +154,25 @@ void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vect
     bindLevel(restrict, level);
     stream::bindGrid(restrict, "u_coarse", coarse.grid).run();
     cycle(level + 1, coarse.r, coarse.z);
-    stream::Pass correct("pressure3d/mg_correct");
-    correct.label("mg3d correct").input("u_z", z).input("u_coarseZ", coarse.z).output(z);
-    stream::bindGrid(correct, "u_coarse", coarse.grid);
-    bindLevel(correct, level);
-    correct.run();
+    // The correction z += P z_coarse happens inside the first post-smoothing pass.
+    stream::Pass correctAndSmooth("pressure3d/mg_smooth");
+    correctAndSmooth.label("mg3d correct + smooth")
+        .define("CORRECT")
+        .input("u_r", r)
+        .input("u_z", z)
+        .input("u_coarseZ", coarse.z)
+        .uniform("u_colour", kBlack)
+        .output(z);
+    stream::bindGrid(correctAndSmooth, "u_coarse", coarse.grid);
+    bindLevel(correctAndSmooth, level);
+    correctAndSmooth.run();
+    smooth(level, r, z, kRed, false);
+  } else {
+    smooth(level, r, z, kBlack, false);
+    smooth(level, r, z, kRed, false);
   }
   // The adjoint of the pre-smoothing: black first.
-  for (int s = 0; s < sweeps; ++s) {
+  for (int s = 1; s < sweeps; ++s) {
     smooth(level, r, z, kBlack, false);
     smooth(level, r, z, kRed, false);
   }

@@ -18,7 +18,8 @@
 //    correction and the same number black then red after it, so the cycle is symmetric and
 //    CG stays valid; on the coarsest level the same sweeps without a coarser one.
 // Both backends run the same passes; per level and cycle one pass a colour of each sweep,
-// the residual and the restriction in one, and the correction.
+// the residual inside the restriction, and the correction inside the first post-smoothing
+// pass.
 //
 //   PressureMatrix3D A(domain, "p");
 //   PressureMultigrid3D M(A);
