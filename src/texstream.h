@@ -19,6 +19,8 @@
 #include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/linalg/PointMatrix.h>
+#include <texstream/linalg/PressureDomain3D.h>
+#include <texstream/linalg/PressureMatrix3D.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/SystemBuilder.h>
@@ -33,11 +35,13 @@
 #include <texstream/solvers/Multigrid.h>
 #include <texstream/solvers/MultigridPreconditioner.h>
 #include <texstream/solvers/Preconditioner.h>
+#include <texstream/solvers/PressureSolver3D.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/solvers/SystemSolver.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Backend.h>
 #include <texstream/stream/GridField.h>
+#include <texstream/stream/GridField3D.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Profiler.h>
@@ -53,6 +57,8 @@ using gl::HeadlessContext;
 using stream::Backend;
 using stream::BackendScope;
 using stream::GridField;
+using stream::GridField3D;
+using stream::GridLayout3D;
 using stream::Layout;
 using stream::Scalar;
 using stream::ScalarReadback;
@@ -65,6 +71,9 @@ using linalg::LinearOperator;
 using linalg::BcrsMatrix;
 using linalg::PermutedMatrix;
 using linalg::PointMatrix;
+using linalg::CellLabel;
+using linalg::PressureDomain3D;
+using linalg::PressureMatrix3D;
 using linalg::SegmentMatrix;
 using linalg::StencilMatrix;
 using linalg::LinearSystem;
@@ -78,6 +87,8 @@ using solvers::IterativeOptions;
 using solvers::IterativeSolver;
 using solvers::JacobiPreconditioner;
 using solvers::Multigrid;
+using solvers::PressurePreconditioner;
+using solvers::PressureSolver3D;
 using solvers::SolverStatus;
 using solvers::SystemSolver;
 using solvers::cgls;
