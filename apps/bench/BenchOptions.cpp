@@ -82,6 +82,10 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
                  "the pressure3d case's domains, comma-separated (default all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"smoke", "smoke_sphere", "liquid_pool"}));
+  app.add_option("--pressure-preconditioners", o.pressurePreconditioners,
+                 "the pressure3d case's preconditioners, comma-separated (default all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"multigrid", "mic0", "jacobi"}));
   app.add_flag("--list", o.list, "list the cases and exit");
   try {
     app.parse(argc, argv);

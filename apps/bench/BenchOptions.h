@@ -46,6 +46,7 @@ struct BenchOptions {
   std::optional<double> minBatchMs;
   std::vector<int> pressureSizes;           ///< --pressure-sizes: the 3D pressure grids instead of the preset's
   std::vector<std::string> pressureDomains; ///< --pressure-domains: a subset of the pressure3d case's domains
+  std::vector<std::string> pressurePreconditioners;  ///< --pressure-preconditioners: a subset of multigrid, mic0, jacobi
   bool list = false;                        ///< print the cases and exit
 };
 

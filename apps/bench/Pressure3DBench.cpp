@@ -235,6 +235,11 @@ void runPressure3D(BenchContext& ctx) {
         b.uploadCells(sys.bCells);
         for (PressurePreconditioner kind :
              {PressurePreconditioner::Multigrid, PressurePreconditioner::Mic0, PressurePreconditioner::Jacobi}) {
+          const auto& wanted = ctx.options.pressurePreconditioners;
+          if (!wanted.empty() &&
+              std::find(wanted.begin(), wanted.end(), solvers::pressurePreconditionerName(kind)) == wanted.end()) {
+            continue;
+          }
           const std::string op = base + "." + solvers::pressurePreconditionerName(kind);
           solvers::PressureSolver3D solver(A, kind);
           const Timing setup = timeGl(
