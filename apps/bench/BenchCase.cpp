@@ -1,5 +1,7 @@
 #include "BenchCase.h"
 
+#include "Compare.h"
+
 #include "CudaPeers.h"
 
 #include <texstream/gl/Capabilities.h>
@@ -110,6 +112,17 @@ bool runCases(const std::vector<const BenchCase*>& cases, BenchContext& ctx) {
 }  // namespace
 
 int runBenchmark(const BenchOptions& options) {
+  // The kept run is read first: a file that is not a benchmark JSON fails before the run.
+  std::optional<Report> before;
+  if (options.comparePath) {
+    std::ifstream in(*options.comparePath);
+    if (!in) throw std::runtime_error("--compare: cannot read " + *options.comparePath);
+    try {
+      before = Report::fromJson(nlohmann::json::parse(in));
+    } catch (const std::exception& e) {
+      throw std::runtime_error("--compare: " + *options.comparePath + ": " + e.what());
+    }
+  }
   const std::vector<const BenchCase*> cases = selectCases(options.ops);
   const std::vector<std::string> contexts = options.contexts.empty() ? std::vector<std::string>{"max"} : options.contexts;
 
@@ -187,6 +200,16 @@ int runBenchmark(const BenchOptions& options) {
   if (failedCase || !report.allOk()) {
     std::cerr << "texstream-bench: some rows failed their correctness check or a case failed (see above)" << std::endl;
     return 2;
+  }
+  if (before) {
+    const Comparison c = compareReports(report, *before);
+    std::cout << "\ncompared with " << *options.comparePath << " (" << before->date << ", " << before->renderer
+              << "):\n"
+              << c.text;
+    if (!c.warning.empty()) std::cout << "warning: " << c.warning << "\n";
+    std::cout << c.matched << " rows in both runs: " << c.slower << " more than "
+              << int(kCompareThreshold * 100 + 0.5) << "% slower, " << c.faster << " faster" << std::endl;
+    if (c.slower > 0) return 3;
   }
   return 0;
 }

@@ -62,6 +62,10 @@ std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
   app.add_option("--markdown", o.markdownPath,
                  "read a results JSON (from --json) and print it as a markdown table, then exit")
       ->check(CLI::ExistingFile);
+  app.add_option("--compare", o.comparePath,
+                 "after the run, compare each row's time with this kept run of the same GPU kind (assets/bench/) "
+                 "and flag rows more than 10% slower or faster; exit status 3 when a row is slower")
+      ->check(CLI::ExistingFile);
   app.add_option("--backend", o.backends, "fragment, compute or both")
       ->check(CLI::IsMember({"fragment", "compute", "both"}, CLI::ignore_case));
   app.add_option("--gl", o.contexts,
