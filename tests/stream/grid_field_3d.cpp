@@ -127,7 +127,9 @@ void kernel(ivec2 texel) {
   o_out1 = vec4(b, 0.0);
 }
 )");
-  for (auto [nx, ny, nz] : kAwkwardGrids) {
+  for (const auto& [gridX, gridY, gridZ] : kAwkwardGrids) {
+    // Named copies: clang before 16 (emscripten's) refuses structured bindings in lambdas.
+    const int nx = gridX, ny = gridY, nz = gridZ;
     const GridLayout3D g(nx, ny, nz, Packing::FourCellsAlongX, "g");
     INFO(g.describe());
     GridField3D f(g, "f"), out(g, "out"), blocks(g, "blocks");
