@@ -62,8 +62,9 @@ vec3 faceVelocity(sampler2D velocity, ivec3 b, int axis) {
       v[a] = faceValue(velocity, b, a);
     } else {
       ivec3 up = unitStep(a);
-      v[a] = 0.25 * (faceValue(velocity, b - back, a) + faceValue(velocity, b, a) +
-                     faceValue(velocity, b - back + up, a) + faceValue(velocity, b + up, a));
+      // Summed in pairs that the mirrors across the axes swap, so that mirrored faces round alike.
+      v[a] = 0.25 * ((faceValue(velocity, b - back, a) + faceValue(velocity, b, a)) +
+                     (faceValue(velocity, b - back + up, a) + faceValue(velocity, b + up, a)));
     }
   }
   return v;

@@ -48,11 +48,11 @@ void kernel(ivec2 texel) {
     nearest[axis] = min(nearest[axis], abs(v));
   }
   float result = phi;
-  if (!surface && nearest.x + nearest.y + nearest.z < 1e30) {
-    // a <= b <= c: one, two or three upwind neighbours.
-    float a = min(nearest.x, min(nearest.y, nearest.z));
+  float a = min(nearest.x, min(nearest.y, nearest.z));
+  if (!surface && a < 1e30) {
+    // a <= b <= c3: one, two or three upwind neighbours (1e30 along an axis without any).
     float c3 = max(nearest.x, max(nearest.y, nearest.z));
-    float b = nearest.x + nearest.y + nearest.z - a - c3;
+    float b = max(min(nearest.x, nearest.y), min(max(nearest.x, nearest.y), nearest.z));
     float distance = a + 1.0;
     if (distance > b) {
       distance = 0.5 * (a + b + sqrt(max(2.0 - (a - b) * (a - b), 0.0)));

@@ -63,8 +63,13 @@ vec4 gridFetchClamped(sampler2D f, Grid3 g, ivec3 b, ivec3 last) {
 
 // One-cell-a-texel grids: the trilinear interpolation of f at p, in texel coordinates
 // (texel b's value sits at p = b), p clamped into [0, last] (the outermost texels' values
-// continue beyond them); lo and hi receive the range of the eight texels it blends, the
-// clamp of MacCormack's limiter (Selle et al. 2008).
+// continue beyond them); lo and hi receive the range of the texels it blends, the clamp of
+// MacCormack's limiter (Selle et al. 2008): the eight around p, but where p lies within
+// kGridOnPlane of a plane of texels only those on it. Points gather on such planes where the
+// velocity is zero (or zero by symmetry up to rounding): there a range that took the texels
+// on one side would prefer that side, and one that switched at the plane itself would
+// switch with the rounding.
+const float kGridOnPlane = 1e-4;
 vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last, out vec4 lo, out vec4 hi) {
   vec3 q = clamp(p, vec3(0.0), vec3(last));
   ivec3 b0 = ivec3(floor(q));
@@ -78,8 +83,21 @@ vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last, out vec4 lo, out 
   vec4 c101 = texelFetch(f, gridTexel(g, ivec3(b1.x, b0.y, b1.z)), 0);
   vec4 c011 = texelFetch(f, gridTexel(g, ivec3(b0.x, b1.y, b1.z)), 0);
   vec4 c111 = texelFetch(f, gridTexel(g, b1), 0);
-  lo = min(min(min(c000, c100), min(c010, c110)), min(min(c001, c101), min(c011, c111)));
-  hi = max(max(max(c000, c100), max(c010, c110)), max(max(c001, c101), max(c011, c111)));
+  // The sides in the range: the low texel unless p is on the high plane, the high one unless
+  // p is on the low plane.
+  bvec3 low = lessThanEqual(w, vec3(1.0 - kGridOnPlane)), high = greaterThan(w, vec3(kGridOnPlane));
+  const vec4 kHuge = vec4(3.0e38);
+  lo = kHuge;
+  hi = -kHuge;
+  vec4 corner[8] = vec4[8](c000, c100, c010, c110, c001, c101, c011, c111);
+  for (int k = 0; k < 8; ++k) {
+    bvec3 side = bvec3((k & 1) != 0, (k & 2) != 0, (k & 4) != 0);
+    bvec3 taken = bvec3(side.x ? high.x : low.x, side.y ? high.y : low.y, side.z ? high.z : low.z);
+    if (all(taken)) {
+      lo = min(lo, corner[k]);
+      hi = max(hi, corner[k]);
+    }
+  }
   vec4 y0 = mix(mix(c000, c100, w.x), mix(c010, c110, w.x), w.y);
   vec4 y1 = mix(mix(c001, c101, w.x), mix(c011, c111, w.x), w.y);
   return mix(y0, y1, w.z);

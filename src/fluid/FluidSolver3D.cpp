@@ -5,14 +5,15 @@
 //
 // A step:
 //  1. the moving sphere's cells and velocity at the step's end (fluid3d/solids);
-//  2. smoke with confinement: the vorticity of the velocity (fluid3d/curl);
-//  3. the velocity advected through itself (semi-Lagrangian, or MacCormack in three passes),
+//  2. the cells' field advected through the last step's (projected) velocity: smoke's
+//     density and temperature with the source, or the level set (fluid3d/advect_scalars);
+//  3. liquid: redistancing sweeps, the first of which shifts phi by the global volume
+//     correction from the volume measured at the end of the last one (fluid3d/redistance),
+//     then the volume measured again (fluid3d/volume and two sums);
+//  4. smoke with confinement: the vorticity of the velocity (fluid3d/curl);
+//  5. the velocity advected through itself (semi-Lagrangian, or MacCormack in three passes),
 //     with gravity, buoyancy and confinement added and the boundary velocities imposed in
 //     the last pass (fluid3d/advect_velocity);
-//  4. the cells' field advected: smoke's density and temperature with the source, or the
-//     level set (fluid3d/advect_scalars);
-//  5. liquid: the volume measured (fluid3d/volume and two sums), then redistancing sweeps,
-//     the first of which shifts phi by the global volume correction (fluid3d/redistance);
 //  6. where the fluid's cells changed (liquid, moving sphere): labels (fluid3d/labels), the
 //     matrix and the preconditioner rebuilt on the GPU;
 //  7. b = -div u (fluid3d/divergence), A q = b by PressureSolver3D, warm-started from the
@@ -474,13 +475,16 @@ void FluidSolver3D::Impl::measureVolume() {
 }
 
 void FluidSolver3D::Impl::redistance(const FluidParameters3D& p) {
-  if (p.volumeCorrection) measureVolume();
+  // The shift comes from the volume measured on the last step's redistanced phi: measured on
+  // a signed distance, the cells' fractions give the volume whatever the advection did to
+  // phi's slope, and the step's own loss is corrected by the next.
   const VolumeCorrection3D correction{&volume, &band, float(targetVolume)};
   for (int sweep = 0; sweep < kRedistanceSweeps; ++sweep) {
     GridField3D next = GridField3D::temporary(grid.cells(), "fluid3d.scalars.next");
     redistance3D(grid, scalars, sweep == 0 && p.volumeCorrection ? &correction : nullptr, next);
     std::swap(scalars, next);
   }
+  if (p.volumeCorrection || p.statistics) measureVolume();
 }
 
 void FluidSolver3D::Impl::project(const FluidParameters3D& p) {
@@ -543,9 +547,11 @@ void FluidSolver3D::step() {
   I.stats = {};
   const double end = I.time + m_params.dt;
   I.updateSolids(m_params, end);
-  I.advectVelocity(m_params);
+  // The cells' field moves with the last step's projected velocity (the velocity advected
+  // next, with forces, is not divergence-free until this step's projection).
   I.advectScalars(m_params);
   if (I.liquid) I.redistance(m_params);
+  I.advectVelocity(m_params);
   if (I.liquid || hasMovingSphere()) I.updatePressure(m_params);
   I.project(m_params);
   if (I.liquid) I.extrapolateVelocity();
@@ -556,7 +562,6 @@ void FluidSolver3D::step() {
     stream::maxAbs(I.velocity, I.scratch);
     I.stats.maxSpeed = double(I.scratch.read());
     if (I.liquid) {
-      I.measureVolume();
       const double volume = double(I.volume.read());
       I.stats.liquidVolume = volume * I.h * I.h * I.h;
       I.stats.finite = I.stats.finite && std::isfinite(volume);
