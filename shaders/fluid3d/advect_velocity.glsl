@@ -6,13 +6,11 @@
 //  - REVERSE traces forward (MacCormack's backward step); MACCORMACK combines u_q (u^n),
 //    u_forward (A(u^n)) and u_backward (A^R(A(u^n))) into A(u^n) + (u^n - A^R A u^n) / 2,
 //    clamped to the range of the faces the back-trace blends (Selle et al. 2008);
-//  - RAW: the advected value alone (MacCormack's first two passes); otherwise the forces:
-//    gravity (-z), with BUOYANCY Fedkiw et al.'s (2001) (-alpha density + beta temperature)
-//    along +z, with VORTICITY their confinement eps h (N x omega), N = grad|omega| /
-//    |grad|omega||, from the cells' curl (fluid3d/curl.glsl); each the mean over the cells
-//    on either side that exist; then the boundaries: a face on a wall of the box (u_closed)
-//    is 0, a face beside a solid cell takes the solid's velocity (the mean of both when both
-//    are solid); .w is 0.
+//  - RAW: the advected value alone (MacCormack's first two passes); otherwise dt times the
+//    forces: gravity (-z) and with CELL_FORCES the mean of u_cellForces (fluid3d/forces.glsl)
+//    over the cells on either side that exist; then the boundaries: a face on a wall of the
+//    box (u_closed) is 0, a face beside a solid cell takes the solid's velocity (the mean of
+//    both when both are solid); .w is 0.
 #include "fluid3d/mac.glsl"
 
 uniform sampler2D u_q;
@@ -27,15 +25,8 @@ uniform sampler2D u_solids;  // cells: .x 1 in solid cells, .yzw the solid's vel
 uniform int u_closed[6];     // 1 where the -x, +x, -y, +y, -z, +z side of the box is a wall
 uniform float u_dt;
 uniform float u_gravity;
-#ifdef BUOYANCY
-uniform sampler2D u_scalars;  // cells: .x density, .y temperature
-uniform float u_buoyancy;
-uniform float u_densityWeight;
-#endif
-#ifdef VORTICITY
-uniform sampler2D u_curl;  // cells: omega in .xyz, |omega| in .w
-uniform float u_vorticity;
-uniform float u_h;
+#ifdef CELL_FORCES
+uniform sampler2D u_cellForces;
 #endif
 #endif
 
@@ -60,30 +51,11 @@ float advected(ivec3 b, int axis) {
 }
 
 #ifndef RAW
-#ifdef VORTICITY
-// Confinement force at cell c (inside the grid).
-vec3 confinement(ivec3 c) {
-  vec4 here = texelFetch(u_curl, gridTexel(u_cells, c), 0);
-  vec3 gradient = vec3(cellValue(u_curl, c + ivec3(1, 0, 0)).w - cellValue(u_curl, c - ivec3(1, 0, 0)).w,
-                       cellValue(u_curl, c + ivec3(0, 1, 0)).w - cellValue(u_curl, c - ivec3(0, 1, 0)).w,
-                       cellValue(u_curl, c + ivec3(0, 0, 1)).w - cellValue(u_curl, c - ivec3(0, 0, 1)).w);
-  float length2 = dot(gradient, gradient);
-  if (!(length2 > 1e-20)) return vec3(0.0);
-  return u_vorticity * u_h * cross(gradient * inversesqrt(length2), here.xyz);
-}
-#endif
-
-// The body force on face `axis` of texel b from cell c (inside the grid).
+// The body force on a face of component `axis` from cell c (inside the grid).
 float cellForce(ivec3 c, int axis) {
   float f = axis == 2 ? -u_gravity : 0.0;
-#ifdef BUOYANCY
-  if (axis == 2) {
-    vec4 s = texelFetch(u_scalars, gridTexel(u_cells, c), 0);
-    f += u_buoyancy * s.y - u_densityWeight * s.x;
-  }
-#endif
-#ifdef VORTICITY
-  f += confinement(c)[axis];
+#ifdef CELL_FORCES
+  f += texelFetch(u_cellForces, gridTexel(u_cells, c), 0)[axis];
 #endif
   return f;
 }

@@ -41,14 +41,31 @@ void computeCurl3D(const MacGrid3D& g, const GridField3D& velocity, float h, Gri
   pass.label("fluid3d curl").input("u_velocity", velocity).uniform("u_h", h).output(curl).run();
 }
 
+void computeCellForces3D(const MacGrid3D& g, const CellForces3D& forces, GridField3D& out) {
+  requireOn("computeCellForces3D (out)", out, g.cells());
+  if (forces.scalars) requireOn("computeCellForces3D (scalars)", *forces.scalars, g.cells());
+  if (forces.curl) requireOn("computeCellForces3D (curl)", *forces.curl, g.cells());
+  gl::StateGuard guard;
+  Pass pass("fluid3d/forces");
+  bindGrids(pass, g);
+  pass.label("fluid3d forces");
+  if (forces.scalars) {
+    pass.define("BUOYANCY").input("u_scalars", *forces.scalars).uniform("u_buoyancy", forces.buoyancy);
+    pass.uniform("u_densityWeight", forces.densityWeight);
+  }
+  if (forces.curl) {
+    pass.define("VORTICITY").input("u_curl", *forces.curl).uniform("u_vorticity", forces.vorticity).uniform("u_h", forces.h);
+  }
+  pass.output(out).run();
+}
+
 void advectVelocity3D(const MacGrid3D& g, const GridField3D& velocity, float dtOverH, Advection scheme,
                       const FaceForces3D& forces, GridField3D& out) {
   requireOn("advectVelocity3D (velocity)", velocity, g.faces());
   requireOn("advectVelocity3D (out)", out, g.faces());
   if (!forces.solids) throw gl::Error("advectVelocity3D: FaceForces3D::solids is null (a cells field of solids)");
   requireOn("advectVelocity3D (solids)", *forces.solids, g.cells());
-  if (forces.scalars) requireOn("advectVelocity3D (scalars)", *forces.scalars, g.cells());
-  if (forces.curl) requireOn("advectVelocity3D (curl)", *forces.curl, g.cells());
+  if (forces.cellForces) requireOn("advectVelocity3D (cell forces)", *forces.cellForces, g.cells());
   gl::StateGuard guard;
   auto start = [&](Pass& pass) {
     bindGrids(pass, g);
@@ -59,14 +76,7 @@ void advectVelocity3D(const MacGrid3D& g, const GridField3D& velocity, float dtO
     for (std::size_t s = 0; s < 6; ++s) closed[s] = forces.closed[s] ? 1 : 0;
     pass.input("u_solids", *forces.solids).uniformArray("u_closed", closed).uniform("u_dt", forces.dt);
     pass.uniform("u_gravity", forces.gravity);
-    if (forces.scalars) {
-      pass.define("BUOYANCY").input("u_scalars", *forces.scalars).uniform("u_buoyancy", forces.buoyancy);
-      pass.uniform("u_densityWeight", forces.densityWeight);
-    }
-    if (forces.curl) {
-      pass.define("VORTICITY").input("u_curl", *forces.curl).uniform("u_vorticity", forces.vorticity);
-      pass.uniform("u_h", forces.h);
-    }
+    if (forces.cellForces) pass.define("CELL_FORCES").input("u_cellForces", *forces.cellForces);
   };
   if (scheme == Advection::MacCormack) {
     GridField3D forward = GridField3D::temporary(g.faces(), "fluid3d.velocity.forward");

@@ -47,14 +47,24 @@ class MacGrid3D {
 /// neighbours beyond the box. h: the cell side (domain units).
 void computeCurl3D(const MacGrid3D& g, const stream::GridField3D& velocity, float h, stream::GridField3D& curl);
 
+/// Body forces at the cell centres (.xyz, domain units / time^2): buoyancy along +z,
+/// buoyancy T - densityWeight rho from the temperature .y and density .x of `scalars`
+/// (Fedkiw, Stam & Jensen 2001), and vorticity confinement vorticity h (N x omega) from
+/// `curl` (computeCurl3D), N = grad|omega| / |grad|omega||; either may be null.
+struct CellForces3D {
+  const stream::GridField3D* scalars = nullptr;
+  float buoyancy = 0, densityWeight = 0;
+  const stream::GridField3D* curl = nullptr;
+  float vorticity = 0, h = 0;
+};
+void computeCellForces3D(const MacGrid3D& g, const CellForces3D& forces, stream::GridField3D& out);
+
 /// The last pass of the velocity's advection: forces over dt and the boundary velocities.
 struct FaceForces3D {
   float dt = 0;
-  float gravity = 0;                            ///< along -z
-  const stream::GridField3D* scalars = nullptr; ///< smoke: buoyancy from density .x, temperature .y
-  float buoyancy = 0, densityWeight = 0;        ///< f_z = buoyancy T - densityWeight rho (Fedkiw et al. 2001)
-  const stream::GridField3D* curl = nullptr;    ///< vorticity confinement from computeCurl3D
-  float vorticity = 0, h = 0;                   ///< f = vorticity h (N x omega)
+  float gravity = 0;  ///< along -z
+  /// computeCellForces3D's forces (may be null): a face takes the mean of the cells beside it.
+  const stream::GridField3D* cellForces = nullptr;
   /// Cells: .x 1 in solids, .yzw their velocity; a face beside a solid takes its velocity.
   const stream::GridField3D* solids = nullptr;
   /// The box's sides (BoxSide order, linalg/PressureDomain3D.h): a closed side's faces are 0.

@@ -10,10 +10,10 @@
 //  3. liquid: redistancing sweeps, the first of which shifts phi by the global volume
 //     correction from the volume measured at the end of the last one (fluid3d/redistance),
 //     then the volume measured again (fluid3d/volume and two sums);
-//  4. smoke with confinement: the vorticity of the velocity (fluid3d/curl);
+//  4. smoke: buoyancy and confinement at the cell centres (fluid3d/curl, fluid3d/forces);
 //  5. the velocity advected through itself (semi-Lagrangian, or MacCormack in three passes),
-//     with gravity, buoyancy and confinement added and the boundary velocities imposed in
-//     the last pass (fluid3d/advect_velocity);
+//     with gravity and the cells' forces added and the boundary velocities imposed in the
+//     last pass (fluid3d/advect_velocity);
 //  6. where the fluid's cells changed (liquid, moving sphere): labels (fluid3d/labels), the
 //     matrix and the preconditioner rebuilt on the GPU;
 //  7. b = -div u (fluid3d/divergence), A q = b by PressureSolver3D, warm-started from the
@@ -429,19 +429,26 @@ void FluidSolver3D::Impl::advectVelocity(const FluidParameters3D& p) {
   forces.dt = float(p.dt);
   forces.solids = &solids;
   if (!liquid && p.openTop) forces.closed[linalg::kZHigh] = false;
-  if (liquid) {
-    forces.gravity = float(p.gravity);
-  } else {
-    forces.scalars = &scalars;
-    forces.buoyancy = float(p.buoyancy);
-    forces.densityWeight = float(p.densityWeight);
+  if (liquid) forces.gravity = float(p.gravity);
+  // Buoyancy and confinement at the cell centres, one pass (and the vorticity before it).
+  CellForces3D cellForces;
+  if (!liquid && (p.buoyancy != 0 || p.densityWeight != 0)) {
+    cellForces.scalars = &scalars;
+    cellForces.buoyancy = float(p.buoyancy);
+    cellForces.densityWeight = float(p.densityWeight);
   }
   if (p.vorticity > 0) {
     if (curl.empty()) curl = GridField3D(grid.cells(), "fluid3d.curl");
     computeCurl3D(grid, velocity, float(h), curl);
-    forces.curl = &curl;
-    forces.vorticity = float(p.vorticity);
-    forces.h = float(h);
+    cellForces.curl = &curl;
+    cellForces.vorticity = float(p.vorticity);
+    cellForces.h = float(h);
+  }
+  GridField3D forcesField;
+  if (cellForces.scalars || cellForces.curl) {
+    forcesField = GridField3D::temporary(grid.cells(), "fluid3d.forces");
+    computeCellForces3D(grid, cellForces, forcesField);
+    forces.cellForces = &forcesField;
   }
   GridField3D next = GridField3D::temporary(grid.faces(), "fluid3d.velocity.next");
   advectVelocity3D(grid, velocity, float(p.dt / h), p.advection, forces, next);

@@ -1,8 +1,8 @@
 // Tests src/fluid/FluidKernels3D.* (shaders/fluid3d/*.glsl, the MAC-grid helpers of
 // shaders/grid3d/grid.glsl): every pass against its CPU reference in double
 // (fluid/mac_reference_3d.h) on random fields at awkward sizes (1x1x1, 17x5x3, primes), on
-// both backends: the curl; the velocity's advection (semi-Lagrangian and MacCormack) with
-// gravity, buoyancy, confinement, solids and walls; the cells' advection with damping, a
+// both backends: the curl; the cells' forces (buoyancy, confinement); the velocity's
+// advection (semi-Lagrangian and MacCormack) with gravity, those forces, solids and walls; the cells' advection with damping, a
 // source and solids; the divergence; the ghost-fluid gradient update and its face states;
 // the extrapolation; the volume; redistancing with and without the volume correction; the
 // labels; the solid cells.
@@ -124,30 +124,30 @@ TEST_CASE("fluid3d kernels: velocity advection with forces, solids and walls", "
       const Field3 scalars = randomField(nx, ny, nz, seed++, 0, 1);
       const GridField3D velocity = onGpu(u, g.faces(), "u"), solidsGpu = onGpu(solids, g.cells(), "solids");
       const GridField3D scalarsGpu = onGpu(scalars, g.cells(), "scalars");
-      GridField3D curl(g.cells(), "curl");
+      GridField3D curl(g.cells(), "curl"), cellForces(g.cells(), "cell forces");
       fluid::computeCurl3D(g, velocity, 0.1f, curl);
       const Field3 curlCpu = test::download(curl);
+      const fluid::CellForces3D sources{&scalarsGpu, 1.5f, 0.25f, &curl, 0.4f, 0.1f};
+      fluid::computeCellForces3D(g, sources, cellForces);
+      const Field3 cellForcesCpu = test::download(cellForces);
+      CHECK(fieldError(cellForcesCpu, m.cellForces(sources, &scalars, &curlCpu)) <= 2e-6);
       fluid::FaceForces3D forces;
       forces.dt = 0.05f;
       forces.gravity = 3.0f;
-      forces.scalars = &scalarsGpu;
-      forces.buoyancy = 1.5f;
-      forces.densityWeight = 0.25f;
-      forces.curl = &curl;
-      forces.vorticity = 0.4f;
-      forces.h = 0.1f;
+      forces.cellForces = &cellForces;
       forces.solids = &solidsGpu;
       forces.closed = {true, false, true, true, false, true};
       GridField3D out(g.faces(), "out");
       fluid::advectVelocity3D(g, velocity, 1.3f, scheme, forces, out);
-      const Field3 want = m.advectVelocity(u, 1.3, scheme, forces, solids, &scalars, &curlCpu);
+      const Field3 want = m.advectVelocity(u, 1.3, scheme, forces, solids, &cellForcesCpu);
       CHECK(fieldError(test::download(out), want) <= 2e-5);
-      // Without the optional forces, every side open.
-      forces.scalars = nullptr;
-      forces.curl = nullptr;
+      // Without cell forces, every side open; then buoyancy alone at the cells.
+      forces.cellForces = nullptr;
       forces.closed = {false, false, false, false, false, false};
       fluid::advectVelocity3D(g, velocity, 0.7f, scheme, forces, out);
-      CHECK(fieldError(test::download(out), m.advectVelocity(u, 0.7, scheme, forces, solids, nullptr, nullptr)) <= 2e-5);
+      CHECK(fieldError(test::download(out), m.advectVelocity(u, 0.7, scheme, forces, solids, nullptr)) <= 2e-5);
+      fluid::computeCellForces3D(g, {&scalarsGpu, 2.0f, 0.5f, nullptr, 0.0f, 0.0f}, cellForces);
+      CHECK(fieldError(test::download(cellForces), m.cellForces({nullptr, 2.0f, 0.5f, nullptr, 0.0f, 0.0f}, &scalars, nullptr)) <= 2e-6);
     }
   }
 }

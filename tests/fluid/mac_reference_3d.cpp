@@ -182,9 +182,32 @@ Field3 MacReference::advectCells(const Field3& q, const Field3& u, double dtOver
   return out;
 }
 
+Field3 MacReference::cellForces(const fluid::CellForces3D& f, const Field3* scalars, const Field3* curl) const {
+  Field3 out = cells();
+  const Index last{nx - 1, ny - 1, nz - 1};
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const Index c{i, j, k};
+        if (scalars) out.at(c, 2) += double(f.buoyancy) * scalars->at(c, 1) - double(f.densityWeight) * scalars->at(c, 0);
+        if (!curl) continue;
+        std::array<double, 3> g{};
+        for (int a = 0; a < 3; ++a)
+          g[std::size_t(a)] = curl->at(clampIndex(plus(c, unit(a)), last), 3) - curl->at(clampIndex(minus(c, unit(a)), last), 3);
+        const double len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+        if (!(len2 > 1e-20)) continue;
+        const double inv = 1 / std::sqrt(len2), s = double(f.vorticity) * double(f.h);
+        const std::array<double, 3> N{g[0] * inv, g[1] * inv, g[2] * inv}, w{curl->at(c, 0), curl->at(c, 1), curl->at(c, 2)};
+        out.at(c, 0) += s * (N[1] * w[2] - N[2] * w[1]);
+        out.at(c, 1) += s * (N[2] * w[0] - N[0] * w[2]);
+        out.at(c, 2) += s * (N[0] * w[1] - N[1] * w[0]);
+      }
+  return out;
+}
+
 Field3 MacReference::advectVelocity(const Field3& u, double dtOverH, fluid::Advection scheme,
-                                    const fluid::FaceForces3D& forces, const Field3& solids, const Field3* scalars,
-                                    const Field3* curl) const {
+                                    const fluid::FaceForces3D& forces, const Field3& solids,
+                                    const Field3* cellForces) const {
   Field3 out = advectFaces(u, u, dtOverH, false);
   if (scheme == fluid::Advection::MacCormack) {
     const Field3 forward = out, backward = advectFaces(forward, u, dtOverH, true);
@@ -203,23 +226,9 @@ Field3 MacReference::advectVelocity(const Field3& u, double dtOverH, fluid::Adve
             out.at(b, a) = std::clamp(forward.at(b, a) + 0.5 * (u.at(b, a) - backward.at(b, a)), lo, hi);
           }
   }
-  const Index last{nx - 1, ny - 1, nz - 1};
-  auto confinement = [&](Index c) {
-    std::array<double, 3> g{};
-    for (int a = 0; a < 3; ++a)
-      g[std::size_t(a)] = curl->at(clampIndex(plus(c, unit(a)), last), 3) - curl->at(clampIndex(minus(c, unit(a)), last), 3);
-    const double len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-    std::array<double, 3> f{};
-    if (!(len2 > 1e-20)) return f;
-    const double inv = 1 / std::sqrt(len2);
-    const std::array<double, 3> N{g[0] * inv, g[1] * inv, g[2] * inv}, w{curl->at(c, 0), curl->at(c, 1), curl->at(c, 2)};
-    const double s = double(forces.vorticity) * double(forces.h);
-    return std::array<double, 3>{s * (N[1] * w[2] - N[2] * w[1]), s * (N[2] * w[0] - N[0] * w[2]), s * (N[0] * w[1] - N[1] * w[0])};
-  };
   auto cellForce = [&](Index c, int axis) {
     double f = axis == 2 ? -double(forces.gravity) : 0.0;
-    if (scalars && axis == 2) f += double(forces.buoyancy) * scalars->at(c, 1) - double(forces.densityWeight) * scalars->at(c, 0);
-    if (curl) f += confinement(c)[std::size_t(axis)];
+    if (cellForces) f += cellForces->at(c, axis);
     return f;
   };
   for (int k = 0; k <= nz; ++k)

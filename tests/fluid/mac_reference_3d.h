@@ -70,8 +70,10 @@ struct MacReference {
   /// advectVelocity3D / advectCells3D without and with the last pass's additions.
   Field3 advectFaces(const Field3& q, const Field3& u, double dtOverH, bool reverse) const;
   Field3 advectCells(const Field3& q, const Field3& u, double dtOverH, bool reverse) const;
+  /// computeCellForces3D: scalars and curl may be null.
+  Field3 cellForces(const fluid::CellForces3D& f, const Field3* scalars, const Field3* curl) const;
   Field3 advectVelocity(const Field3& u, double dtOverH, fluid::Advection scheme, const fluid::FaceForces3D& forces,
-                        const Field3& solids, const Field3* scalars, const Field3* curl) const;
+                        const Field3& solids, const Field3* cellForces) const;
   Field3 advectCellsFull(const Field3& q, const Field3& u, double dtOverH, fluid::Advection scheme,
                          const fluid::CellUpdate3D& update, const Field3* solids) const;
   /// diagonal, q, levelSet: packed cells (nx ny nz values).
