@@ -12,10 +12,15 @@ struct Grid3 {
   int tileWidth;  // texels a tile row: ceil(nx / 4) packed, nx otherwise
 };
 
-// Block b -> texel of the flat texture (b inside the grid).
-ivec2 gridTexel(Grid3 g, ivec3 b) {
-  return ivec2((b.z % g.size.w) * g.tileWidth + b.x, (b.z / g.size.w) * g.size.y + b.y);
+// The texel where slice k's tile starts (one integer division: slow on GPUs, so kernels
+// that fetch several texels of a slice take its origin once).
+ivec2 gridSliceOrigin(Grid3 g, int k) {
+  int tileY = k / g.size.w;
+  return ivec2((k - tileY * g.size.w) * g.tileWidth, tileY * g.size.y);
 }
+
+// Block b -> texel of the flat texture (b inside the grid).
+ivec2 gridTexel(Grid3 g, ivec3 b) { return gridSliceOrigin(g, b.z) + b.xy; }
 
 // Texel of the flat texture -> block; b.z >= nz for texels of the unused tiles.
 ivec3 gridBlock(Grid3 g, ivec2 texel) {
@@ -75,14 +80,15 @@ vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last, out vec4 lo, out 
   ivec3 b0 = ivec3(floor(q));
   ivec3 b1 = min(b0 + 1, last);
   vec3 w = q - vec3(b0);
-  vec4 c000 = texelFetch(f, gridTexel(g, b0), 0);
-  vec4 c100 = texelFetch(f, gridTexel(g, ivec3(b1.x, b0.y, b0.z)), 0);
-  vec4 c010 = texelFetch(f, gridTexel(g, ivec3(b0.x, b1.y, b0.z)), 0);
-  vec4 c110 = texelFetch(f, gridTexel(g, ivec3(b1.x, b1.y, b0.z)), 0);
-  vec4 c001 = texelFetch(f, gridTexel(g, ivec3(b0.x, b0.y, b1.z)), 0);
-  vec4 c101 = texelFetch(f, gridTexel(g, ivec3(b1.x, b0.y, b1.z)), 0);
-  vec4 c011 = texelFetch(f, gridTexel(g, ivec3(b0.x, b1.y, b1.z)), 0);
-  vec4 c111 = texelFetch(f, gridTexel(g, b1), 0);
+  ivec2 o0 = gridSliceOrigin(g, b0.z), o1 = gridSliceOrigin(g, b1.z);
+  vec4 c000 = texelFetch(f, o0 + b0.xy, 0);
+  vec4 c100 = texelFetch(f, o0 + ivec2(b1.x, b0.y), 0);
+  vec4 c010 = texelFetch(f, o0 + ivec2(b0.x, b1.y), 0);
+  vec4 c110 = texelFetch(f, o0 + b1.xy, 0);
+  vec4 c001 = texelFetch(f, o1 + b0.xy, 0);
+  vec4 c101 = texelFetch(f, o1 + ivec2(b1.x, b0.y), 0);
+  vec4 c011 = texelFetch(f, o1 + ivec2(b0.x, b1.y), 0);
+  vec4 c111 = texelFetch(f, o1 + b1.xy, 0);
   // The sides in the range: the low texel unless p is on the high plane, the high one unless
   // p is on the low plane.
   bvec3 low = lessThanEqual(w, vec3(1.0 - kGridOnPlane)), high = greaterThan(w, vec3(kGridOnPlane));
