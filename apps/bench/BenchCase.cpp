@@ -62,6 +62,7 @@ const std::vector<BenchCase>& benchCases() {
       {"dsi", "DSI smoothing at CNC Table 3 sizes: set-up, whole step, SpMV and CG on A^T A; Eigen LLT/CG peers", runDsi},
       {"refine", "mixed vs single precision: time to 1e-6 and 1e-10 true residual; double CG peers", runRefine},
       {"pressure3d", "3D fluid pressure: MGPCG, multicolour MIC(0)-PCG, Jacobi-PCG to 1e-4/1e-8 on smoke and liquid domains; Eigen IC-CG, cuSPARSE peers", runPressure3D},
+      {"fluid3d", "one 3D fluid step (smoke, smoke around spheres, dam break) with MGPCG to 1e-4: cells per second, GPU time per stage", runFluid3D},
   };
   return cases;
 }
@@ -149,6 +150,7 @@ int runBenchmark(const BenchOptions& options) {
                      .cpuPeers = options.peers && primary,
                      .report = report};
     if (!options.pressureSizes.empty()) ctx.sizes.pressure3d = options.pressureSizes;
+    if (!options.fluid3dSizes.empty()) ctx.sizes.fluid3d = options.fluid3dSizes;
     if (options.batches) ctx.timing.batches = *options.batches;
     if (options.minBatchMs) ctx.timing.minBatchMs = *options.minBatchMs;
 

@@ -65,5 +65,6 @@ void runLscm(BenchContext& ctx);      // LeastSquaresBench.cpp
 void runDsi(BenchContext& ctx);
 void runRefine(BenchContext& ctx);    // RefinementBench.cpp
 void runPressure3D(BenchContext& ctx);  // Pressure3DBench.cpp
+void runFluid3D(BenchContext& ctx);     // Fluid3DBench.cpp
 
 }  // namespace texstream::bench

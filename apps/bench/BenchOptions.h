@@ -28,6 +28,7 @@ struct Sizes {
   std::vector<int> pressure3d;  ///< 3D pressure solves on n^3 grids
   int pressure3dNaturalMic = 0; ///< natural-order MIC(0) on the CPU up to this n
   int pressure3dEigen = 0;      ///< the Eigen IC-CG peer up to this n
+  std::vector<int> fluid3d;     ///< 3D fluid steps on n^3 grids
 };
 Sizes sizesFor(Preset p);
 TimingSpec timingFor(Preset p);
@@ -49,6 +50,7 @@ struct BenchOptions {
   std::vector<int> pressureSizes;           ///< --pressure-sizes: the 3D pressure grids instead of the preset's
   std::vector<std::string> pressureDomains; ///< --pressure-domains: a subset of the pressure3d case's domains
   std::vector<std::string> pressurePreconditioners;  ///< --pressure-preconditioners: a subset of multigrid, mic0, jacobi
+  std::vector<int> fluid3dSizes;            ///< --fluid3d-sizes: the 3D fluid grids instead of the preset's
   bool list = false;                        ///< print the cases and exit
 };
 

@@ -12,10 +12,15 @@ struct Grid3 {
   int tileWidth;  // texels a tile row: ceil(nx / 4) packed, nx otherwise
 };
 
-// Block b -> texel of the flat texture (b inside the grid).
-ivec2 gridTexel(Grid3 g, ivec3 b) {
-  return ivec2((b.z % g.size.w) * g.tileWidth + b.x, (b.z / g.size.w) * g.size.y + b.y);
+// The texel where slice k's tile starts (one integer division: slow on GPUs, so kernels
+// that fetch several texels of a slice take its origin once).
+ivec2 gridSliceOrigin(Grid3 g, int k) {
+  int tileY = k / g.size.w;
+  return ivec2((k - tileY * g.size.w) * g.tileWidth, tileY * g.size.y);
 }
+
+// Block b -> texel of the flat texture (b inside the grid).
+ivec2 gridTexel(Grid3 g, ivec3 b) { return gridSliceOrigin(g, b.z) + b.xy; }
 
 // Texel of the flat texture -> block; b.z >= nz for texels of the unused tiles.
 ivec3 gridBlock(Grid3 g, ivec2 texel) {
@@ -104,5 +109,63 @@ vec4 gridEastOf(sampler2D f, Grid3 g, GridCursor c, vec4 here) {
 
 // Packed grids: cell coordinates of the block's four cells.
 ivec3 gridCell(ivec3 b, int channel) { return ivec3(4 * b.x + channel, b.y, b.z); }
+
+// Packed grids: the value of cell c (inside the grid).
+float gridCellValue(sampler2D f, Grid3 g, ivec3 c) {
+  int q = c.x / 4;
+  return texelFetch(f, gridTexel(g, ivec3(q, c.y, c.z)), 0)[c.x - 4 * q];
+}
+
+// One-cell-a-texel grids: texel b clamped into [0, last] (the nearest texel beyond it).
+vec4 gridFetchClamped(sampler2D f, Grid3 g, ivec3 b, ivec3 last) {
+  return texelFetch(f, gridTexel(g, clamp(b, ivec3(0), last)), 0);
+}
+
+// One-cell-a-texel grids: the trilinear interpolation of f at p, in texel coordinates
+// (texel b's value sits at p = b), p clamped into [0, last] (the outermost texels' values
+// continue beyond them); lo and hi receive the range of the texels it blends, the clamp of
+// MacCormack's limiter (Selle et al. 2008): the eight around p, but where p lies within
+// kGridOnPlane of a plane of texels only those on it. Points gather on such planes where the
+// velocity is zero (or zero by symmetry up to rounding): there a range that took the texels
+// on one side would prefer that side, and one that switched at the plane itself would
+// switch with the rounding.
+const float kGridOnPlane = 1e-4;
+vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last, out vec4 lo, out vec4 hi) {
+  vec3 q = clamp(p, vec3(0.0), vec3(last));
+  ivec3 b0 = ivec3(floor(q));
+  ivec3 b1 = min(b0 + 1, last);
+  vec3 w = q - vec3(b0);
+  ivec2 o0 = gridSliceOrigin(g, b0.z), o1 = gridSliceOrigin(g, b1.z);
+  vec4 c000 = texelFetch(f, o0 + b0.xy, 0);
+  vec4 c100 = texelFetch(f, o0 + ivec2(b1.x, b0.y), 0);
+  vec4 c010 = texelFetch(f, o0 + ivec2(b0.x, b1.y), 0);
+  vec4 c110 = texelFetch(f, o0 + b1.xy, 0);
+  vec4 c001 = texelFetch(f, o1 + b0.xy, 0);
+  vec4 c101 = texelFetch(f, o1 + ivec2(b1.x, b0.y), 0);
+  vec4 c011 = texelFetch(f, o1 + ivec2(b0.x, b1.y), 0);
+  vec4 c111 = texelFetch(f, o1 + b1.xy, 0);
+  // The sides in the range: the low texel unless p is on the high plane, the high one unless
+  // p is on the low plane.
+  bvec3 low = lessThanEqual(w, vec3(1.0 - kGridOnPlane)), high = greaterThan(w, vec3(kGridOnPlane));
+  const vec4 kHuge = vec4(3.0e38);
+  lo = kHuge;
+  hi = -kHuge;
+  vec4 corner[8] = vec4[8](c000, c100, c010, c110, c001, c101, c011, c111);
+  for (int k = 0; k < 8; ++k) {
+    bvec3 side = bvec3((k & 1) != 0, (k & 2) != 0, (k & 4) != 0);
+    bvec3 taken = bvec3(side.x ? high.x : low.x, side.y ? high.y : low.y, side.z ? high.z : low.z);
+    if (all(taken)) {
+      lo = min(lo, corner[k]);
+      hi = max(hi, corner[k]);
+    }
+  }
+  vec4 y0 = mix(mix(c000, c100, w.x), mix(c010, c110, w.x), w.y);
+  vec4 y1 = mix(mix(c001, c101, w.x), mix(c011, c111, w.x), w.y);
+  return mix(y0, y1, w.z);
+}
+vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last) {
+  vec4 lo, hi;
+  return gridInterpolate(f, g, p, last, lo, hi);
+}
 
 #endif
