@@ -77,7 +77,9 @@ RunContext prepareContext(const AppInfo& info, const AppOptions& options, bool h
   const gl::Capabilities& caps = rt.caps();
   if (!caps.floatRenderTargets && !info.runsOnHalfFloatTargets)
     throw ContextRequestError("this OpenGL context cannot run texstream-" + info.name + ": " + caps.floatTargetsMissing() +
-                              ", and its solvers need 32-bit floats (only the fluid demo runs there, on half floats: " +
+                              ", and its solvers need 32-bit floats" +
+                              (info.needsFloatTargets.empty() ? "" : ": " + info.needsFloatTargets) +
+                              " (only the fluid demo runs there, on half floats: " +
                               gl::Capabilities::kHalfFloatTargetsExtension + ")");
   if (options.profile && !stream::Profiler::available())
     std::cerr << "texstream-" << info.name << ": --profile: " << stream::Profiler::unavailableReason() << "\n";
