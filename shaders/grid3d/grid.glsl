@@ -50,4 +50,43 @@ vec4 gridEastCells(sampler2D f, Grid3 g, ivec3 b, vec4 here) {
 // Packed grids: cell coordinates of the block's four cells.
 ivec3 gridCell(ivec3 b, int channel) { return ivec3(4 * b.x + channel, b.y, b.z); }
 
+// Packed grids: the value of cell c (inside the grid).
+float gridCellValue(sampler2D f, Grid3 g, ivec3 c) {
+  int q = c.x / 4;
+  return texelFetch(f, gridTexel(g, ivec3(q, c.y, c.z)), 0)[c.x - 4 * q];
+}
+
+// One-cell-a-texel grids: texel b clamped into [0, last] (the nearest texel beyond it).
+vec4 gridFetchClamped(sampler2D f, Grid3 g, ivec3 b, ivec3 last) {
+  return texelFetch(f, gridTexel(g, clamp(b, ivec3(0), last)), 0);
+}
+
+// One-cell-a-texel grids: the trilinear interpolation of f at p, in texel coordinates
+// (texel b's value sits at p = b), p clamped into [0, last] (the outermost texels' values
+// continue beyond them); lo and hi receive the range of the eight texels it blends, the
+// clamp of MacCormack's limiter (Selle et al. 2008).
+vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last, out vec4 lo, out vec4 hi) {
+  vec3 q = clamp(p, vec3(0.0), vec3(last));
+  ivec3 b0 = ivec3(floor(q));
+  ivec3 b1 = min(b0 + 1, last);
+  vec3 w = q - vec3(b0);
+  vec4 c000 = texelFetch(f, gridTexel(g, b0), 0);
+  vec4 c100 = texelFetch(f, gridTexel(g, ivec3(b1.x, b0.y, b0.z)), 0);
+  vec4 c010 = texelFetch(f, gridTexel(g, ivec3(b0.x, b1.y, b0.z)), 0);
+  vec4 c110 = texelFetch(f, gridTexel(g, ivec3(b1.x, b1.y, b0.z)), 0);
+  vec4 c001 = texelFetch(f, gridTexel(g, ivec3(b0.x, b0.y, b1.z)), 0);
+  vec4 c101 = texelFetch(f, gridTexel(g, ivec3(b1.x, b0.y, b1.z)), 0);
+  vec4 c011 = texelFetch(f, gridTexel(g, ivec3(b0.x, b1.y, b1.z)), 0);
+  vec4 c111 = texelFetch(f, gridTexel(g, b1), 0);
+  lo = min(min(min(c000, c100), min(c010, c110)), min(min(c001, c101), min(c011, c111)));
+  hi = max(max(max(c000, c100), max(c010, c110)), max(max(c001, c101), max(c011, c111)));
+  vec4 y0 = mix(mix(c000, c100, w.x), mix(c010, c110, w.x), w.y);
+  vec4 y1 = mix(mix(c001, c101, w.x), mix(c011, c111, w.x), w.y);
+  return mix(y0, y1, w.z);
+}
+vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last) {
+  vec4 lo, hi;
+  return gridInterpolate(f, g, p, last, lo, hi);
+}
+
 #endif

@@ -14,7 +14,16 @@
 // Fields a renderer reads (GridField3D, one cell a texel, stream/GridLayout3D.h):
 //  - scalars(): smoke scenes .x density, .y temperature (above ambient); liquid scenes .x the
 //    level set phi (signed distance in cells, < 0 in the liquid);
-//  - solids(): .x 1 in solid cells (static obstacles and the moving sphere), 0 elsewhere.
+//  - solids(): .x 1 in solid cells (static obstacles and the moving sphere), 0 elsewhere;
+//    .yzw the solid's velocity (domain units / time).
+// The velocity (velocity()) is a field of (nx + 1) x (ny + 1) x (nz + 1) texels, one a texel:
+// texel (i, j, k) holds u on the -x face of cell (i, j, k) in .x, v on its -y face in .y, w
+// on its -z face in .z (shaders/fluid3d/mac.glsl); the pressure (pressure()) is the packed
+// solution q of PressureMatrix3D's system, p = rho h q / dt.
+// A liquid's level set loses volume to advection and redistancing; with
+// FluidParameters3D::volumeCorrection each step shifts phi by one global constant (a Newton
+// step on the volume, measured as the sum of the cells' fractions clamp(1/2 - phi, 0, 1)) so
+// that the volume stays the initial one.
 #include <texstream/fluid/FluidSolver.h>  // Advection, shared with the 2D solver
 #include <texstream/solvers/PressureSolver3D.h>
 #include <texstream/stream/EnumNames.h>
@@ -59,6 +68,7 @@ struct FluidParameters3D {
   int iterations = 10;               ///< fixed iterations when tolerance = 0
   int maxIterations = 200;
   bool statistics = true;            ///< read the step's statistics back (blocking)
+  bool volumeCorrection = true;      ///< liquid: the global volume correction of the level set
 };
 
 struct StepStats3D {
@@ -77,6 +87,10 @@ class FluidSolver3D {
   /// Builds the scene (context current). Throws std::invalid_argument on bad parameters and
   /// gl::Error when the grid does not fit the context's textures.
   explicit FluidSolver3D(const FluidParameters3D& params);
+  /// "" where the current context runs `params.scene`, else why not, naming the scene: a
+  /// context without RGBA32F render targets (half-float-only browsers, Capabilities.h) runs
+  /// no 3D scene (the constructor throws gl::Error with this text there).
+  static std::string unsupportedReason(const FluidParameters3D& params);
   ~FluidSolver3D();
   FluidSolver3D(FluidSolver3D&&) noexcept;
   FluidSolver3D& operator=(FluidSolver3D&&) noexcept;
@@ -101,6 +115,13 @@ class FluidSolver3D {
   /// See the top of this header.
   const stream::GridField3D& scalars() const;
   const stream::GridField3D& solids() const;
+  /// The MAC velocity and the pressure solution q (see the top of this header).
+  const stream::GridField3D& velocity() const;
+  const stream::GridField3D& pressure() const;
+  /// Sets the face velocities (domain units / time): u, v, w each (nx + 1) (ny + 1) (nz + 1)
+  /// values, x fastest, for velocity()'s texels (a component's values beyond its faces are
+  /// ignored). Throws gl::Error on a wrong count.
+  void setVelocity(std::span<const float> u, std::span<const float> v, std::span<const float> w);
   /// The moving sphere's centre and radius (domain units), when the scene has one.
   bool hasMovingSphere() const;
   std::array<float, 4> movingSphere() const;
