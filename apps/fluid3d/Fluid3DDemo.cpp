@@ -9,6 +9,7 @@
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
+#include <texstream/text/FloatChars.h>
 
 #include <glad/gl.h>
 // After glad: GLFW must not include the system GL header.
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 
@@ -41,10 +43,11 @@ Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& setti
   describeFluid3DSettings(m_table, m_settings);
   const fluid::FluidParameters3D& p = m_settings.params;
   if (p.nx > 0) {
-    // The fields are one cell a texel (the widest flat textures the solver makes): a grid
-    // they cannot hold is a value this GPU cannot run.
+    // The velocity, a texel a cell's -x, -y and -z faces and one more a side, is the widest
+    // flat texture the solver makes: a grid it cannot hold is a value this GPU cannot run.
     try {
-      stream::GridLayout3D(p.nx, p.ny, p.nz, stream::GridLayout3D::Packing::OneCellPerTexel, "fluid3d");
+      stream::GridLayout3D(p.nx + 1, p.ny + 1, p.nz + 1, stream::GridLayout3D::Packing::OneCellPerTexel,
+                           "fluid3d (the velocity: a texel a face)");
     } catch (const gl::Error& e) {
       throw UsageError("--size: invalid value \"" + sizeText() + "\": " + e.what());
     }
@@ -84,6 +87,7 @@ void Fluid3DDemo::frameCamera() {
   const double h = m_solver->h();
   const glm::vec3 extent(float(m_solver->nx() * h), float(m_solver->ny() * h), float(m_solver->nz() * h));
   m_camera.frame(glm::vec3(0.0f), 0.5f * glm::length(extent));
+  m_camera.distance *= 0.85f;  // the box's corners may leave the view a little: it fills more of it
 }
 
 void Fluid3DDemo::step() {
@@ -131,26 +135,15 @@ void Fluid3DDemo::overlay(ShellControls& /*controls*/) {
   }
 }
 
-void Fluid3DDemo::measureHealth(stream::Scalar& out) {
-  const fluid::StepStats3D& s = m_solver->lastStats();
-  if (m_solver->parameters().statistics) {
-    out.write(s.finite ? float(s.maxSpeed) : std::numeric_limits<float>::quiet_NaN());
-  } else {
-    stream::dot(m_solver->scalars(), m_solver->scalars(), out);
-  }
-}
+void Fluid3DDemo::measureHealth(stream::Scalar& out) { stream::dot(m_solver->velocity(), m_solver->velocity(), out); }
 
 HealthMeasure Fluid3DDemo::health() const {
+  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
+  const double faces = 3.0 * double(m_solver->nx() + 1) * double(m_solver->ny() + 1) * double(m_solver->nz() + 1);
   HealthMeasure h;
-  if (m_solver->parameters().statistics) {
-    h.quantity = "largest speed";
-    h.limit = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
-    h.limitText = "1000 cells a step";
-  } else {
-    h.quantity = "sum of squares of the scalar fields";
-    h.limit = std::numeric_limits<double>::infinity();
-    h.limitText = "finite (statistics off: the speed is not read back)";
-  }
+  h.quantity = "sum of squared face speeds";
+  h.limit = faces * runawaySpeed * runawaySpeed;
+  h.limitText = "every face moving 1000 cells a step";
   return h;
 }
 
@@ -211,15 +204,12 @@ void Fluid3DDemo::gui(ShellControls& controls) {
       rebuildNeeded = true;
     }
     if (m_table.widget("size")) p.dt = 0, rebuildNeeded = true;
-    rebuildNeeded |= m_table.widget("dt");
-    changed |= m_table.widget("advection");
-    changed |= m_table.widget("vorticity");
+    for (const char* name : {"dt", "advection", "vorticity"}) changed |= m_table.widget(name);
     if (liquid) {
-      changed |= m_table.widget("gravity");
+      for (const char* name : {"gravity", "volume-correction"}) changed |= m_table.widget(name);
     } else {
-      for (const char* name : {"buoyancy", "density-weight", "dissipation"}) changed |= m_table.widget(name);
-      rebuildNeeded |= m_table.widget("open-top");
-      if (p.scene == fluid::Scene3D::SmokeSphere) rebuildNeeded |= m_table.widget("moving-sphere");
+      for (const char* name : {"buoyancy", "density-weight", "dissipation", "open-top"}) changed |= m_table.widget(name);
+      if (p.scene == fluid::Scene3D::SmokeSphere) changed |= m_table.widget("moving-sphere");
     }
   }
 
@@ -230,8 +220,13 @@ void Fluid3DDemo::gui(ShellControls& controls) {
     changed |= m_table.widget("statistics");
     if (p.statistics && !m_iterations.empty()) {
       const fluid::StepStats3D& s = m_solver->lastStats();
-      wrappedText("last projection: " + std::to_string(s.iterations) + " CG iterations, |r|/|b| = " +
-                  number(s.residual) + (s.solverMessage.empty() ? "" : " (" + s.solverMessage + ")"));
+      wrappedText("last projection: " + std::to_string(s.iterations) + " CG iterations, |r|/|b| = " + number(s.residual));
+      if (p.tolerance > 0 && s.residual > p.tolerance) {
+        // Short of the tolerance: the solver's own account.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.3f, 1.0f));
+        wrappedText(s.solverMessage);
+        ImGui::PopStyleColor();
+      }
       const std::vector<float> its = plotTail(m_iterations);
       ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
                        ImVec2(0, 50));
@@ -296,6 +291,7 @@ void Fluid3DDemo::gui(ShellControls& controls) {
     try {
       m_solver->setParameters(p);
       m_settings.params = m_solver->parameters();
+      m_renderer.fieldsChanged();  // the solids may have changed (the moving sphere)
     } catch (const std::exception& e) {
       std::cerr << "texstream-fluid3d: " << e.what() << "\n";
       m_settings.params = m_solver->parameters();
@@ -313,10 +309,11 @@ void Fluid3DDemo::report(nlohmann::json& out) const {
   out["time"] = m_solver->time();
   out["advection"] = fluid::advectionName(p.advection);
   out["precond"] = solvers::pressurePreconditionerName(p.preconditioner);
-  out["tolerance"] = p.tolerance;
+  out["tolerance"] = std::strtod(text::shortestText(p.tolerance).c_str(), nullptr);  // 1e-04, not 9.9999997e-05
   out["iterations_per_step"] = p.iterations;
   out["max_iterations"] = p.maxIterations;
   out["statistics"] = p.statistics;
+  if (m_solver->liquid()) out["volume_correction"] = p.volumeCorrection;
   out["settings"] = nlohmann::json(m_table.toJson());
   out["divergence_before"] = m_divBefore;
   out["divergence_after"] = m_divAfter;

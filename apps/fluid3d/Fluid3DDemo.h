@@ -40,9 +40,8 @@ class Fluid3DDemo : public Demo {
   void overlay(ShellControls& controls) override;
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
-  /// With statistics on: the last step's largest speed (NaN when the velocity held NaN or
-  /// Inf), bounded by kRunawayCellsPerStep cells a step. Off: the sum of squares of the
-  /// scalar fields (density and temperature, or the level set), whose only bound is finite.
+  /// The sum of squared face speeds, bounded by every face moving kRunawayCellsPerStep
+  /// cells a step: far beyond anything a scene drives.
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;

@@ -216,13 +216,13 @@ float sphereHit(vec3 o, vec3 d) {
   return t > 0.0 ? t : 1e30;
 }
 
-// Fire: a black-body ramp by temperature (above ambient).
+// Fire: a black-body ramp by temperature (above ambient; the smoke's source is at 1): the
+// hot core glows red to yellow-white, the cooled plume not at all.
 vec3 fire(float temperature) {
   float x = clamp(temperature, 0.0, 4.0);
-  vec3 c = mix(vec3(0.0), vec3(1.0, 0.18, 0.02), smoothstep(0.05, 0.6, x));
-  c = mix(c, vec3(1.0, 0.55, 0.12), smoothstep(0.5, 1.4, x));
-  c = mix(c, vec3(1.0, 0.9, 0.6), smoothstep(1.3, 3.0, x));
-  return c * smoothstep(0.05, 0.5, x) * 1.6;
+  vec3 c = mix(vec3(0.9, 0.12, 0.02), vec3(1.0, 0.5, 0.1), smoothstep(0.3, 0.65, x));
+  c = mix(c, vec3(1.0, 0.88, 0.55), smoothstep(0.65, 1.1, x));
+  return c * smoothstep(0.15, 0.6, x) * 2.0;
 }
 
 const vec3 kSolidColor = vec3(0.56, 0.53, 0.50);
@@ -473,7 +473,7 @@ Fluid3DRenderer::Fluid3DRenderer() : m_vao("fluid3d.view.vao"), m_fbo("fluid3d.v
                                   pieces("fluid3d box", {kLinesFragment}));
 }
 
-glm::vec3 Fluid3DRenderer::lightDirection() { return glm::normalize(glm::vec3(-0.45f, -0.55f, 0.85f)); }
+glm::vec3 Fluid3DRenderer::lightDirection() { return glm::normalize(glm::vec3(0.55f, 0.35f, 0.8f)); }
 
 void Fluid3DRenderer::copyVolume(const fluid::FluidSolver3D& solver) {
   const int n[3] = {solver.nx(), solver.ny(), solver.nz()};

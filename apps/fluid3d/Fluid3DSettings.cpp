@@ -35,6 +35,9 @@ void describeFluid3DSettings(SettingTable& t, Fluid3DSettings& s) {
       .slider(0.0, 2.0)
       .unsetWhen([&p] { return p.dissipation < 0; });
   t.real("gravity", p.gravity, 0.0, 1e3, true, "Liquid: gravity, >= 0").slider(0.0, 20.0);
+  t.flag("volume-correction", p.volumeCorrection,
+         "Liquid: shift the level set each step so that the liquid keeps its initial volume")
+      .label("keep the volume");
   t.flag("open-top", p.openTop, "Smoke: the top side is open (air at p = 0), else a wall").label("open top");
   t.flag("moving-sphere", p.movingSphere, "Smoke-sphere: a sphere circling through the smoke").label("moving sphere");
 
@@ -59,7 +62,7 @@ void describeFluid3DSettings(SettingTable& t, Fluid3DSettings& s) {
   // What the view shows.
   t.flag("shadows", s.shadows, "Smoke: light attenuated by the smoke and the obstacles between it and the light");
   t.flag("fire", s.fire, "Smoke: temperature glows as fire").label("temperature as fire");
-  t.real("opacity", s.opacity, 0.0, 100.0, false, "Smoke: opacity per unit density, > 0").slider(0.05, 10.0, true);
+  t.real("opacity", s.opacity, 0.0, 100.0, false, "Smoke: the optical depth of a cell of density 1, > 0").slider(0.02, 5.0, true);
   t.real("ray-step", s.rayStep, 0.05, 4.0, true, "Ray-marching step in cells, in [0.05, 4]")
       .label("ray step (cells)")
       .slider(0.2, 2.0)

@@ -16,7 +16,7 @@ struct Fluid3DSettings {
   // Display.
   bool shadows = true;       ///< smoke: light attenuated by the smoke and the obstacles on its way
   bool fire = true;          ///< smoke: temperature glows as fire (a black-body ramp)
-  float opacity = 1.0f;      ///< smoke: extinction per unit density over one cell, times this
+  float opacity = 0.35f;     ///< smoke: the optical depth of a cell of density 1
   float rayStep = 0.6f;      ///< ray-marching step in cells
   float smokeColor[3] = {0.86f, 0.87f, 0.90f};
   float liquidColor[3] = {0.10f, 0.42f, 0.72f};

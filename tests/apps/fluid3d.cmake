@@ -83,7 +83,7 @@ endforeach()
 add_test(NAME app_fluid3d_bad_size_texture_limit
   COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid3d> "-DAPP_ARGS=--headless|--steps|1|--size|32"
     -DEXPECT_EXIT=2
-    "-DEXPECT_STDERR=--size: invalid value \"32x32x32\": fluid3d: the 32x32x32 grid does not fit a texture: [^\n]*maximum texture size .GL_MAX_TEXTURE_SIZE. of 64 texels"
+    "-DEXPECT_STDERR=--size: invalid value \"32x32x32\": fluid3d .the velocity: a texel a face.: the 33x33x33 grid does not fit a texture: [^\n]*maximum texture size .GL_MAX_TEXTURE_SIZE. of 64 texels"
     -P ${_f3_run})
 set_tests_properties(app_fluid3d_bad_size_texture_limit PROPERTIES ENVIRONMENT "TEXSTREAM_MAX_TEXTURE_SIZE=64")
 # Half-float render targets only (iOS Safari): every scene is refused by name (exit 3).
