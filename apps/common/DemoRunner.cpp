@@ -77,7 +77,9 @@ RunContext prepareContext(const AppInfo& info, const AppOptions& options, bool h
   const gl::Capabilities& caps = rt.caps();
   if (!caps.floatRenderTargets && !info.runsOnHalfFloatTargets)
     throw ContextRequestError("this OpenGL context cannot run texstream-" + info.name + ": " + caps.floatTargetsMissing() +
-                              ", and its solvers need 32-bit floats (only the fluid demo runs there, on half floats: " +
+                              ", and its solvers need 32-bit floats" +
+                              (info.needsFloatTargets.empty() ? "" : ": " + info.needsFloatTargets) +
+                              " (only the fluid demo runs there, on half floats: " +
                               gl::Capabilities::kHalfFloatTargetsExtension + ")");
   if (options.profile && !stream::Profiler::available())
     std::cerr << "texstream-" << info.name << ": --profile: " << stream::Profiler::unavailableReason() << "\n";
@@ -866,7 +868,17 @@ void profilerPanel() {
     for (const auto& [label, s] : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(label.c_str());
+      // A label wider than its column loses its middle (the object's name; the operation at
+      // its end stays), the whole of it in a tooltip.
+      const float room = ImGui::GetContentRegionAvail().x;
+      std::string shown = label;
+      for (std::size_t keep = label.size(); keep > 0 && ImGui::CalcTextSize(shown.c_str()).x > room;) {
+        --keep;
+        const std::size_t head = 2 * keep / 5;
+        shown = label.substr(0, head) + "..." + label.substr(label.size() - (keep - head));
+      }
+      ImGui::TextUnformatted(shown.c_str());
+      if (shown != label && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
       checkLastItem(label);
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.lastMs);

@@ -128,6 +128,9 @@ struct AppInfo {
   /// The demo runs on contexts with half-float render targets only (the fluid's RGBA16F
   /// mode); the others refuse them, naming the missing extension (exit kContextExitCode).
   bool runsOnHalfFloatTargets = false;
+  /// What of the demo needs RGBA32F render targets, named in its refusal of a half-float-only
+  /// context ("" says only that its solvers need 32-bit floats).
+  std::string needsFloatTargets = "";
 };
 
 using DemoFactory = std::function<std::unique_ptr<Demo>(const RunContext&)>;

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -116,7 +117,11 @@ std::string Setting::text() const {
   const nlohmann::json v = m_get();
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_array() && v.size() == 2) return std::to_string(v[0].get<int>()) + "x" + std::to_string(v[1].get<int>());
+  if (v.is_array() && (v.size() == 2 || v.size() == 3)) {
+    std::string t = std::to_string(v[0].get<int>());
+    for (std::size_t k = 1; k < v.size(); ++k) t += "x" + std::to_string(v[k].get<int>());
+    return t;
+  }
   if (v.is_number()) return numberText(v);
   return v.dump();
 }
@@ -291,6 +296,60 @@ Setting& SettingTable::gridSize(std::string name, int& width, int& height, int m
     if (!ImGui::Button(apply.c_str())) return false;
     width = self.m_pending[0];
     height = self.m_pending[1];
+    return true;
+  };
+  return s;
+}
+
+Setting& SettingTable::gridSize3(std::string name, int& nx, int& ny, int& nz, int minSide, int maxSide, std::string help) {
+  Setting& s = add(Setting::Kind::GridSize, std::move(name), std::move(help));
+  s.m_typeName = "N|NXxNYxNZ";
+  s.m_parse = [&nx, &ny, &nz, minSide, maxSide](std::string_view source, std::string_view text) {
+    // "N" is a cube; otherwise three sides.
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t x = text.find_first_of("xX"); ; x = text.find_first_of("xX", start)) {
+      parts.push_back(text.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start));
+      if (x == std::string_view::npos) break;
+      start = x + 1;
+    }
+    if (parts.size() != 1 && parts.size() != 3) invalid(source, text, "expected N or NXxNYxNZ (e.g. 64 or 96x64x48)");
+    int sides[3];
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const std::string_view p = parts[k];
+      int v = 0;
+      auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
+      if (p.empty() || ec == std::errc::invalid_argument || ptr != p.data() + p.size())
+        invalid(source, text, "expected N or NXxNYxNZ (e.g. 64 or 96x64x48)");
+      static const char* const kSide[3] = {"NX", "NY", "NZ"};
+      if (ec == std::errc::result_out_of_range || v < minSide || v > maxSide)
+        invalid(source, text, std::string(parts.size() == 1 ? "size" : kSide[k]) + " must be in [" +
+                                  std::to_string(minSide) + ", " + std::to_string(maxSide) + "]");
+      sides[k] = v;
+    }
+    if (parts.size() == 1) sides[1] = sides[2] = sides[0];
+    nx = sides[0], ny = sides[1], nz = sides[2];
+  };
+  s.m_get = [&nx, &ny, &nz] { return nlohmann::json::array({nx, ny, nz}); };
+  s.m_jsonText = [](const nlohmann::json& v) -> std::optional<std::string> {
+    if (!v.is_array()) return std::nullopt;
+    if (v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number()) return v.dump();  // refused
+    return numberText(v[0]) + "x" + numberText(v[1]) + "x" + numberText(v[2]);
+  };
+  s.m_widget = [&nx, &ny, &nz, minSide, maxSide](const Setting& self) {
+    int* pending = self.m_pending;
+    if (!self.m_pendingValid) {
+      pending[0] = nx, pending[1] = ny, pending[2] = nz;
+      self.m_pendingValid = true;
+    }
+    const std::string id = self.m_label + "##" + self.m_name;
+    ImGui::InputInt3(id.c_str(), pending);
+    for (int k = 0; k < 3; ++k) pending[k] = std::clamp(pending[k], minSide, maxSide);
+    if (pending[0] == nx && pending[1] == ny && pending[2] == nz) return false;
+    const std::string apply = "apply " + std::to_string(pending[0]) + "x" + std::to_string(pending[1]) + "x" +
+                              std::to_string(pending[2]) + "##apply-" + self.m_name;
+    if (!ImGui::Button(apply.c_str())) return false;
+    nx = pending[0], ny = pending[1], nz = pending[2];
     return true;
   };
   return s;

@@ -89,7 +89,7 @@ class Setting {
   mutable bool m_cliFlag = false;
   CLI::Option* m_option = nullptr;
   // A grid size's value being edited before "apply".
-  mutable int m_pending[2] = {0, 0};
+  mutable int m_pending[3] = {0, 0, 0};
   mutable bool m_pendingValid = false;
 };
 
@@ -126,6 +126,8 @@ class SettingTable {
   }
   /// Width x height, each in [minSide, maxSide]: "N", "WxH" or JSON [w, h].
   Setting& gridSize(std::string name, int& width, int& height, int minSide, int maxSide, std::string help);
+  /// A 3D grid, each side in [minSide, maxSide]: "N" (N x N x N), "NXxNYxNZ" or JSON [nx, ny, nz].
+  Setting& gridSize3(std::string name, int& nx, int& ny, int& nz, int minSide, int maxSide, std::string help);
   /// An RGB colour, each channel in [0, 1]: "#rrggbb" (JSON too) or "r,g,b".
   Setting& color(std::string name, float (&rgb)[3], std::string help);
   /// Free text checked by `check` (which throws UsageError naming the source); no generic

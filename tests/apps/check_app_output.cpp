@@ -1,7 +1,8 @@
 // Checks what a demo wrote after a scripted run:
 //   check_app_output [--json FILE] [--app NAME] [--steps N] [--array KEY=LEN]...
 //                    [--string KEY]... [--equals KEY=VALUE]... [--blew-up] [--png FILE]
-// JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] of positive ints;
+// JSON: parses; "app" equals NAME; "steps" equals N; "size" is [w, h] (a 3D grid's [nx, ny, nz])
+// of positive ints;
 // "ms_per_step" is a non-negative number; "renderer" and "backend" are non-empty strings;
 // each --array KEY holds LEN finite numbers; each --string KEY (a key or a path) is a non-empty string; each
 // --equals KEY=VALUE: the value at KEY (a key, or a path such as settings/re) equals VALUE:
@@ -72,9 +73,10 @@ void checkJson(const std::string& path, const std::string& app, long long steps,
   }
   if (steps >= 0 && (!j.contains("steps") || !j["steps"].is_number_integer() || j["steps"].get<long long>() != steps))
     fail("\"steps\" is not " + std::to_string(steps));
-  if (!j.contains("size") || !j["size"].is_array() || j["size"].size() != 2 || !j["size"][0].is_number_integer() ||
-      !j["size"][1].is_number_integer() || j["size"][0].get<int>() <= 0 || j["size"][1].get<int>() <= 0)
-    fail("\"size\" is not [w, h] with positive w and h");
+  bool sizeOk = j.contains("size") && j["size"].is_array() && (j["size"].size() == 2 || j["size"].size() == 3);
+  if (sizeOk)
+    for (const auto& side : j["size"]) sizeOk = sizeOk && side.is_number_integer() && side.get<int>() > 0;
+  if (!sizeOk) fail("\"size\" is not [w, h] or [nx, ny, nz] with positive sides");
   if (!j.contains("ms_per_step") || !j["ms_per_step"].is_number() || !(j["ms_per_step"].get<double>() >= 0))
     fail("\"ms_per_step\" missing or negative");
   if (!blewUp && j.contains("blew_up")) fail("the run blew up: " + j["blew_up"].dump());

@@ -2,6 +2,7 @@
 // one name per field for the command line, presets and the panel; values checked the same
 // way from text and JSON; a preset round-trips; bad keys and values are reported by name
 // while the rest loads. CPU only: no context.
+#include "Fluid3DSettings.h"
 #include "FluidSettings.h"
 #include "Preset.h"
 #include "Settings.h"
@@ -80,6 +81,27 @@ TEST_CASE("a setting parses text, refuses bad values naming itself, and writes J
   CHECK(j["color"] == "#8040ff");
 }
 
+TEST_CASE("a 3D grid size takes N, NXxNYxNZ or [nx, ny, nz] and names a bad side", "[settings]") {
+  int nx = 0, ny = 0, nz = 0;
+  SettingTable t;
+  t.gridSize3("size", nx, ny, nz, 4, 256, "a 3D grid");
+  const Setting& size = *t.find("size");
+  size.set("--size", "24");
+  CHECK((nx == 24 && ny == 24 && nz == 24));
+  size.set("--size", "40x24X16");
+  CHECK((nx == 40 && ny == 24 && nz == 16));
+  CHECK(size.text() == "40x24x16");
+  CHECK(t.toJson()["size"] == nlohmann::json::array({40, 24, 16}));
+  size.setJson("p.json: size", nlohmann::json::array({8, 12, 20}));
+  CHECK((nx == 8 && ny == 12 && nz == 20));
+  CHECK_THROWS_WITH(size.set("--size", "32x32"), Catch::Contains("--size: invalid value \"32x32\": expected N or NXxNYxNZ"));
+  CHECK_THROWS_WITH(size.set("--size", "32x2x32"), Catch::Contains("--size: invalid value \"32x2x32\": NY must be in [4, 256]"));
+  CHECK_THROWS_WITH(size.set("--size", "512"), Catch::Contains("--size: invalid value \"512\": size must be in [4, 256]"));
+  CHECK_THROWS_WITH(size.set("--size", "8xx8"), Catch::Contains("expected N or NXxNYxNZ"));
+  CHECK_THROWS_WITH(size.setJson("p.json: size", nlohmann::json::array({8, 8})), Catch::Contains("p.json: size: invalid value \"[8,8]\""));
+  CHECK((nx == 8 && ny == 12 && nz == 20));  // a refused value changes nothing
+}
+
 TEST_CASE("a preset's unknown keys and bad values are named, and the rest loads", "[settings][preset]") {
   FluidSettings s;
   SettingTable t;
@@ -104,6 +126,32 @@ TEST_CASE("a preset's unknown keys and bad values are named, and the rest loads"
 }
 
 TEST_CASE("every demo's settings round-trip through JSON", "[settings][preset]") {
+  SECTION("fluid3d") {
+    Fluid3DSettings a;
+    SettingTable ta;
+    describeFluid3DSettings(ta, a);
+    REQUIRE(ta.setJson({{"scene", "drop"}, {"size", {40, 24, 32}}, {"dt", 0.01}, {"precond", "mic0"},
+                        {"tolerance", 0}, {"iterations", 30}, {"volume-correction", false}, {"liquid-color", "#2080c0"},
+                        {"ray-step", 0.4}, {"box", false}},
+                       "a")
+                .empty());
+    const nlohmann::ordered_json saved = ta.toJson();
+    Fluid3DSettings b;
+    SettingTable tb;
+    describeFluid3DSettings(tb, b);
+    REQUIRE(tb.setJson(nlohmann::json::parse(saved.dump()), "b").empty());
+    CHECK(tb.toJson() == saved);
+    CHECK(b.params.scene == fluid::Scene3D::Drop);
+    CHECK((b.params.nx == 40 && b.params.ny == 24 && b.params.nz == 32));
+    CHECK(b.params.preconditioner == solvers::PressurePreconditioner::Mic0);
+    CHECK(!b.params.volumeCorrection);
+    CHECK(!b.box);
+    // Settings left to the scene stay out of the preset.
+    Fluid3DSettings defaults;
+    const nlohmann::ordered_json d = settingsJson(defaults, describeFluid3DSettings);
+    for (const char* unset : {"size", "dt", "vorticity", "buoyancy", "density-weight", "dissipation"})
+      CHECK(!d.contains(unset));
+  }
   SECTION("fluid") {
     FluidSettings a;
     SettingTable ta;
@@ -182,6 +230,11 @@ TEST_CASE("every shipped preset loads into its demo without a problem", "[preset
       FluidSettings s;
       SettingTable t;
       describeFluidSettings(t, s);
+      problems = t.setJson(p.values, p.source);
+    } else if (app == "fluid3d") {
+      Fluid3DSettings s;
+      SettingTable t;
+      describeFluid3DSettings(t, s);
       problems = t.setJson(p.values, p.source);
     } else if (app == "wave") {
       WaveSettings s;

@@ -1,0 +1,46 @@
+// texstream-fluid3d: smoke and liquid in 3D (scenes smoke, smoke-sphere, dam-break, drop,
+// pool), the pressure projected by CG with a multigrid, MIC(0) or Jacobi preconditioner,
+// drawn by ray casting: smoke through its volume, the liquid's surface from its level set.
+// Windowed by default (drag orbits, scroll zooms; keys: Fluid3DDemo.h's and the shell's);
+// --headless (or no DISPLAY) runs --steps and writes --screenshot / --json / --record
+// (--steps 0: the initial state). The settings (Fluid3DSettings.h) are options and preset
+// keys alike; --size takes N (a cube) or NXxNYxNZ.
+// Exit status (app::kDemoExitStatus): 0 done; 1 a failure or a blow-up; 2 a bad command
+// line, or a grid beyond the GPU's texture limit; 3 a context without RGBA32F targets.
+#include "AppOptions.h"
+#include "DemoCommandLine.h"
+#include "DemoRunner.h"
+#include "Fluid3DDemo.h"
+#include "Fluid3DSettings.h"
+
+#include <texstream/stream/EnumNames.h>
+
+int main(int argc, char** argv) {
+  using namespace texstream;
+  app::AppOptions defaults;
+  defaults.defaultSteps = 100;
+  defaults.size = {2, 2};
+  app::DemoCommandLine cmd("texstream-fluid3d",
+                           "texstream-fluid3d: smoke and liquid in 3D on the GPU, the pressure by preconditioned CG "
+                           "(MGPCG by default), drawn by ray casting",
+                           defaults);
+  // The shared --size is a 2D grid's: the settings' 3D --size takes its place (and the
+  // shell's 2D size, which it checks against the texture limit, stays the smallest).
+  cmd.cli().remove_option(cmd.cli().get_option("--size"));
+
+  app::Fluid3DSettings settings;
+  app::SettingTable table;
+  app::describeFluid3DSettings(table, settings);
+  cmd.settings(table);
+  cmd.footer(app::kFluid3DBindings);
+
+  const auto exitCode = cmd.parse(argc, argv);
+  if (exitCode) return *exitCode;
+
+  app::AppInfo info{"fluid3d", "texstream-fluid3d: smoke and liquid in 3D", 1280, 800, app::kFluid3DBindings};
+  info.needsFloatTargets = "every scene (" + stream::nameList(fluid::scene3DNames()) +
+                           ") projects its pressure by CG on 32-bit float fields";
+  return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
+    return std::make_unique<app::Fluid3DDemo>(ctx, settings);
+  });
+}
