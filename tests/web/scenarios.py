@@ -82,6 +82,31 @@ def half_float_report(page):
                       % limits)
 
 
+# ---- texstream-fluid3d -----------------------------------------------------------------
+
+def fluid3d_report(page):
+    """The 3D fluid ran its steps on WebGL2's fragment backend: the report holds a finite
+    divergence, residual, iteration count and speed per step, for the grid and scene of the
+    URL, and (where the browser times passes) the renderer's passes among the GPU times."""
+    report = json.loads(page.evaluate("Module.FS.readFile('/report.json', {encoding: 'utf8'})"))
+    steps = report.get("steps")
+    if report.get("app") != "fluid3d" or report.get("scene") != "smoke-sphere" or report.get("size") != [20, 20, 20]:
+        raise Failure("expected the smoke-sphere scene on 20x20x20 (URL parameters), the report says %s, %s, %s" % (
+            report.get("app"), report.get("scene"), report.get("size")))
+    if report.get("backend") != "fragment" or not isinstance(steps, int) or steps < 1:
+        raise Failure("expected steps on the fragment backend, the report says %r, %r" % (report.get("backend"), steps))
+    for key in ("divergence_before", "divergence_after", "residual", "solver_iterations", "max_speed"):
+        values = report.get(key)
+        if not isinstance(values, list) or len(values) != steps or not all(
+                isinstance(v, (int, float)) and math.isfinite(v) for v in values):
+            raise Failure("\"%s\" is not %d finite numbers: %r" % (key, steps, values))
+    passes = report.get("gpu_passes") or {}
+    if passes and not any(label.startswith("fluid3d render:") for label in passes):
+        raise Failure("the GPU times have no renderer pass: %s" % sorted(passes))
+    print("scenarios: %d steps of %s, last divergence %.3g after the projection, %d CG iterations" % (
+        steps, report["scene"], report["divergence_after"][-1], report["solver_iterations"][-1]), flush=True)
+
+
 # ---- texstream-smooth ------------------------------------------------------------------
 
 def grid_obj(n):
