@@ -7,6 +7,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/geometry/CurvatureSystem.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/DoubleFloatCg.h>
@@ -23,12 +24,6 @@
 namespace texstream::geometry {
 
 namespace {
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
 
 std::array<double, 3> meanOf(std::span<const double> xyz) {
   std::array<double, 3> sum{0, 0, 0};
@@ -115,7 +110,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
   // Triangles as texel indices, one per texel of a power-of-two-wide texture.
   {
     const std::size_t T = m_mesh.triangleCount();
-    const int width = 1 << log2Ceil(std::size_t(std::ceil(std::sqrt(double(T)))));
+    const int width = linalg::pow2Width(T);
     const int height = int((T + std::size_t(width) - 1) / std::size_t(width));
     if (width > maxSize || height > maxSize)
       throw gl::Error(title + ": " + std::to_string(T) + " triangles need a " + std::to_string(width) + "x" +
@@ -128,7 +123,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
     }
     m_triangles = gl::Texture(width, height, gl::TextureFormat::RGBA32F, m_name + ".triangles");
     m_triangles.upload(tri.data());
-    m_triangleShift = log2Ceil(std::size_t(width));
+    m_triangleShift = linalg::log2Ceil(std::size_t(width));
   }
 
   const stream::Layout& vertices = m_operator->layout();

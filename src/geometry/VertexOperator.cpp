@@ -4,22 +4,13 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Runtime.h>
 
 namespace texstream::geometry {
-
-namespace {
-
-int log2Exact(int v) {
-  int s = 0;
-  while ((1 << s) < v) ++s;
-  return s;
-}
-
-}  // namespace
 
 stream::Layout VertexOperator::vertexLayout(const linalg::SegmentMatrix& A) {
   const stream::Layout& internal = A.internalLayout();
@@ -33,7 +24,7 @@ stream::Layout VertexOperator::vertexLayout(const linalg::SegmentMatrix& A) {
 
 VertexOperator::VertexOperator(const linalg::SegmentMatrix& A, std::string name)
     : m_matrix(&A), m_name(std::move(name)), m_layout(vertexLayout(A)) {
-  m_vertexShift = log2Exact(m_layout.width());
+  m_vertexShift = linalg::log2Ceil(std::size_t(m_layout.width()));
   if ((1 << m_vertexShift) != m_layout.width())
     throw gl::Error("VertexOperator(\"" + m_name + "\"): vertex layout width " + std::to_string(m_layout.width()) +
                     " is not a power of two");

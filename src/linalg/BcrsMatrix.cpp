@@ -9,6 +9,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/FusedProductDot.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
 #include <texstream/linalg/TextureTiles.h>
@@ -27,20 +28,11 @@
 namespace texstream::linalg {
 
 namespace {
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
-
 /// The block textures' shape for `stored` blocks: 2^k texels wide (at least 4), near
 /// square. Interleaved, the values texture's texels are numbered in tiles (TextureTiles.h),
 /// so its height is a whole number of tiles.
 std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored, bool tiledValues = false) {
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1)))));
-  const std::size_t width = std::size_t(1) << std::max(2, log2Ceil(root));
+  const std::size_t width = std::size_t(pow2Width(stored, 4));
   return {width, tiledValues ? tiledRows(stored, width) : std::max<std::size_t>(1, (stored + width - 1) / width)};
 }
 }  // namespace
@@ -49,10 +41,7 @@ BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     : PermutedMatrix("BcrsMatrix", std::move(name), A.rows), m_options(options) {
   const std::string title = this->title();
   A.validate(title);
-  if (A.rows != A.cols) {
-    throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
-                                ", not square");
-  }
+  A.requireSquare(title);
   if (A.rows == 0) throw std::invalid_argument(title + ": the matrix has no rows");
   const int B = options.blockSize;
   if (B != 2 && B != 4) throw std::invalid_argument(title + ": block size " + std::to_string(B) + " (2 or 4 supported)");

@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
@@ -64,10 +65,7 @@ std::pair<std::vector<std::int32_t>, int> lastLevel(const std::vector<std::vecto
 
 std::vector<std::int32_t> reverseCuthillMcKee(const Csr& A) {
   A.validate("reverseCuthillMcKee");
-  if (A.rows != A.cols) {
-    throw std::invalid_argument("reverseCuthillMcKee: the matrix is " + std::to_string(A.rows) + "x" +
-                                std::to_string(A.cols) + ", not square");
-  }
+  A.requireSquare("reverseCuthillMcKee");
   const std::size_t n = A.rows;
   const auto adj = adjacency(A);
   auto degree = [&](std::int32_t v) { return adj[std::size_t(v)].size(); };
@@ -179,8 +177,6 @@ Csr permuteSymmetric(const Csr& A, const std::vector<std::int32_t>& order) {
 // ---- RowPermutation --------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
 gl::Texture indexTexture(const stream::Layout& layout, const std::vector<std::int32_t>& indices, const std::string& name) {
   std::vector<float> texels(layout.paddedSize(), -1.0f);
   for (std::size_t k = 0; k < indices.size(); ++k) texels[k] = float(indices[k]);

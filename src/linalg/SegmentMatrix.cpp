@@ -5,6 +5,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
@@ -37,8 +38,6 @@ bool resolveInterleave(const SegmentOptions& options) {
 
 namespace {
 
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
 /// Workgroups in one row of the compute product's dispatch grid.
 constexpr std::int64_t kSpanGroupsPerRow = 512;
 
@@ -54,18 +53,6 @@ int bucket(int k) {
   if (k <= 32) return roundUp(k, 4);
   if (k <= 64) return roundUp(k, 8);
   return roundUp(k, 16);
-}
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
-
-/// The smallest power of two >= max(minimum, sqrt(texels)): near-square, shift-addressable.
-int pow2Width(std::size_t texels, int minimum) {
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(texels, 1)))));
-  return 1 << log2Ceil(std::max<std::size_t>(root, std::size_t(minimum)));
 }
 
 /// Rectangles covering the W x H grid, one list per distinct K: runs of equal K in each
@@ -123,10 +110,7 @@ SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions opti
   const std::string title = this->title();
   options.interleave = m_options.interleave = resolveInterleave(options);
   A.validate(title);
-  if (A.rows != A.cols) {
-    throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
-                                ", not square");
-  }
+  A.requireSquare(title);
   if (A.rows == 0) throw std::invalid_argument(title + ": the matrix has no rows");
   if (options.packing == SegmentPacking::IdenticalTiles &&
       (options.tileWidth < 1 || options.tileHeight < 1 || (options.tileWidth & (options.tileWidth - 1)) != 0)) {
