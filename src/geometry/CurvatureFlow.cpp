@@ -71,7 +71,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
   // I, N, P: per values slot the internal index of row i and of the two opposite vertices
   // (-1: padding, or no triangle on that side), laid out like C (Bolz §3.1.2).
   {
-    const std::vector<std::int64_t>& slots = A.slotEntries();
+    const std::vector<std::int64_t>& slots = A.layout().slotEntries;
     const std::size_t channels = 4 * std::size_t(A.offDiagonalValues().width()) * std::size_t(A.offDiagonalValues().height());
     std::vector<float> rows(channels, -1.0f), next(channels, -1.0f), prev(channels, -1.0f);
     const auto& entryRows = m_topology.entryRows();
@@ -263,7 +263,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .input("u_prev", m_prev)
         .input("u_flags", m_flags)
         .uniform("u_vertexShift", vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
         .uniform("u_fixBoundary", fix)
         .uniform("u_lambdaDt", lambdaDt)
         .output(A.mutableOffDiagonalValues())
@@ -273,7 +273,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
   }
 
   // 2. a_ii and m_i per row, one program per row group.
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     ringPass("curvature_diagonal", g)
         .input("u_values", A.offDiagonalValues())
         .input("u_moved", m_moved)
@@ -292,7 +292,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .input("u_positions", m_positions)
         .input("u_mass", m_mass)
         .uniform("u_vertexShift", vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
         .output(m_rhs)
         .run();
   }
@@ -545,7 +545,7 @@ void CurvatureFlow::area(stream::Scalar& out) const { sumMeasures(out, nullptr, 
 
 void CurvatureFlow::updateShading() {
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : m_matrix->groups()) {
+  for (const linalg::SegmentGroup& g : m_matrix->layout().groups) {
     ringPass("vertex_shading", g).output(m_shading).run(VertexOperator::vertexRects(g));
   }
 }
@@ -562,8 +562,8 @@ stream::Pass CurvatureFlow::ringPass(const std::string& kernel, const linalg::Se
       .input("u_prev", m_prev)
       .input("u_flags", m_flags)
       .uniform("u_vertexShift", m_operator->vertexShift())
-      .uniform("u_internalShift", A.internalWidthShift())
-      .uniform("u_valuesShift", A.valuesWidthShift())
+      .uniform("u_internalShift", A.layout().internalShift)
+      .uniform("u_valuesShift", A.layout().valuesShift)
       .uniform("u_stride", g.stride);
   return pass;
 }

@@ -66,7 +66,7 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
                     ", expected the values texture's " + std::to_string(A.offDiagonalValues().width()) + "x" +
                     std::to_string(A.offDiagonalValues().height()));
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     stream::Pass("geometry/spmv_vertices")
         .define("K", (long long)g.k)
         .label("spmv_vertices K=" + std::to_string(g.k))
@@ -76,8 +76,8 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
         .input("u_values", offDiagonal)
         .input("u_columns", A.columns())
         .uniform("u_vertexShift", m_vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
+        .uniform("u_valuesShift", A.layout().valuesShift)
         .uniform("u_stride", g.stride)
         .output(y)
         .run(vertexRects(g));
@@ -105,7 +105,7 @@ void VertexOperator::doubleFloatPasses(const linalg::DoubleFloatVector* b, const
                                        stream::Vector* r, linalg::DoubleFloatVector* y) const {
   const linalg::SegmentMatrix& A = *m_matrix;
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     stream::Pass pass("geometry/spmv_vertices");
     pass.define("K", (long long)g.k)
         .define(b ? "DOUBLE_FLOAT_RESIDUAL" : "DOUBLE_FLOAT_PRODUCT")
@@ -117,8 +117,8 @@ void VertexOperator::doubleFloatPasses(const linalg::DoubleFloatVector* b, const
         .input("u_values", A.offDiagonalValues())
         .input("u_columns", A.columns())
         .uniform("u_vertexShift", m_vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
+        .uniform("u_valuesShift", A.layout().valuesShift)
         .uniform("u_stride", g.stride);
     if (b) pass.input("u_bHi", b->hi()).input("u_bLo", b->lo());
     if (A.hasEntryTails()) {
@@ -144,14 +144,14 @@ void VertexOperator::diagonalPass(const char* what, bool inverse, stream::Vector
       .define("INVERSE", inverse ? 1 : 0)
       .input("u_diagonal", m_matrix->internalDiagonal())
       .uniform("u_vertexShift", m_vertexShift)
-      .uniform("u_internalShift", m_matrix->internalWidthShift())
+      .uniform("u_internalShift", m_matrix->layout().internalShift)
       .uniform("u_n", int(m_layout.size()))
       .output(d)
       .run();
 }
 
 double VertexOperator::bytesPerApply() const {
-  return double(m_layout.texels()) * (4 + 16 + 16 + 1) + double(m_matrix->valueTexels()) * 4.0 * (4 + 4 + 16);
+  return double(m_layout.texels()) * (4 + 16 + 16 + 1) + double(m_matrix->layout().valueTexels) * 4.0 * (4 + 4 + 16);
 }
 
 double VertexOperator::flopsPerApply() const { return 3.0 * m_matrix->flopsPerApply(); }
