@@ -2,6 +2,7 @@
 // texstream: everything a host application needs, with the common names lifted into the
 // texstream namespace:
 //   texstream::Vector x(n, "x");  texstream::cg(A, b, x, {.tolerance = 1e-6f});
+#include <texstream/codegen/EbjKernel.h>
 #include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/HeadlessContext.h>

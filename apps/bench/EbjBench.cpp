@@ -16,6 +16,7 @@
 #include "BenchCase.h"
 #include "Reference.h"
 
+#include <texstream/codegen/EbjKernel.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/ConjugateGradient.h>
@@ -47,7 +48,7 @@ namespace {
 
 using solvers::EbjBoundary;
 using solvers::EbjGrid;
-using solvers::EbjOrdering;
+using codegen::EbjOrdering;
 using solvers::EnhancedBlockJacobi;
 
 constexpr std::array<double, 3> kTolerances = {1e-3, 1e-4, 1e-5};
@@ -253,12 +254,10 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
   std::vector<std::string> kernelNotes;
   for (const Variant& v : variants) {
     const auto t0 = std::chrono::steady_clock::now();
-    solvers::EbjOptions options;
-    options.ordering = v.ordering;
-    ebjs.emplace_back(g, options, "bench.ebj");
-    const solvers::EbjKernel& kernel = ebjs.back().kernel();
+    const codegen::EbjKernel kernel(g.nx, g.dimensions(), g.x, v.ordering);
+    ebjs.emplace_back(g, kernel.slabKernel(), "bench.ebj");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    kernelNotes.push_back(std::string("ordering ") + solvers::ebjOrderingName(v.ordering) + ", S costs " +
+    kernelNotes.push_back(std::string("ordering ") + codegen::ebjOrderingName(v.ordering) + ", S costs " +
                           std::to_string(kernel.naturalCost()) + " -> " + std::to_string(kernel.cost()) +
                           " instructions" +
                           (v.ordering == EbjOrdering::Annealed ? " (annealed in " + fixed(seconds, 1) + " s)"
@@ -275,7 +274,7 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
     for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
       const Variant& v = variants[vi];
       EnhancedBlockJacobi& ebj = ebjs[vi];
-      const solvers::EbjKernel& kernel = ebj.kernel();
+      const solvers::EbjSlabKernel& kernel = ebj.kernel();
       const std::string& kernelNote = kernelNotes[vi];
 
       // One sweep: time, and a check against the CPU double sweep from the same state.
@@ -287,7 +286,7 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       const double texels = double(g.ny) * double(g.nz);
       for (int s = 0; s < ebj.slabs(); ++s) {
         double inputs = 2;  // the slab itself and f
-        for (int J : kernel.blocksRead(s)) inputs += J != s ? 1 : 0;
+        for (int J : kernel.blocksRead[std::size_t(s)]) inputs += J != s ? 1 : 0;
         bytes += 16.0 * texels * (inputs + 1);
       }
       Row row = makeRow(pb.label + ".ebj_iteration" + v.suffix, bname, n, t, bytes, 4.0 * double(n),
@@ -298,7 +297,7 @@ void runProblem(BenchContext& ctx, const Problem& pb) {
       xv.upload(poisoned);
       ebj.store(xv);
       std::vector<double> reference = toDouble(x0);
-      solvers::ebjReferenceSweep(g, kernel.permutation(), f, reference);
+      solvers::ebjReferenceSweep(g, kernel.permutation, f, reference);
       row.maxRelErr = maxRelativeError(xv.download(), reference);
       row.tolerance = 1e-5;
       row.note = std::to_string(ebj.slabs()) + " slab passes; " + kernelNote;

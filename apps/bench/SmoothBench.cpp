@@ -118,7 +118,7 @@ bool movesHeldColumns(const geometry::CurvatureFlow& flow) {
 
 double assemblyBytes(const geometry::CurvatureFlow& flow) {
   const linalg::SegmentMatrix& A = flow.matrix();
-  const double valueTexels = double(A.valueTexels()), internalTexels = double(A.internalLayout().texels());
+  const double valueTexels = double(A.layout().valueTexels), internalTexels = double(A.internalLayout().texels());
   const double vertexTexels = double(flow.positions().layout().texels());
   const double rhs = movesHeldColumns(flow) ? flow.vertexOperator().bytesPerApply() : vertexTexels * (16 + 4 + 16);
   return valueTexels * (4 * 16 + 4 * 4 * 16 + 2 * 16) + valueTexels * (5 * 16 + 4 * 3 * 16) +
@@ -127,7 +127,7 @@ double assemblyBytes(const geometry::CurvatureFlow& flow) {
 
 double assemblyBytesWritten(const geometry::CurvatureFlow& flow) {
   const linalg::SegmentMatrix& A = flow.matrix();
-  return double(A.valueTexels()) * 32 + double(A.internalLayout().texels()) * 32 +
+  return double(A.layout().valueTexels) * 32 + double(A.internalLayout().texels()) * 32 +
          double(flow.positions().layout().texels()) * 16;
 }
 
@@ -172,7 +172,7 @@ void runSmooth(BenchContext& ctx) {
       // A flow per backend: the segment layout follows the backend it is built on
       // (SegmentOptions::interleave: interleaved on compute, consecutive on fragment).
       geometry::CurvatureFlow flow(mesh, options, "bench.smooth");
-      const std::string layoutNote = flow.matrix().interleaved() ? "interleaved segments" : "consecutive segments";
+      const std::string layoutNote = flow.matrix().layout().interleaved ? "interleaved segments" : "consecutive segments";
       stream::Vector saved(flow.positions().layout(), "bench.smooth.saved");
       linalg::copy(flow.positions(), saved);
       const double vertexScalars = double(flow.positions().layout().size());

@@ -110,8 +110,8 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
   f->view = std::make_unique<linalg::PermutedMatrix::Internal>(*f->matrix);
   f->op = std::string("segment.") + linalg::packingName(packing) + (variant.empty() ? "" : "_" + variant);
   char note[160];
-  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s", f->segment->groups().size(),
-                f->segment->passesPerApply(), f->segment->paddingRatio(), o.interleave ? ", interleaved segments" : "",
+  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s", f->segment->layout().groups.size(),
+                f->segment->layout().passesPerApply(), f->segment->layout().paddingRatio(), o.interleave ? ", interleaved segments" : "",
                 o.mergeBelow == 0 ? ", no group merging" : "");
   f->note = note;
   return f;

@@ -118,8 +118,8 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
     // compute, consecutive on fragment; linalg/SegmentMatrix.h).
     auto segment = std::make_unique<linalg::SegmentMatrix>(A, "A", o);
     std::snprintf(text, sizeof text, "segment (%s packing, %zu groups, %d passes, padding %.2f%s)",
-                  linalg::packingName(segment->packing()), segment->groups().size(), segment->passesPerApply(),
-                  segment->paddingRatio(), segment->interleaved() ? ", interleaved" : "");
+                  linalg::packingName(segment->layout().packing), segment->layout().groups.size(),
+                  segment->layout().passesPerApply(), segment->layout().paddingRatio(), segment->layout().interleaved ? ", interleaved" : "");
     op.matrix = std::move(segment);
   } else {
     linalg::BcrsOptions o;

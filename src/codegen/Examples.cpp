@@ -109,49 +109,64 @@ AnnealingSchedule schedule(long long iterations, int restarts, double t0, double
 
 }  // namespace
 
-std::vector<std::string> exampleNames() { return {"wave8x8", "rk4-suspension", "gauss-seidel", "ebj2d", "ebj3d"}; }
+namespace {
+
+/// One of the paper's examples: its expression, the costs the paper reports before and
+/// after its optimisation, and its schedule.
+struct PaperExample {
+  const char* name;
+  const char* summary;
+  void (*build)(Example&);  ///< sets the expression (and the system)
+  int paperCostBefore, paperCostAfter;
+  AnnealingSchedule schedule;
+};
+
+const std::vector<PaperExample>& paperExamples() {
+  static const std::vector<PaperExample> list = {
+      {"wave8x8", "§3.1 2D wave equation on an 8 x 8 grid (64 x 64, lambda^2 = 0.25)",
+       [](Example& e) { e.expression = waveEquation2d(8, 8, 0.25); }, 82, 63, schedule(4000000, 2, 0.6, 0.4)},
+      {"rk4-suspension", "§3.2 RK4 stage of five cars' bounce-and-pitch suspensions (20 equations)",
+       [](Example& e) { e.expression = suspensionRk4(5, 0.01); }, 20, 14, schedule(200000, 4, 2.0, 0.1)},
+      {"gauss-seidel", "§3.3 Gauss-Seidel sweep for a 64-unknown 3D Poisson system (4 x 4 x 4 fluid cells)",
+       [](Example& e) {
+         e.gaussSeidel = true;
+         e.system = poissonGaussSeidel3d(4, 4, 4);
+         e.expression = e.system.iteration();
+       },
+       112, 72, schedule(4000000, 4, 2.0, 0.3)},
+      {"ebj2d", "§4.1.1 S block of the 2D enhanced block Jacobi method (8 x 8, a = -1/3, b = -1/4)",
+       [](Example& e) { e.expression = enhancedBlockJacobiS(8, -1.0 / 3.0, -1.0 / 4.0); }, 6, 4,
+       schedule(20000, 1, 2.0, 0.1)},
+      {"ebj3d", "§4.1.2 S block of the 3D enhanced block Jacobi method (40 x 40, a = -1/5, b = -1/6)",
+       [](Example& e) { e.expression = enhancedBlockJacobiS(40, -1.0 / 5.0, -1.0 / 6.0); }, 38, 20,
+       schedule(2000000, 24, 0.35, 0.35)},
+  };
+  return list;
+}
+
+}  // namespace
+
+std::vector<std::string> exampleNames() {
+  std::vector<std::string> names;
+  for (const PaperExample& entry : paperExamples()) names.push_back(entry.name);
+  return names;
+}
 
 Example example(const std::string& name) {
-  Example e;
-  e.name = name;
-  if (name == "wave8x8") {
-    e.summary = "§3.1 2D wave equation on an 8 x 8 grid (64 x 64, lambda^2 = 0.25)";
-    e.expression = waveEquation2d(8, 8, 0.25);
-    e.paperCostBefore = 82;
-    e.paperCostAfter = 63;
-    e.schedule = schedule(4000000, 2, 0.6, 0.4);
-  } else if (name == "rk4-suspension") {
-    e.summary = "§3.2 RK4 stage of five cars' bounce-and-pitch suspensions (20 equations)";
-    e.expression = suspensionRk4(5, 0.01);
-    e.paperCostBefore = 20;
-    e.paperCostAfter = 14;
-    e.schedule = schedule(200000, 4, 2.0, 0.1);
-  } else if (name == "gauss-seidel") {
-    e.summary = "§3.3 Gauss-Seidel sweep for a 64-unknown 3D Poisson system (4 x 4 x 4 fluid cells)";
-    e.gaussSeidel = true;
-    e.system = poissonGaussSeidel3d(4, 4, 4);
-    e.expression = e.system.iteration();
-    e.paperCostBefore = 112;
-    e.paperCostAfter = 72;
-    e.schedule = schedule(4000000, 4, 2.0, 0.3);
-  } else if (name == "ebj2d") {
-    e.summary = "§4.1.1 S block of the 2D enhanced block Jacobi method (8 x 8, a = -1/3, b = -1/4)";
-    e.expression = enhancedBlockJacobiS(8, -1.0 / 3.0, -1.0 / 4.0);
-    e.paperCostBefore = 6;
-    e.paperCostAfter = 4;
-    e.schedule = schedule(20000, 1, 2.0, 0.1);
-  } else if (name == "ebj3d") {
-    e.summary = "§4.1.2 S block of the 3D enhanced block Jacobi method (40 x 40, a = -1/5, b = -1/6)";
-    e.expression = enhancedBlockJacobiS(40, -1.0 / 5.0, -1.0 / 6.0);
-    e.paperCostBefore = 38;
-    e.paperCostAfter = 20;
-    e.schedule = schedule(2000000, 24, 0.35, 0.35);
-  } else {
-    std::string list;
-    for (const auto& n : exampleNames()) list += (list.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown example \"" + name + "\" (choose one of: " + list + ")");
+  for (const PaperExample& entry : paperExamples()) {
+    if (name != entry.name) continue;
+    Example e;
+    e.name = name;
+    e.summary = entry.summary;
+    entry.build(e);
+    e.paperCostBefore = entry.paperCostBefore;
+    e.paperCostAfter = entry.paperCostAfter;
+    e.schedule = entry.schedule;
+    return e;
   }
-  return e;
+  std::string list;
+  for (const auto& n : exampleNames()) list += (list.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown example \"" + name + "\" (choose one of: " + list + ")");
 }
 
 }  // namespace texstream::codegen

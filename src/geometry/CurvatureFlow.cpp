@@ -7,6 +7,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/geometry/CurvatureSystem.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/DoubleFloatCg.h>
@@ -23,12 +24,6 @@
 namespace texstream::geometry {
 
 namespace {
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
 
 std::array<double, 3> meanOf(std::span<const double> xyz) {
   std::array<double, 3> sum{0, 0, 0};
@@ -76,7 +71,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
   // I, N, P: per values slot the internal index of row i and of the two opposite vertices
   // (-1: padding, or no triangle on that side), laid out like C (Bolz §3.1.2).
   {
-    const std::vector<std::int64_t>& slots = A.slotEntries();
+    const std::vector<std::int64_t>& slots = A.layout().slotEntries;
     const std::size_t channels = 4 * std::size_t(A.offDiagonalValues().width()) * std::size_t(A.offDiagonalValues().height());
     std::vector<float> rows(channels, -1.0f), next(channels, -1.0f), prev(channels, -1.0f);
     const auto& entryRows = m_topology.entryRows();
@@ -115,7 +110,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
   // Triangles as texel indices, one per texel of a power-of-two-wide texture.
   {
     const std::size_t T = m_mesh.triangleCount();
-    const int width = 1 << log2Ceil(std::size_t(std::ceil(std::sqrt(double(T)))));
+    const int width = linalg::pow2Width(T);
     const int height = int((T + std::size_t(width) - 1) / std::size_t(width));
     if (width > maxSize || height > maxSize)
       throw gl::Error(title + ": " + std::to_string(T) + " triangles need a " + std::to_string(width) + "x" +
@@ -128,7 +123,7 @@ CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std
     }
     m_triangles = gl::Texture(width, height, gl::TextureFormat::RGBA32F, m_name + ".triangles");
     m_triangles.upload(tri.data());
-    m_triangleShift = log2Ceil(std::size_t(width));
+    m_triangleShift = linalg::log2Ceil(std::size_t(width));
   }
 
   const stream::Layout& vertices = m_operator->layout();
@@ -268,7 +263,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .input("u_prev", m_prev)
         .input("u_flags", m_flags)
         .uniform("u_vertexShift", vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
         .uniform("u_fixBoundary", fix)
         .uniform("u_lambdaDt", lambdaDt)
         .output(A.mutableOffDiagonalValues())
@@ -278,7 +273,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
   }
 
   // 2. a_ii and m_i per row, one program per row group.
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     ringPass("curvature_diagonal", g)
         .input("u_values", A.offDiagonalValues())
         .input("u_moved", m_moved)
@@ -297,7 +292,7 @@ void CurvatureFlow::assemble(float lambdaDt) {
         .input("u_positions", m_positions)
         .input("u_mass", m_mass)
         .uniform("u_vertexShift", vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
         .output(m_rhs)
         .run();
   }
@@ -550,7 +545,7 @@ void CurvatureFlow::area(stream::Scalar& out) const { sumMeasures(out, nullptr, 
 
 void CurvatureFlow::updateShading() {
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : m_matrix->groups()) {
+  for (const linalg::SegmentGroup& g : m_matrix->layout().groups) {
     ringPass("vertex_shading", g).output(m_shading).run(VertexOperator::vertexRects(g));
   }
 }
@@ -567,8 +562,8 @@ stream::Pass CurvatureFlow::ringPass(const std::string& kernel, const linalg::Se
       .input("u_prev", m_prev)
       .input("u_flags", m_flags)
       .uniform("u_vertexShift", m_operator->vertexShift())
-      .uniform("u_internalShift", A.internalWidthShift())
-      .uniform("u_valuesShift", A.valuesWidthShift())
+      .uniform("u_internalShift", A.layout().internalShift)
+      .uniform("u_valuesShift", A.layout().valuesShift)
       .uniform("u_stride", g.stride);
   return pass;
 }

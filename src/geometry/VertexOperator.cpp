@@ -4,22 +4,13 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Runtime.h>
 
 namespace texstream::geometry {
-
-namespace {
-
-int log2Exact(int v) {
-  int s = 0;
-  while ((1 << s) < v) ++s;
-  return s;
-}
-
-}  // namespace
 
 stream::Layout VertexOperator::vertexLayout(const linalg::SegmentMatrix& A) {
   const stream::Layout& internal = A.internalLayout();
@@ -33,7 +24,7 @@ stream::Layout VertexOperator::vertexLayout(const linalg::SegmentMatrix& A) {
 
 VertexOperator::VertexOperator(const linalg::SegmentMatrix& A, std::string name)
     : m_matrix(&A), m_name(std::move(name)), m_layout(vertexLayout(A)) {
-  m_vertexShift = log2Exact(m_layout.width());
+  m_vertexShift = linalg::log2Ceil(std::size_t(m_layout.width()));
   if ((1 << m_vertexShift) != m_layout.width())
     throw gl::Error("VertexOperator(\"" + m_name + "\"): vertex layout width " + std::to_string(m_layout.width()) +
                     " is not a power of two");
@@ -75,7 +66,7 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
                     ", expected the values texture's " + std::to_string(A.offDiagonalValues().width()) + "x" +
                     std::to_string(A.offDiagonalValues().height()));
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     stream::Pass("geometry/spmv_vertices")
         .define("K", (long long)g.k)
         .label("spmv_vertices K=" + std::to_string(g.k))
@@ -85,8 +76,8 @@ void VertexOperator::applyWith(const stream::Vector& diagonal, const gl::Texture
         .input("u_values", offDiagonal)
         .input("u_columns", A.columns())
         .uniform("u_vertexShift", m_vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
+        .uniform("u_valuesShift", A.layout().valuesShift)
         .uniform("u_stride", g.stride)
         .output(y)
         .run(vertexRects(g));
@@ -114,7 +105,7 @@ void VertexOperator::doubleFloatPasses(const linalg::DoubleFloatVector* b, const
                                        stream::Vector* r, linalg::DoubleFloatVector* y) const {
   const linalg::SegmentMatrix& A = *m_matrix;
   gl::StateGuard guard;
-  for (const linalg::SegmentGroup& g : A.groups()) {
+  for (const linalg::SegmentGroup& g : A.layout().groups) {
     stream::Pass pass("geometry/spmv_vertices");
     pass.define("K", (long long)g.k)
         .define(b ? "DOUBLE_FLOAT_RESIDUAL" : "DOUBLE_FLOAT_PRODUCT")
@@ -126,8 +117,8 @@ void VertexOperator::doubleFloatPasses(const linalg::DoubleFloatVector* b, const
         .input("u_values", A.offDiagonalValues())
         .input("u_columns", A.columns())
         .uniform("u_vertexShift", m_vertexShift)
-        .uniform("u_internalShift", A.internalWidthShift())
-        .uniform("u_valuesShift", A.valuesWidthShift())
+        .uniform("u_internalShift", A.layout().internalShift)
+        .uniform("u_valuesShift", A.layout().valuesShift)
         .uniform("u_stride", g.stride);
     if (b) pass.input("u_bHi", b->hi()).input("u_bLo", b->lo());
     if (A.hasEntryTails()) {
@@ -153,14 +144,14 @@ void VertexOperator::diagonalPass(const char* what, bool inverse, stream::Vector
       .define("INVERSE", inverse ? 1 : 0)
       .input("u_diagonal", m_matrix->internalDiagonal())
       .uniform("u_vertexShift", m_vertexShift)
-      .uniform("u_internalShift", m_matrix->internalWidthShift())
+      .uniform("u_internalShift", m_matrix->layout().internalShift)
       .uniform("u_n", int(m_layout.size()))
       .output(d)
       .run();
 }
 
 double VertexOperator::bytesPerApply() const {
-  return double(m_layout.texels()) * (4 + 16 + 16 + 1) + double(m_matrix->valueTexels()) * 4.0 * (4 + 4 + 16);
+  return double(m_layout.texels()) * (4 + 16 + 16 + 1) + double(m_matrix->layout().valueTexels) * 4.0 * (4 + 4 + 16);
 }
 
 double VertexOperator::flopsPerApply() const { return 3.0 * m_matrix->flopsPerApply(); }

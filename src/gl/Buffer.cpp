@@ -15,9 +15,11 @@ Buffer::Buffer(std::string name, std::size_t bytes, const void* data, unsigned i
     : m_size(bytes), m_name(std::move(name)) {
   GLint previous = 0;
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
-  glGenBuffers(1, &m_id);
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  m_id = ObjectName(id, [](unsigned int n) { glDeleteBuffers(1, &n); });
   // GL_COPY_WRITE_BUFFER is a binding point hosts rarely rely on; restored below anyway.
-  glBindBuffer(GL_COPY_WRITE_BUFFER, m_id);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, id);
   glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data, usage);
   // The size is asked back rather than read from glGetError (the host's pending errors
   // stay pending): GL_OUT_OF_MEMORY leaves the buffer without storage.
@@ -25,29 +27,11 @@ Buffer::Buffer(std::string name, std::size_t bytes, const void* data, unsigned i
   glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &allocated);
   glBindBuffer(GL_COPY_WRITE_BUFFER, GLuint(previous));
   if (std::size_t(allocated) != bytes) {
-    glDeleteBuffers(1, &m_id);
-    m_id = 0;
+    m_id.reset();
     throw Error("Buffer(\"" + m_name + "\"): the GPU could not allocate " + std::to_string(bytes) +
                 " bytes (out of GPU memory?)");
   }
-  label(GL_BUFFER, m_id, m_name);
-}
-
-Buffer::~Buffer() {
-  if (m_id) glDeleteBuffers(1, &m_id);
-}
-
-Buffer::Buffer(Buffer&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_size(o.m_size), m_name(std::move(o.m_name)) {}
-
-Buffer& Buffer::operator=(Buffer&& o) noexcept {
-  if (this != &o) {
-    if (m_id) glDeleteBuffers(1, &m_id);
-    m_id = std::exchange(o.m_id, 0);
-    m_size = o.m_size;
-    m_name = std::move(o.m_name);
-  }
-  return *this;
+  label(GL_BUFFER, id, m_name);
 }
 
 bool readBufferData(unsigned int target, std::size_t bytes, void* out) {
@@ -68,22 +52,10 @@ bool readBufferData(unsigned int target, std::size_t bytes, void* out) {
 }
 
 VertexArray::VertexArray(std::string name) {
-  glGenVertexArrays(1, &m_id);
-  label(GL_VERTEX_ARRAY, m_id, name);
-}
-
-VertexArray::~VertexArray() {
-  if (m_id) glDeleteVertexArrays(1, &m_id);
-}
-
-VertexArray::VertexArray(VertexArray&& o) noexcept : m_id(std::exchange(o.m_id, 0)) {}
-
-VertexArray& VertexArray::operator=(VertexArray&& o) noexcept {
-  if (this != &o) {
-    if (m_id) glDeleteVertexArrays(1, &m_id);
-    m_id = std::exchange(o.m_id, 0);
-  }
-  return *this;
+  GLuint id = 0;
+  glGenVertexArrays(1, &id);
+  m_id = ObjectName(id, [](unsigned int n) { glDeleteVertexArrays(1, &n); });
+  label(GL_VERTEX_ARRAY, id, name);
 }
 
 }  // namespace texstream::gl

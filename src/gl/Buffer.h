@@ -1,5 +1,7 @@
 #pragma once
 // texstream::gl::Buffer and VertexArray: move-only owners of buffer objects and VAOs.
+#include <texstream/gl/ObjectName.h>
+
 #include <cstddef>
 #include <string>
 
@@ -11,18 +13,13 @@ class Buffer {
   /// Allocates `bytes` (optionally initialised from `data`) with the given usage hint
   /// (GL_STATIC_DRAW, GL_STREAM_READ...).
   Buffer(std::string name, std::size_t bytes, const void* data, unsigned int usage);
-  ~Buffer();
-  Buffer(Buffer&& other) noexcept;
-  Buffer& operator=(Buffer&& other) noexcept;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
 
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
   std::size_t size() const { return m_size; }
   const std::string& name() const { return m_name; }
 
  private:
-  unsigned int m_id = 0;
+  ObjectName m_id;
   std::size_t m_size = 0;
   std::string m_name;
 };
@@ -36,15 +33,10 @@ class VertexArray {
  public:
   VertexArray() = default;
   explicit VertexArray(std::string name);
-  ~VertexArray();
-  VertexArray(VertexArray&& other) noexcept;
-  VertexArray& operator=(VertexArray&& other) noexcept;
-  VertexArray(const VertexArray&) = delete;
-  VertexArray& operator=(const VertexArray&) = delete;
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
 
  private:
-  unsigned int m_id = 0;
+  ObjectName m_id;
 };
 
 }  // namespace texstream::gl

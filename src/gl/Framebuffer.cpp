@@ -26,29 +26,14 @@ std::string framebufferStatusText(unsigned int status) {
 }
 
 Framebuffer::Framebuffer(std::string name) : m_name(std::move(name)) {
-  glGenFramebuffers(1, &m_id);
-  label(GL_FRAMEBUFFER, m_id, m_name);
-}
-
-Framebuffer::~Framebuffer() {
-  if (m_id) glDeleteFramebuffers(1, &m_id);
-}
-
-Framebuffer::Framebuffer(Framebuffer&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_attached(o.m_attached), m_name(std::move(o.m_name)) {}
-
-Framebuffer& Framebuffer::operator=(Framebuffer&& o) noexcept {
-  if (this != &o) {
-    if (m_id) glDeleteFramebuffers(1, &m_id);
-    m_id = std::exchange(o.m_id, 0);
-    m_attached = o.m_attached;
-    m_name = std::move(o.m_name);
-  }
-  return *this;
+  GLuint id = 0;
+  glGenFramebuffers(1, &id);
+  m_id = ObjectName(id, [](unsigned int n) { glDeleteFramebuffers(1, &n); });
+  label(GL_FRAMEBUFFER, id, m_name);
 }
 
 void Framebuffer::bindForDrawing(const std::vector<const Texture*>& colors, int layer) {
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_id);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_id.get());
   GLenum buffers[8];
   const int n = int(colors.size());
   if (n > 8) throw Error("Framebuffer(\"" + m_name + "\"): more than 8 colour attachments");

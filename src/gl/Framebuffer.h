@@ -1,6 +1,8 @@
 #pragma once
 // texstream::gl::Framebuffer: move-only owner of an FBO. Incompleteness is turned into
 // text right after attaching.
+#include <texstream/gl/ObjectName.h>
+
 #include <string>
 #include <vector>
 
@@ -12,13 +14,8 @@ class Framebuffer {
  public:
   Framebuffer() = default;
   explicit Framebuffer(std::string name);
-  ~Framebuffer();
-  Framebuffer(Framebuffer&& other) noexcept;
-  Framebuffer& operator=(Framebuffer&& other) noexcept;
-  Framebuffer(const Framebuffer&) = delete;
-  Framebuffer& operator=(const Framebuffer&) = delete;
 
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
   const std::string& name() const { return m_name; }
   /// Binds as GL_DRAW_FRAMEBUFFER, attaches `colors` to attachments 0..n-1 (layer picks a
   /// layer of an array texture), detaches the rest, sets the draw buffers, and throws
@@ -27,7 +24,7 @@ class Framebuffer {
   void bindForDrawing(const std::vector<const Texture*>& colors, int layer = 0);
 
  private:
-  unsigned int m_id = 0;
+  ObjectName m_id;
   int m_attached = 0;
   std::string m_name;
 };

@@ -60,7 +60,9 @@ std::string infoLog(GLuint id, GetIv getIv, GetLog getLog) {
 }  // namespace
 
 Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_name(std::move(name)) {
-  m_id = glCreateProgram();
+  // A failure below throws; m_id then deletes the program.
+  m_id = ObjectName(glCreateProgram(), [](unsigned int n) { glDeleteProgram(n); });
+  const GLuint id = m_id.get();
   std::vector<GLuint> shaders;
   auto cleanup = [&] {
     for (GLuint s : shaders) glDeleteShader(s);
@@ -89,47 +91,26 @@ Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_n
     if (!ok) {
       const std::string log = infoLog(s, glGetShaderiv, glGetShaderInfoLog);
       cleanup();
-      glDeleteProgram(m_id);
-      m_id = 0;
       throw Error("Program(\"" + m_name + "\"): " + stageName(stage.type) + " stage:\n" +
                   rewriteShaderLog(log.c_str(), origins));
     }
-    glAttachShader(m_id, s);
+    glAttachShader(id, s);
   }
-  glLinkProgram(m_id);
+  glLinkProgram(id);
   cleanup();
   GLint ok = 0;
-  glGetProgramiv(m_id, GL_LINK_STATUS, &ok);
+  glGetProgramiv(id, GL_LINK_STATUS, &ok);
   if (!ok) {
-    const std::string log = infoLog(m_id, glGetProgramiv, glGetProgramInfoLog);
-    glDeleteProgram(m_id);
-    m_id = 0;
+    const std::string log = infoLog(id, glGetProgramiv, glGetProgramInfoLog);
     throw Error("Program(\"" + m_name + "\"): link failed: " + log);
   }
-  label(GL_PROGRAM, m_id, m_name);
-}
-
-Program::~Program() {
-  if (m_id) glDeleteProgram(m_id);
-}
-
-Program::Program(Program&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_name(std::move(o.m_name)), m_locations(std::move(o.m_locations)) {}
-
-Program& Program::operator=(Program&& o) noexcept {
-  if (this != &o) {
-    if (m_id) glDeleteProgram(m_id);
-    m_id = std::exchange(o.m_id, 0);
-    m_name = std::move(o.m_name);
-    m_locations = std::move(o.m_locations);
-  }
-  return *this;
+  label(GL_PROGRAM, id, m_name);
 }
 
 int Program::uniformLocation(const std::string& uniform) const {
   auto it = m_locations.find(uniform);
   if (it != m_locations.end()) return it->second;
-  const int loc = glGetUniformLocation(m_id, uniform.c_str());
+  const int loc = glGetUniformLocation(m_id.get(), uniform.c_str());
   m_locations.emplace(uniform, loc);
   return loc;
 }

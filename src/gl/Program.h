@@ -6,6 +6,8 @@
 // errors ("0:17(5): error: ..." on Mesa, "0(17) : error C1008: ..." on NVIDIA) are
 // rewritten to "shaders/axpy.glsl:17: error: ...". (A `#line L N` marker per piece would
 // be the textbook way, but Mesa ignores the source-string number N.)
+#include <texstream/gl/ObjectName.h>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,19 +31,14 @@ class Program {
   Program() = default;
   /// Compiles and links; throws Error("Program(\"name\"): shaders/x.glsl:17: ...").
   Program(std::string name, const std::vector<ShaderStage>& stages);
-  ~Program();
-  Program(Program&& other) noexcept;
-  Program& operator=(Program&& other) noexcept;
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
 
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
   const std::string& name() const { return m_name; }
   /// Location of a uniform, cached; -1 if the linker removed it or it never existed.
   int uniformLocation(const std::string& uniform) const;
 
  private:
-  unsigned int m_id = 0;
+  ObjectName m_id;
   std::string m_name;
   mutable std::unordered_map<std::string, int> m_locations;
 };

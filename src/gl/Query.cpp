@@ -8,32 +8,25 @@
 
 namespace texstream::gl {
 
-TimerQuery::TimerQuery() { glGenQueries(1, &m_id); }
-TimerQuery::~TimerQuery() {
-  if (m_id) glDeleteQueries(1, &m_id);
+TimerQuery::TimerQuery() {
+  GLuint id = 0;
+  glGenQueries(1, &id);
+  m_id = ObjectName(id, [](unsigned int n) { glDeleteQueries(1, &n); });
 }
-TimerQuery::TimerQuery(TimerQuery&& o) noexcept : m_id(std::exchange(o.m_id, 0)) {}
-TimerQuery& TimerQuery::operator=(TimerQuery&& o) noexcept {
-  if (this != &o) {
-    if (m_id) glDeleteQueries(1, &m_id);
-    m_id = std::exchange(o.m_id, 0);
-  }
-  return *this;
-}
-void TimerQuery::begin() { glBeginQuery(GL_TIME_ELAPSED, m_id); }
+void TimerQuery::begin() { glBeginQuery(GL_TIME_ELAPSED, m_id.get()); }
 void TimerQuery::end() { glEndQuery(GL_TIME_ELAPSED); }
 bool TimerQuery::resultAvailable() const {
   GLuint available = 0;
-  glGetQueryObjectuiv(m_id, GL_QUERY_RESULT_AVAILABLE, &available);  // core in desktop 3.3 and ES 3.0
+  glGetQueryObjectuiv(m_id.get(), GL_QUERY_RESULT_AVAILABLE, &available);  // core in desktop 3.3 and ES 3.0
   return available != 0;
 }
 std::uint64_t TimerQuery::resultNanoseconds() const {
   GLuint64 ns = 0;
   // Desktop core; ES has only EXT_disjoint_timer_query's entry point.
   if (glGetQueryObjectui64v) {
-    glGetQueryObjectui64v(m_id, GL_QUERY_RESULT, &ns);
+    glGetQueryObjectui64v(m_id.get(), GL_QUERY_RESULT, &ns);
   } else {
-    glGetQueryObjectui64vEXT(m_id, GL_QUERY_RESULT, &ns);
+    glGetQueryObjectui64vEXT(m_id.get(), GL_QUERY_RESULT, &ns);
   }
   return ns;
 }

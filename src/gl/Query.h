@@ -2,6 +2,8 @@
 // texstream::gl::TimerQuery: move-only GL_TIME_ELAPSED query (desktop core; ES through
 // EXT_disjoint_timer_query: ask Capabilities::timerQueries before making one). Results are
 // read without stalling: resultAvailable() first, then resultNanoseconds().
+#include <texstream/gl/ObjectName.h>
+
 #include <cstdint>
 
 namespace texstream::gl {
@@ -9,13 +11,8 @@ namespace texstream::gl {
 class TimerQuery {
  public:
   TimerQuery();
-  ~TimerQuery();
-  TimerQuery(TimerQuery&& other) noexcept;
-  TimerQuery& operator=(TimerQuery&& other) noexcept;
-  TimerQuery(const TimerQuery&) = delete;
-  TimerQuery& operator=(const TimerQuery&) = delete;
 
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
   void begin();
   void end();
   bool resultAvailable() const;
@@ -23,7 +20,7 @@ class TimerQuery {
   std::uint64_t resultNanoseconds() const;
 
  private:
-  unsigned int m_id = 0;
+  ObjectName m_id;
 };
 
 /// ES only: true when the GPU reported a disjoint event since the last call, which makes

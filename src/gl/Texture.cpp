@@ -59,9 +59,11 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
                 " layers; " + caps.renderer + ")");
   }
   const FormatInfo fi = info(format);
-  glGenTextures(1, &m_id);
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  m_id = ObjectName(id, [](unsigned int n) { glDeleteTextures(1, &n); });
   const GLenum tgt = target();
-  StateGuard::bindTexture(0, tgt, m_id);
+  StateGuard::bindTexture(0, tgt, id);
   glTexParameteri(tgt, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(tgt, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(tgt, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -97,50 +99,26 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
   if (!allocated) {
     const std::size_t bytes = std::size_t(width) * std::size_t(height) * std::size_t(layers > 0 ? layers : 1) *
                               std::size_t(fi.bytes);
-    release();
+    m_id.reset();
     throw Error("Texture(\"" + m_name + "\"): the GPU could not allocate " + std::to_string(width) + "x" +
                 std::to_string(height) + (layers ? "x" + std::to_string(layers) : "") + " texels (" +
                 std::to_string(bytes >> 20) + " MiB; out of GPU memory?)");
   }
-  label(GL_TEXTURE, m_id, m_name);
+  label(GL_TEXTURE, id, m_name);
   fill(0.0f);
-}
-
-Texture::~Texture() { release(); }
-
-void Texture::release() {
-  if (m_id) glDeleteTextures(1, &m_id);
-  m_id = 0;
-}
-
-Texture::Texture(Texture&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_width(o.m_width), m_height(o.m_height),
-      m_layers(o.m_layers), m_format(o.m_format), m_name(std::move(o.m_name)) {}
-
-Texture& Texture::operator=(Texture&& o) noexcept {
-  if (this != &o) {
-    release();
-    m_id = std::exchange(o.m_id, 0);
-    m_width = o.m_width;
-    m_height = o.m_height;
-    m_layers = o.m_layers;
-    m_format = o.m_format;
-    m_name = std::move(o.m_name);
-  }
-  return *this;
 }
 
 unsigned int Texture::target() const { return m_layers > 0 ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D; }
 
 void Texture::setName(std::string name) {
   m_name = std::move(name);
-  label(GL_TEXTURE, m_id, m_name);
+  label(GL_TEXTURE, m_id.get(), m_name);
 }
 
 void Texture::upload(const float* data, int layer) { uploadRect(0, 0, m_width, m_height, data, layer); }
 
 void Texture::uploadRect(int x, int y, int w, int h, const float* data, int layer) {
-  if (!m_id) throw Error("Texture::upload(\"" + m_name + "\"): empty texture");
+  if (!m_id.get()) throw Error("Texture::upload(\"" + m_name + "\"): empty texture");
   if (m_format == TextureFormat::RGBA8) throw Error("Texture::upload(\"" + m_name + "\"): float upload into RGBA8");
   if (x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > m_width || y + h > m_height ||
       layer < 0 || (m_layers == 0 ? layer != 0 : layer >= m_layers)) {
@@ -149,7 +127,7 @@ void Texture::uploadRect(int x, int y, int w, int h, const float* data, int laye
   StateGuard guard;
   StateGuard::preparePixelTransfer();
   const FormatInfo fi = info(m_format);
-  StateGuard::bindTexture(0, target(), m_id);
+  StateGuard::bindTexture(0, target(), m_id.get());
   if (m_layers > 0) {
     glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, x, y, layer, w, h, 1, fi.format, fi.type, data);
   } else {
@@ -187,7 +165,7 @@ void attachForReading(const Texture& t, int layer) {
 }  // namespace
 
 void Texture::download(float* out, int layer) const {
-  if (!m_id) throw Error("Texture::download(\"" + m_name + "\"): empty texture");
+  if (!m_id.get()) throw Error("Texture::download(\"" + m_name + "\"): empty texture");
   if (m_format == TextureFormat::RGBA8) throw Error("Texture::download(\"" + m_name + "\"): float download of RGBA8");
   requireReadable("Texture::download", *this);
   if (layer < 0 || (m_layers == 0 ? layer != 0 : layer >= m_layers)) {
@@ -276,7 +254,7 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
 }
 
 void Texture::fill(float value) {
-  if (!m_id) return;
+  if (!m_id.get()) return;
   if (isFloat32(m_format) && !capabilities().floatRenderTargets) {
     // Such a texture cannot complete a framebuffer to be cleared: upload the value instead.
     const int layers = m_layers > 0 ? m_layers : 1;
@@ -292,9 +270,9 @@ void Texture::fill(float value) {
   const int layers = m_layers > 0 ? m_layers : 1;
   for (int l = 0; l < layers; ++l) {
     if (m_layers > 0) {
-      glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, m_id, 0, l);
+      glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, m_id.get(), 0, l);
     } else {
-      glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_id, 0);
+      glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_id.get(), 0);
     }
     const GLenum buf = GL_COLOR_ATTACHMENT0;
     glDrawBuffers(1, &buf);

@@ -1,5 +1,7 @@
 #pragma once
 // texstream::gl::Texture: move-only owner of a 2D (or 2D array) texture.
+#include <texstream/gl/ObjectName.h>
+
 #include <span>
 #include <string>
 
@@ -27,13 +29,8 @@ class Texture {
   /// width x height texels; layers > 0 makes a GL_TEXTURE_2D_ARRAY with that many layers.
   /// Contents start at zero. Nearest filtering, clamp to edge (kernels use texelFetch).
   Texture(int width, int height, TextureFormat format, std::string name, int layers = 0);
-  ~Texture();
-  Texture(Texture&& other) noexcept;
-  Texture& operator=(Texture&& other) noexcept;
-  Texture(const Texture&) = delete;
-  Texture& operator=(const Texture&) = delete;
 
-  unsigned int id() const { return m_id; }
+  unsigned int id() const { return m_id.get(); }
   unsigned int target() const;
   int width() const { return m_width; }
   int height() const { return m_height; }
@@ -54,8 +51,7 @@ class Texture {
   void fill(float value);
 
  private:
-  void release();
-  unsigned int m_id = 0;
+  ObjectName m_id;
   int m_width = 0, m_height = 0, m_layers = 0;
   TextureFormat m_format = TextureFormat::RGBA32F;
   std::string m_name;

@@ -1,17 +1,16 @@
 // Buatois et al. 2008 (the Concurrent Number Cruncher), §2.2.3 and §2.3.3: BCRS with 2x2
-// and 4x4 blocks, the 4x4 values in four sub-arrays read at one index, x read once per
-// block; optional reverse Cuthill–McKee before blocking.
+// and 4x4 blocks (the plan: BcrsLayout.cpp), x read once per block; optional reverse
+// Cuthill–McKee before blocking.
 #include <texstream/linalg/BcrsMatrix.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
-#include <texstream/linalg/LargeArrays.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/BcrsLayout.h>
 #include <texstream/linalg/FusedProductDot.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/OperatorShapes.h>
-#include <texstream/linalg/RowBlocks.h>
-#include <texstream/linalg/TextureTiles.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -26,215 +25,57 @@
 
 namespace texstream::linalg {
 
-namespace {
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
-
-/// The block textures' shape for `stored` blocks: 2^k texels wide (at least 4), near
-/// square. Interleaved, the values texture's texels are numbered in tiles (TextureTiles.h),
-/// so its height is a whole number of tiles.
-std::pair<std::size_t, std::size_t> blockTextureShape(std::size_t stored, bool tiledValues = false) {
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(stored, 1)))));
-  const std::size_t width = std::size_t(1) << std::max(2, log2Ceil(root));
-  return {width, tiledValues ? tiledRows(stored, width) : std::max<std::size_t>(1, (stored + width - 1) / width)};
-}
-}  // namespace
-
 BcrsMatrix::BcrsMatrix(const Csr& A, std::string name, BcrsOptions options)
     : PermutedMatrix("BcrsMatrix", std::move(name), A.rows), m_options(options) {
   const std::string title = this->title();
-  A.validate(title);
-  if (A.rows != A.cols) {
-    throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
-                                ", not square");
-  }
-  if (A.rows == 0) throw std::invalid_argument(title + ": the matrix has no rows");
+  requireBcrsInput(A, options.blockSize, title);
   const int B = options.blockSize;
-  if (B != 2 && B != 4) throw std::invalid_argument(title + ": block size " + std::to_string(B) + " (2 or 4 supported)");
   const std::size_t n = A.rows;
-  if (n >= kExactFloatLimit) throw gl::Error(title + ": n = " + std::to_string(n) + " (indices are exact floats: below 2^24)");
   m_nonZeros = A.nonZeros();
 
+  // The internal order: the user's, or reverse Cuthill–McKee's.
   std::vector<std::int32_t> order;
   if (options.reverseCuthillMcKee) order = reverseCuthillMcKee(A);
   const Csr P = order.empty() ? Csr{} : permuteSymmetric(A, order);
   const Csr& M = order.empty() ? A : P;  // the internally ordered matrix
   m_bandwidth = bandwidth(M);
-
-  gl::StateGuard guard;
-  const stream::Layout layout = stream::Layout::forSize(n);
   std::vector<std::int32_t> userToInternal(n);
   if (order.empty()) {
     std::iota(userToInternal.begin(), userToInternal.end(), 0);
   } else {
     for (std::size_t k = 0; k < n; ++k) userToInternal[std::size_t(order[k])] = std::int32_t(k);
   }
-  setPermutation(RowPermutation(userToInternal, layout, this->name()));
 
-  // Blocks per block row, by increasing block column; values accumulated (duplicates summed).
-  const std::size_t blockRows = (n + std::size_t(B) - 1) / std::size_t(B);
-  std::vector<std::int64_t> blockStart(blockRows + 1, 0);
-  std::vector<std::int32_t> blockColumn;
-  std::vector<float> blockValue;  // B*B per block, row-major
-  std::vector<float> diagonal(layout.paddedSize(), 0.0f);
-  // The block columns of block row I, ascending and distinct, into `columns`.
-  auto blockColumnsOf = [&](std::size_t I, std::vector<std::int32_t>& columns) {
-    columns.clear();
-    const std::size_t r0 = I * std::size_t(B), r1 = std::min(n, r0 + std::size_t(B));
-    for (std::size_t r = r0; r < r1; ++r) {
-      for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) columns.push_back(M.colIdx[std::size_t(e)] / B);
-    }
-    std::sort(columns.begin(), columns.end());
-    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-  };
-  // Two passes over blocks of block rows on threads (RowBlocks.h): the blocks per block
-  // row, then each block row's columns and values written in place.
-  const unsigned threads = workThreads(double(M.nonZeros()));
-  forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
-    std::vector<std::int32_t> columns;
-    for (std::size_t I = first; I < last; ++I) {
-      blockColumnsOf(I, columns);
-      blockStart[I + 1] = std::int64_t(columns.size());
-    }
-  });
-  for (std::size_t I = 0; I < blockRows; ++I) blockStart[I + 1] += blockStart[I];
-  resizeLarge(blockColumn, std::size_t(blockStart[blockRows]));
-  assignLarge(blockValue, blockColumn.size() * std::size_t(B * B), 0.0f);
-  forRowBlocks(blockRows, threads, [&](unsigned, std::size_t first, std::size_t last) {
-    std::vector<std::int32_t> columns;
-    std::vector<std::int32_t> slotOf(n / std::size_t(B) + 2, -1);
-    for (std::size_t I = first; I < last; ++I) {
-      blockColumnsOf(I, columns);
-      const std::size_t base = std::size_t(blockStart[I]);
-      for (std::size_t k = 0; k < columns.size(); ++k) {
-        slotOf[std::size_t(columns[k])] = std::int32_t(base + k);
-        blockColumn[base + k] = columns[k];
-      }
-      const std::size_t r0 = I * std::size_t(B), r1 = std::min(n, r0 + std::size_t(B));
-      for (std::size_t r = r0; r < r1; ++r) {
-        for (std::int64_t e = M.rowPtr[r]; e < M.rowPtr[r + 1]; ++e) {
-          const std::int32_t j = M.colIdx[std::size_t(e)];
-          const std::size_t b = std::size_t(slotOf[std::size_t(j / B)]);
-          blockValue[b * std::size_t(B * B) + (r - r0) * std::size_t(B) + std::size_t(j % B)] += float(M.values[std::size_t(e)]);
-          if (std::size_t(j) == r) diagonal[r] += float(M.values[std::size_t(e)]);
-        }
-      }
-    }
-  });
-  m_blocks = blockColumn.size();
+  // The plan (BcrsLayout.h), then its upload.
+  gl::StateGuard guard;
+  const stream::Layout layout = stream::Layout::forSize(n);
+  setPermutation(RowPermutation(std::move(userToInternal), layout, this->name()));
+  const stream::Runtime& rt = stream::Runtime::current();
+  const BcrsPlan plan = planBcrs(M, B, layout.usedTexels(), options.interleave, rt.backend() == stream::Backend::Compute,
+                                 rt.caps().maxTextureSize, title);
+  m_blocks = plan.blocks.count();
+  m_storedBlocks = plan.placement.stored;
+  m_interleaved = plan.placement.interleaved;
 
-  // Where each block is stored: in block-row order, or interleaved (see the header).
-  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
-  // Whether `stored` blocks fit exact-float indices and textures of at most maxSize texels
-  // a side.
-  auto fits = [&](std::size_t stored, bool interleaved) {
-    const auto [width, height] = blockTextureShape(stored, interleaved);
-    return stored < kExactFloatLimit && width <= std::size_t(maxSize) && height <= std::size_t(maxSize);
-  };
-  m_interleaved = B == 2 && options.interleave.value_or(stream::Runtime::current().backend() == stream::Backend::Compute);
-  const std::size_t usedTexels = layout.usedTexels();
-  std::vector<std::size_t> slotOfBlock(m_blocks);
-  std::vector<std::size_t> texelFirst(usedTexels);
-  std::size_t stored = m_blocks;
-  // The interleaved layout: per slice, its longest block row.
-  std::vector<std::int64_t> sliceLongest;
-  std::size_t padded = 0;
-  if (m_interleaved) {
-    for (std::size_t s0 = 0; s0 < usedTexels; s0 += kInterleaveTexels) {
-      std::int64_t longest = 0;
-      for (std::size_t I = 2 * s0; I < std::min(blockRows, 2 * (s0 + kInterleaveTexels)); ++I)
-        longest = std::max(longest, blockStart[I + 1] - blockStart[I]);
-      sliceLongest.push_back(longest);
-      padded += 2 * kInterleaveTexels * std::size_t(longest);
-    }
-    // Its padding must not make a matrix that fits consecutively fail: chosen by default,
-    // it gives way to the consecutive layout.
-    if (!options.interleave.has_value() && !fits(padded, true) && fits(m_blocks, false)) m_interleaved = false;
-  }
-  if (m_interleaved) {
-    stored = 0;
-    for (std::size_t s0 = 0; s0 < usedTexels; s0 += kInterleaveTexels) {
-      const std::size_t s1 = std::min(usedTexels, s0 + kInterleaveTexels);
-      const std::int64_t longest = sliceLongest[s0 / kInterleaveTexels];
-      for (std::size_t t = s0; t < s1; ++t) {
-        texelFirst[t] = stored + (t - s0);
-        for (std::size_t h = 0; h < 2 && 2 * t + h < blockRows; ++h) {
-          const std::size_t I = 2 * t + h;
-          for (std::int64_t k = 0; k < blockStart[I + 1] - blockStart[I]; ++k)
-            slotOfBlock[std::size_t(blockStart[I] + k)] = stored + std::size_t(k) * 2 * kInterleaveTexels + h * kInterleaveTexels + (t - s0);
-        }
-      }
-      stored += 2 * kInterleaveTexels * std::size_t(longest);
-    }
-  } else {
-    std::iota(slotOfBlock.begin(), slotOfBlock.end(), std::size_t(0));
-    for (std::size_t t = 0; t < usedTexels; ++t) texelFirst[t] = std::size_t(blockStart[t * (B == 4 ? 1 : 2)]);
-  }
-  m_storedBlocks = stored;
-  if (m_storedBlocks >= kExactFloatLimit) {
-    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) +
-                    " stored blocks; block indices are exact floats, so fewer than 2^24");
-  }
-
-  // The column texture and the values texture share the width; interleaved, the values
-  // texture is rounded up to whole tiles.
-  const auto [width, height] = blockTextureShape(m_storedBlocks);
-  const std::size_t valuesHeight = m_interleaved ? tiledRows(m_storedBlocks, width) : height;
-  if (width > std::size_t(maxSize) || valuesHeight > std::size_t(maxSize)) {
-    throw gl::Error(title + ": " + std::to_string(m_storedBlocks) + " blocks need a " + std::to_string(width) + "x" +
-                    std::to_string(valuesHeight) + " texture, beyond this GPU's maximum texture size " +
-                    std::to_string(maxSize));
-  }
-  const int Wb = int(width), Hb = int(height), Hv = int(valuesHeight);
-  const std::size_t texels = std::size_t(Wb) * std::size_t(Hb);
+  const BcrsTextureShape& shape = plan.shape;
   const int layers = B == 4 ? 4 : 1;
-  m_values = gl::Texture(Wb, Hv, gl::TextureFormat::RGBA32F, this->name() + ".blocks", layers);
-  std::vector<float> layer;
-  resizeLarge(layer, 4 * std::size_t(Wb) * std::size_t(Hv));  // zero-filled; zeroed again for each later layer
-  std::vector<float> cols = largeArray(texels, 0.0f);
-  // Blocks are copied to their slots on threads (RowBlocks.h; each block has its own slot).
-  const unsigned copyThreads = workThreads(double(m_blocks) * 4.0);
+  m_values = gl::Texture(int(shape.width), int(shape.valuesHeight), gl::TextureFormat::RGBA32F, this->name() + ".blocks",
+                         layers);
+  std::vector<float> texels;
   for (int l = 0; l < layers; ++l) {
-    if (l > 0) std::fill(layer.begin(), layer.end(), 0.0f);
-    forRowBlocks(m_blocks, copyThreads, [&](unsigned, std::size_t first, std::size_t last) {
-      for (std::size_t b = first; b < last; ++b) {
-        // B = 4: layer l = row l of the block; B = 2: the whole 2x2 block in one texel.
-        std::size_t valueTexel = slotOfBlock[b];
-        if (m_interleaved) {
-          const TexelPosition at = tiledTexel(slotOfBlock[b], std::size_t(Wb));
-          valueTexel = at.y * std::size_t(Wb) + at.x;
-        }
-        std::copy_n(blockValue.begin() + std::ptrdiff_t(b * std::size_t(B * B) + std::size_t(l) * 4), 4,
-                    layer.begin() + std::ptrdiff_t(4 * valueTexel));
-        if (l == 0) cols[slotOfBlock[b]] = float(blockColumn[b]);  // padding: column 0, value 0
-      }
-    });
-    m_values.upload(layer.data(), l);
+    valueLayer(plan.blocks, plan.placement, shape, l, texels);
+    m_values.upload(texels.data(), l);
   }
-  m_columns = gl::Texture(Wb, Hb, gl::TextureFormat::R32F, this->name() + ".blockColumns");
-  m_columns.upload(cols.data());
-
-  std::vector<float> rowsInfo = largeArray(layout.paddedSize(), 0.0f);
-  const std::size_t perTexel = B == 4 ? 1 : 2;
-  for (std::size_t t = 0; t < layout.usedTexels(); ++t) {
-    const std::size_t I0 = t * perTexel;
-    rowsInfo[4 * t] = float(texelFirst[t]);
-    rowsInfo[4 * t + 1] = float(blockStart[I0 + 1] - blockStart[I0]);
-    if (perTexel == 2 && I0 + 1 < blockRows) rowsInfo[4 * t + 2] = float(blockStart[I0 + 2] - blockStart[I0 + 1]);
-  }
+  m_columns = gl::Texture(int(shape.width), int(shape.height), gl::TextureFormat::R32F, this->name() + ".blockColumns");
+  m_columns.upload(blockColumnTexels(plan.blocks, plan.placement, shape).data());
   m_rowBlocks = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::RGBA32F, this->name() + ".rowBlocks");
-  m_rowBlocks.upload(rowsInfo.data());
+  m_rowBlocks.upload(paddedTexels(layout, rowBlockTexels(plan.blocks, plan.placement, layout.usedTexels())).data());
   setDiagonal(stream::Vector(layout, this->name() + ".diagonal"));
-  storedDiagonal().mutableTexture().upload(diagonal.data());
+  storedDiagonal().mutableTexture().upload(paddedTexels(layout, plan.blocks.diagonal).data());
 }
 
 void BcrsMatrix::bindProduct(stream::Pass& pass, const stream::Vector& x) const {
-  if (m_interleaved) pass.define("INTERLEAVED", kInterleaveTexels);
+  if (m_interleaved) pass.define("INTERLEAVED", kBcrsInterleaveTexels);
   pass.define("BLOCK", m_options.blockSize)
       .define("X_WIDTH", x.layout().width())
       .input("u_values", m_values)

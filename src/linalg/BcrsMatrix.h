@@ -5,6 +5,7 @@
 //
 // Rows are cut into block rows of B = 2 or 4 rows, columns likewise; every B x B block
 // holding a non-zero is stored whole (zeros inside included: fillRatio() says how full).
+// Where each block goes is planned on the CPU (BcrsLayout.h, step by step).
 // Textures (blocks numbered b = 0.. in block-row order, block b at texel (b % Wb, b / Wb)):
 // - B = 4: output texel t of y is block row t. The 16 values of a block are four RGBA32F
 //   sub-arrays (layers of one array texture), layer r holding the block's row r, all four
@@ -96,8 +97,6 @@ class BcrsMatrix : public PermutedMatrix {
   std::size_t storedBlocks() const { return m_storedBlocks; }
   /// Whether the 2x2 blocks are stored interleaved (BcrsOptions::interleave).
   bool interleaved() const { return m_interleaved; }
-  /// Texels of y per slice of the interleaved layout (half a block-row kernel workgroup).
-  static constexpr std::size_t kInterleaveTexels = 128;
   /// Non-zeros of A / stored block entries (B^2 per block), in (0, 1].
   double fillRatio() const;
   /// Bandwidth of the internally ordered matrix (reduced by RCM).

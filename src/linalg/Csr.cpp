@@ -1,5 +1,6 @@
 #include <texstream/linalg/Csr.h>
 
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Layout.h>
 
@@ -68,6 +69,10 @@ std::vector<double> Csr::diagonal() const {
         if (std::size_t(colIdx[std::size_t(k)]) == i) d[i] += values[std::size_t(k)];
   });
   return d;
+}
+
+void Csr::requireSquare(const std::string& what) const {
+  if (rows != cols) throw std::invalid_argument(notSquareMessage(what, rows, cols));
 }
 
 std::vector<double> Csr::multiply(const std::vector<double>& x) const {

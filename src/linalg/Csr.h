@@ -18,6 +18,8 @@ struct Csr {
   /// Throws std::invalid_argument naming the first problem (row pointer not monotone,
   /// column out of range, sizes disagree, non-finite value).
   void validate(const std::string& what) const;
+  /// Throws std::invalid_argument("what: the matrix is RxC, not square") unless rows == cols.
+  void requireSquare(const std::string& what) const;
   /// y = A x in double precision (the CPU reference of every SpMV test).
   std::vector<double> multiply(const std::vector<double>& x) const;
   /// The diagonal entries a_ii, i < min(rows, cols) (duplicates summed, 0 where absent).

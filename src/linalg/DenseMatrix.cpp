@@ -87,6 +87,12 @@ void DenseMatrix::bindPartialPass(stream::Pass& pass, const stream::Vector& x, i
       .uniform("u_columnSlots", int(m_columnSlots));
 }
 
+void DenseMatrix::bindSumPass(stream::Pass& pass, int batchesX) const {
+  pass.uniform("u_tileSize", rowLayout().width(), rowLayout().height())
+      .uniform("u_batchesX", batchesX)
+      .uniform("u_batches", batches());
+}
+
 int DenseMatrix::partialBatchesX() const {
   const int batchCount = batches();
   const int w = rowLayout().width(), h = rowLayout().height();
@@ -125,14 +131,10 @@ void DenseMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
     bindPartialPass(pass, x, batchesX);
     pass.output(partials).run();
   }
-  stream::Pass("linalg/dense_sum")
-      .label("DenseMatrix::apply sum")
-      .input("u_partials", partials)
-      .uniform("u_tileSize", rowLayout().width(), rowLayout().height())
-      .uniform("u_batchesX", batchesX)
-      .uniform("u_batches", batches())
-      .output(y)
-      .run();
+  stream::Pass sum("linalg/dense_sum");
+  sum.label("DenseMatrix::apply sum").input("u_partials", partials);
+  bindSumPass(sum, batchesX);
+  sum.output(y).run();
   stream::Runtime::current().pool().release(std::move(partials));
 }
 
@@ -155,18 +157,11 @@ void DenseMatrix::residualInDoubleFloat(const DoubleFloatVector& b, const Double
     bindPartialPass(pass, x.hi(), batchesX);
     pass.input("u_xLo", x.lo()).output(heads).output(tails).run();
   }
-  stream::Pass("linalg/dense_sum")
-      .label("DenseMatrix::residualInDoubleFloat sum")
-      .define("DOUBLE_FLOAT_RESIDUAL")
-      .input("u_partials", heads)
-      .input("u_partialsLo", tails)
-      .input("u_bHi", b.hi())
-      .input("u_bLo", b.lo())
-      .uniform("u_tileSize", rowLayout().width(), rowLayout().height())
-      .uniform("u_batchesX", batchesX)
-      .uniform("u_batches", batches())
-      .output(r)
-      .run();
+  stream::Pass sum("linalg/dense_sum");
+  sum.label("DenseMatrix::residualInDoubleFloat sum").define("DOUBLE_FLOAT_RESIDUAL");
+  sum.input("u_partials", heads).input("u_partialsLo", tails).input("u_bHi", b.hi()).input("u_bLo", b.lo());
+  bindSumPass(sum, batchesX);
+  sum.output(r).run();
   stream::Runtime::current().pool().release(std::move(heads));
   stream::Runtime::current().pool().release(std::move(tails));
 }

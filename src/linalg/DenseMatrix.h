@@ -57,6 +57,8 @@ class DenseMatrix : public StoredMatrix {
 
  private:
   void bindPartialPass(stream::Pass& pass, const stream::Vector& x, int batchesX) const;
+  /// The split-K sum's uniforms (linalg/dense_sum.glsl): the tile size and the batches.
+  void bindSumPass(stream::Pass& pass, int batchesX) const;
   /// Batch tiles per row of the partial sums' texture; throws when they do not fit.
   int partialBatchesX() const;
   gl::Texture acquirePartials(int batchesX, const std::string& label) const;

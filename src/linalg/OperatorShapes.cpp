@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/LinearOperator.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 
@@ -11,6 +12,14 @@ namespace texstream::linalg {
 
 std::string operatorTitle(const char* kind, const std::string& name) {
   return std::string(kind) + "(\"" + name + "\")";
+}
+
+std::string notSquareMessage(const std::string& where, std::size_t rows, std::size_t cols) {
+  return where + ": the matrix is " + std::to_string(rows) + "x" + std::to_string(cols) + ", not square";
+}
+
+void requireSquare(const std::string& where, const LinearOperator& A) {
+  if (A.rows() != A.cols()) throw gl::Error(notSquareMessage(where, A.rows(), A.cols()));
 }
 
 namespace {
@@ -59,10 +68,7 @@ void requireResidualShapes(const std::string& title, const stream::Layout& rowLa
 void requireDiagonalShape(const std::string& title, const stream::Layout& rowLayout, std::size_t cols,
                           const stream::Vector& d) {
   const std::string where = title + ".diagonal";
-  if (rowLayout.size() != cols) {
-    throw gl::Error(where + ": the matrix is " + std::to_string(rowLayout.size()) + "x" + std::to_string(cols) +
-                    ", not square");
-  }
+  if (rowLayout.size() != cols) throw gl::Error(notSquareMessage(where, rowLayout.size(), cols));
   requireVector(where, "d", d, cols);
   requireLayout(where, "d", d, rowLayout);
 }

@@ -15,9 +15,17 @@ class Vector;
 namespace texstream::linalg {
 
 class DoubleFloatVector;
+class LinearOperator;
 
 /// "DenseMatrix(\"A\")"
 std::string operatorTitle(const char* kind, const std::string& name);
+
+/// "<where>: the matrix is 3x4, not square": the wording of every square check
+/// (Csr::requireSquare, requireSquare, requireDiagonalShape).
+std::string notSquareMessage(const std::string& where, std::size_t rows, std::size_t cols);
+
+/// Throws gl::Error(notSquareMessage(where, ...)) unless A is square.
+void requireSquare(const std::string& where, const LinearOperator& A);
 
 /// y = A x with A rows x cols: x must hold cols elements (any layout: kernels read it by
 /// element index), y rows elements in `rowLayout` (the layout the matrix data is stored

@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/Csr.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/RowBlocks.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/linalg/VectorOps.h>
@@ -64,10 +65,7 @@ std::pair<std::vector<std::int32_t>, int> lastLevel(const std::vector<std::vecto
 
 std::vector<std::int32_t> reverseCuthillMcKee(const Csr& A) {
   A.validate("reverseCuthillMcKee");
-  if (A.rows != A.cols) {
-    throw std::invalid_argument("reverseCuthillMcKee: the matrix is " + std::to_string(A.rows) + "x" +
-                                std::to_string(A.cols) + ", not square");
-  }
+  A.requireSquare("reverseCuthillMcKee");
   const std::size_t n = A.rows;
   const auto adj = adjacency(A);
   auto degree = [&](std::int32_t v) { return adj[std::size_t(v)].size(); };
@@ -179,8 +177,6 @@ Csr permuteSymmetric(const Csr& A, const std::vector<std::int32_t>& order) {
 // ---- RowPermutation --------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
 gl::Texture indexTexture(const stream::Layout& layout, const std::vector<std::int32_t>& indices, const std::string& name) {
   std::vector<float> texels(layout.paddedSize(), -1.0f);
   for (std::size_t k = 0; k < indices.size(); ++k) texels[k] = float(indices[k]);
@@ -223,16 +219,15 @@ RowPermutation::RowPermutation(std::vector<std::int32_t> userToInternal, const s
 }
 
 namespace {
-/// out[i] = source[index[i]] for the first `count` elements of out, `width` texels wide
-/// (sparse/permute.glsl); index < 0 reads zero.
-void gather(const char* label, const gl::Texture& index, const stream::Vector& source, int width, std::size_t count,
-            stream::Vector& out) {
+/// out[i] = source[index[i]] for the elements of out (sparse/permute.glsl); index < 0 reads
+/// zero.
+void gather(const char* label, const gl::Texture& index, const stream::Vector& source, stream::Vector& out) {
   stream::Pass("sparse/permute")
       .label(label)
       .input("u_index", index)
       .input("u_source", source)
-      .uniform("u_width", width)
-      .uniform("u_n", int(count))
+      .uniform("u_width", out.layout().width())
+      .uniform("u_n", int(out.size()))
       .output(out)
       .run();
 }
@@ -254,28 +249,26 @@ void RowPermutation::requireVectors(const std::string& where, const stream::Vect
 }
 
 void RowPermutation::toInternal(const stream::Vector& user, stream::Vector& internal) const {
-  const std::string where = "RowPermutation(\"" + m_name + "\").toInternal";
-  requireVectors(where, user, internal);
-  stream::requireDistinct(where, {"internal", internal}, {"user", user}, kInPlace);
-  gl::StateGuard guard;
-  if (m_identity && user.layout() == m_internalLayout) {
-    copy(user, internal);
-    return;
-  }
-  gather("permute to internal", m_internalToUserTexture, user, m_internalLayout.width(), m_internalLayout.size(),
-         internal);
+  permute(false, user, internal);
 }
 
-void RowPermutation::toUser(const stream::Vector& internal, stream::Vector& user) const {
-  const std::string where = "RowPermutation(\"" + m_name + "\").toUser";
+void RowPermutation::toUser(const stream::Vector& internal, stream::Vector& user) const { permute(true, internal, user); }
+
+void RowPermutation::permute(bool intoUser, const stream::Vector& from, stream::Vector& to) const {
+  const stream::Vector& user = intoUser ? to : from;
+  const stream::Vector& internal = intoUser ? from : to;
+  const char* toName = intoUser ? "user" : "internal";
+  const char* fromName = intoUser ? "internal" : "user";
+  const std::string where = "RowPermutation(\"" + m_name + "\")." + (intoUser ? "toUser" : "toInternal");
   requireVectors(where, user, internal);
-  stream::requireDistinct(where, {"user", user}, {"internal", internal}, kInPlace);
+  stream::requireDistinct(where, {toName, to}, {fromName, from}, kInPlace);
   gl::StateGuard guard;
   if (m_identity && user.layout() == m_internalLayout) {
-    copy(internal, user);
+    copy(from, to);
     return;
   }
-  gather("permute to user", m_userToInternalTexture, internal, user.layout().width(), user.size(), user);
+  if (intoUser) gather("permute to user", m_userToInternalTexture, from, to);
+  else gather("permute to internal", m_internalToUserTexture, from, to);
 }
 
 std::vector<double> RowPermutation::toInternal(std::span<const double> user) const {

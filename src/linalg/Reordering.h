@@ -77,6 +77,8 @@ class RowPermutation {
  private:
   /// gl::Error at `where` unless user has n elements and internal the internal layout.
   void requireVectors(const std::string& where, const stream::Vector& user, const stream::Vector& internal) const;
+  /// toUser (intoUser) or toInternal: checks, then the gather (a copy where the orders agree).
+  void permute(bool intoUser, const stream::Vector& from, stream::Vector& to) const;
 
   std::string m_name;
   std::vector<std::int32_t> m_userToInternal, m_internalToUser;

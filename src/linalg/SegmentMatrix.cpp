@@ -1,14 +1,12 @@
 // Bolz et al. 2003, §3.1.1: diagonal in x's layout, off-diagonals as one segment per row,
 // R and C indirection textures, rows grouped by non-zero count into rectangles each bound
-// to the program for its count; §3.2.2: identical rectangles filled greedily by decreasing
-// cost, padded entries pointing at one constant zero element.
+// to the program for its count (the plan: SegmentLayout.cpp).
 #include <texstream/linalg/SegmentMatrix.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
-#include <texstream/linalg/TextureTiles.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -20,15 +18,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <numeric>
 #include <stdexcept>
 
 namespace texstream::linalg {
-
-const char* packingName(SegmentPacking p) {
-  return p == SegmentPacking::GroupRectangles ? "groups" : "tiles";
-}
 
 bool resolveInterleave(const SegmentOptions& options) {
   if (options.interleave) return *options.interleave;
@@ -37,8 +29,6 @@ bool resolveInterleave(const SegmentOptions& options) {
 
 namespace {
 
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
 /// Workgroups in one row of the compute product's dispatch grid.
 constexpr std::int64_t kSpanGroupsPerRow = 512;
 
@@ -46,70 +36,16 @@ constexpr std::int64_t kSpanGroupsPerRow = 512;
 /// for segments of k entries: 1 for short ones.
 int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
 
-/// Few programs: K exact up to 16 (mesh valences), then multiples of 4, 8 and 16; a
-/// program for K also serves shorter rows (Bolz §3.2.2, "Multiple Programs").
-int bucket(int k) {
-  auto roundUp = [](int v, int m) { return (v + m - 1) / m * m; };
-  if (k <= 16) return k;
-  if (k <= 32) return roundUp(k, 4);
-  if (k <= 64) return roundUp(k, 8);
-  return roundUp(k, 16);
-}
-
-int log2Ceil(std::size_t v) {
-  int s = 0;
-  while ((std::size_t(1) << s) < v) ++s;
-  return s;
-}
-
-/// The smallest power of two >= max(minimum, sqrt(texels)): near-square, shift-addressable.
-int pow2Width(std::size_t texels, int minimum) {
-  const std::size_t root = std::size_t(std::ceil(std::sqrt(double(std::max<std::size_t>(texels, 1)))));
-  return 1 << log2Ceil(std::max<std::size_t>(root, std::size_t(minimum)));
-}
-
-/// Rectangles covering the W x H grid, one list per distinct K: runs of equal K in each
-/// texel row, merged downwards while the run repeats exactly.
-std::vector<SegmentGroup> rectanglesByK(int W, int H, const std::vector<int>& texelK) {
-  struct Run {
-    int x0, x1, k, y0;
-  };
-  std::map<int, SegmentGroup, std::greater<int>> groups;
-  auto emit = [&](const Run& r, int yEnd) {
-    SegmentGroup& g = groups[r.k];
-    g.k = r.k;
-    g.rects.push_back({r.x0, r.y0, r.x1 - r.x0, yEnd - r.y0});
-    g.texels += std::size_t(r.x1 - r.x0) * std::size_t(yEnd - r.y0);
-  };
-  std::vector<Run> open, next;
-  for (int y = 0; y < H; ++y) {
-    next.clear();
-    std::size_t o = 0;
-    for (int x = 0; x < W;) {
-      const int k = texelK[std::size_t(y) * std::size_t(W) + std::size_t(x)];
-      int x1 = x + 1;
-      while (x1 < W && texelK[std::size_t(y) * std::size_t(W) + std::size_t(x1)] == k) ++x1;
-      while (o < open.size() && open[o].x0 < x) emit(open[o++], y);
-      if (o < open.size() && open[o].x0 == x && open[o].x1 == x1 && open[o].k == k) {
-        next.push_back(open[o++]);
-      } else {
-        next.push_back({x, x1, k, y});
-      }
-      x = x1;
-    }
-    while (o < open.size()) emit(open[o++], y);
-    open.swap(next);
-  }
-  for (const Run& r : open) emit(r, H);
-  std::vector<SegmentGroup> out;
-  for (auto& [k, g] : groups) out.push_back(std::move(g));
-  return out;
+/// The user row of CSR entry e of `pattern`.
+std::int32_t entryRow(const Csr& pattern, std::size_t e) {
+  const auto it = std::upper_bound(pattern.rowPtr.begin(), pattern.rowPtr.end(), std::int64_t(e));
+  return std::int32_t(it - pattern.rowPtr.begin() - 1);
 }
 
 }  // namespace
 
 SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions options)
-    : SegmentMatrix(A, std::move(name), options, nullptr, nullptr) {}
+    : SegmentMatrix(A, std::move(name), options, nullptr) {}
 
 SegmentMatrix SegmentMatrix::fromPattern(const Csr& pattern, std::string name, SegmentOptions options) {
   Csr zero = pattern;
@@ -117,226 +53,22 @@ SegmentMatrix SegmentMatrix::fromPattern(const Csr& pattern, std::string name, S
   return SegmentMatrix(zero, std::move(name), options);
 }
 
-SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions options,
-                             const std::vector<std::int32_t>* forcedOrder, const stream::Layout* forcedLayout)
+SegmentMatrix::SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const RowPlacement* placed)
     : PermutedMatrix("SegmentMatrix", std::move(name), A.rows), m_options(options), m_pattern(A) {
-  const std::string title = this->title();
-  options.interleave = m_options.interleave = resolveInterleave(options);
-  A.validate(title);
-  if (A.rows != A.cols) {
-    throw std::invalid_argument(title + ": the matrix is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
-                                ", not square");
-  }
-  if (A.rows == 0) throw std::invalid_argument(title + ": the matrix has no rows");
-  if (options.packing == SegmentPacking::IdenticalTiles &&
-      (options.tileWidth < 1 || options.tileHeight < 1 || (options.tileWidth & (options.tileWidth - 1)) != 0)) {
-    throw std::invalid_argument(title + ": tiles of " + std::to_string(options.tileWidth) + "x" +
-                                std::to_string(options.tileHeight) +
-                                " texels; the width must be a power of two and both at least 1");
-  }
-  const std::size_t n = A.rows;
-  if (n >= kExactFloatLimit) {
-    throw gl::Error(title + ": n = " + std::to_string(n) +
-                    "; column positions are stored as exact floats, so n must be below 2^24");
-  }
+  m_options.interleave = resolveInterleave(options);
   gl::StateGuard guard;
-  const int maxSize = stream::Runtime::current().caps().maxTextureSize;
-
-  // Off-diagonal count per row.
-  std::vector<int> count(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::int64_t e = A.rowPtr[i]; e < A.rowPtr[i + 1]; ++e) {
-      if (std::size_t(A.colIdx[std::size_t(e)]) != i) ++count[i];
-    }
-    m_offDiagonalNonZeros += std::size_t(count[i]);
-  }
-
-  // Internal order: user rows by decreasing count (stable: a mesh's own locality survives
-  // within a group), placed in texels by the packing.
-  std::vector<std::int32_t> userToInternal(n);
-  stream::Layout layout;
-  int W = 1;
-  std::vector<int> tileOf;  // IdenticalTiles: texel -> tile id (-1 outside every tile)
-  if (forcedOrder) {
-    userToInternal = *forcedOrder;
-    layout = *forcedLayout;
-    W = layout.width();
-  } else {
-    std::vector<std::int32_t> sorted(n);
-    std::iota(sorted.begin(), sorted.end(), 0);
-    std::stable_sort(sorted.begin(), sorted.end(), [&](auto a, auto b) { return count[std::size_t(a)] > count[std::size_t(b)]; });
-    const std::size_t texels = (n + 3) / 4;
-    std::size_t internalSize = n;
-    if (options.packing == SegmentPacking::GroupRectangles) {
-      W = pow2Width(texels, 1);
-      for (std::size_t r = 0; r < n; ++r) userToInternal[std::size_t(sorted[r])] = std::int32_t(r);
-    } else {
-      const int tw = options.tileWidth, th = options.tileHeight;
-      W = pow2Width(texels, tw);
-      const std::size_t tileTexels = std::size_t(tw) * std::size_t(th), tilesX = std::size_t(W / tw);
-      internalSize = 0;
-      for (std::size_t r = 0; r < n; ++r) {
-        const std::size_t tile = r / (4 * tileTexels), inTile = (r / 4) % tileTexels;
-        const std::size_t x = (tile % tilesX) * std::size_t(tw) + inTile % std::size_t(tw);
-        const std::size_t y = (tile / tilesX) * std::size_t(th) + inTile / std::size_t(tw);
-        const std::size_t p = 4 * (y * std::size_t(W) + x) + r % 4;
-        userToInternal[std::size_t(sorted[r])] = std::int32_t(p);
-        internalSize = std::max(internalSize, p + 1);
-      }
-    }
-    // The last element of the texture must be Layout padding: it is the constant zero that
-    // padded entries point at. Add a dead slot (and so a texel row) when it is not.
-    const std::size_t h = ((internalSize + 3) / 4 + std::size_t(W) - 1) / std::size_t(W);
-    if (4 * h * std::size_t(W) == internalSize) ++internalSize;
-    if (internalSize >= kExactFloatLimit) {
-      throw gl::Error(title + ": " + std::to_string(internalSize) +
-                      " internal elements; positions are exact floats, so fewer than 2^24");
-    }
-    if (W > maxSize) throw gl::Error(title + ": internal layout " + std::to_string(W) + " texels wide exceeds the GPU's maximum texture size");
-    layout = stream::Layout::withWidth(internalSize, W);
-    if (options.packing == SegmentPacking::IdenticalTiles) {
-      const int tw = options.tileWidth, th = options.tileHeight;
-      tileOf.assign(layout.texels(), -1);
-      for (int y = 0; y < layout.height(); ++y) {
-        for (int x = 0; x < W; ++x) tileOf[std::size_t(y) * std::size_t(W) + std::size_t(x)] = (y / th) * (W / tw) + x / tw;
-      }
-    }
-  }
-  setPermutation(RowPermutation(userToInternal, layout, this->name()));
-  const auto& internalToUser = this->internalToUser();
-  const int H = layout.height();
-  const std::size_t texelCount = layout.texels();
-  m_layoutShift = log2Ceil(std::size_t(W));
-  if ((1 << m_layoutShift) != W) throw gl::Error(title + ": internal layout width " + std::to_string(W) + " is not a power of two");
-  m_zeroElement = std::int32_t(layout.paddedSize() - 1);
-  if (std::size_t(m_zeroElement) < layout.size()) {
-    throw gl::Error(title + ": the internal layout " + layout.describe() + " has no padding element to read zeros from");
-  }
-
-  // K per texel: the bucketed maximum count of its rows (of its tile, for IdenticalTiles).
-  std::vector<int> texelK(texelCount, 0);
-  for (std::size_t p = 0; p < layout.size(); ++p) {
-    const std::int32_t u = internalToUser[p];
-    if (u >= 0) texelK[p / 4] = std::max(texelK[p / 4], count[std::size_t(u)]);
-  }
-  if (!tileOf.empty()) {
-    std::map<int, int> tileK;
-    for (std::size_t t = 0; t < texelCount; ++t) tileK[tileOf[t]] = std::max(tileK[tileOf[t]], texelK[t]);
-    for (std::size_t t = 0; t < texelCount; ++t) texelK[t] = tileK[tileOf[t]];
-  }
-  for (int& k : texelK) k = bucket(k);
-  if (options.mergeBelow > 0) {
-    // Bolz §3.2.2: the program for k serves shorter rows too; a pass costs more than a
-    // little padding, so small groups join the next larger one (greedy, largest first).
-    std::map<int, std::size_t, std::greater<int>> sizes;
-    for (int k : texelK) ++sizes[k];
-    std::map<int, int> target;
-    int host = -1;
-    for (const auto& [k, count] : sizes) {
-      if (host >= 0 && double(count) * double(host - k) <= double(options.mergeBelow)) {
-        target[k] = host;
-      } else {
-        target[k] = host = k;
-      }
-    }
-    for (int& k : texelK) k = target[k];
-  }
-  m_groups = rectanglesByK(W, H, texelK);
-
-  // R: segment starts, texels in the order rows were placed (tile by tile for tiles).
-  std::vector<float> starts(texelCount, 0.0f);
-  std::vector<std::size_t> start(texelCount, 0);
-  std::vector<std::size_t> placement(texelCount);
-  std::iota(placement.begin(), placement.end(), std::size_t(0));
-  if (!tileOf.empty()) {
-    std::stable_sort(placement.begin(), placement.end(), [&](std::size_t a, std::size_t b) { return tileOf[a] < tileOf[b]; });
-  }
-  std::vector<int> stride(texelCount, 1);
-  std::size_t total = 0;
-  if (!*options.interleave) {
-    for (std::size_t t : placement) {
-      start[t] = total;
-      total += std::size_t(texelK[t]);
-    }
-  } else if (!tileOf.empty()) {
-    // Interleaved within each tile: texel l of a tile of S texels reads R + c S.
-    const std::size_t S = std::size_t(options.tileWidth) * std::size_t(options.tileHeight);
-    std::size_t i = 0;
-    while (i < placement.size()) {
-      const int tile = tileOf[placement[i]];
-      const int k = texelK[placement[i]];
-      for (; i < placement.size() && tileOf[placement[i]] == tile; ++i) {
-        const std::size_t t = placement[i];
-        const std::size_t local = (t / std::size_t(W)) % std::size_t(options.tileHeight) * std::size_t(options.tileWidth) +
-                                  (t % std::size_t(W)) % std::size_t(options.tileWidth);
-        start[t] = total + local;
-        stride[t] = int(S);
-      }
-      total += std::size_t(k) * S;
-    }
-    for (SegmentGroup& g : m_groups) g.stride = int(S);
-  } else {
-    // Interleaved within each group (a run of texels in reading order).
-    for (SegmentGroup& g : m_groups) {
-      g.stride = int(g.texels);
-      std::size_t rank = 0;
-      for (std::size_t t = 0; t < texelCount; ++t) {
-        if (texelK[t] != g.k) continue;
-        start[t] = total + rank++;
-        stride[t] = g.stride;
-      }
-      total += std::size_t(g.k) * g.texels;
-    }
-  }
-  for (std::size_t t = 0; t < texelCount; ++t) starts[t] = float(start[t]);
-  m_valueTexels = total;
-  m_storedSlots = 4 * total;
-  if (total >= kExactFloatLimit) {
-    throw gl::Error(title + ": " + std::to_string(total) +
-                    " texels of off-diagonal values; segment starts are exact floats, so fewer than 2^24");
-  }
-  // Values texels are numbered in tiles (TextureTiles.h): at least one tile wide, whole
-  // tiles high.
-  const int Wv = pow2Width(total, 4);
-  const int Hv = int(tiledRows(total, std::size_t(Wv)));
-  if (Wv > maxSize || Hv > maxSize) {
-    throw gl::Error(title + ": the off-diagonal values need a " + std::to_string(Wv) + "x" + std::to_string(Hv) +
-                    " texture, beyond this GPU's maximum texture size " + std::to_string(maxSize));
-  }
-  m_valuesShift = log2Ceil(std::size_t(Wv));
-
-  // Slots: entry e of user row u sits in the segment of u's internal texel, channel p % 4.
-  assignLarge(m_entrySlots, A.nonZeros(), SegmentSlot{});
-  assignLarge(m_slotEntries, 4 * std::size_t(Wv) * std::size_t(Hv), std::int64_t(-1));
-  std::vector<float> columns = largeArray(4 * std::size_t(Wv) * std::size_t(Hv), float(m_zeroElement));
-  // Rows on threads (RowBlocks.h): each row writes only its own entries' slots.
-  forWeightedRowBlocks(A.rowPtr, workThreads(double(A.nonZeros())), [&](unsigned, std::size_t first, std::size_t last) {
-    for (std::size_t u = first; u < last; ++u) {
-      const std::size_t p = std::size_t(userToInternal[u]), t = p / 4;
-      const int channel = int(p % 4);
-      std::size_t c = 0;
-      for (std::int64_t e = A.rowPtr[u]; e < A.rowPtr[u + 1]; ++e) {
-        const std::size_t j = std::size_t(A.colIdx[std::size_t(e)]);
-        SegmentSlot& slot = m_entrySlots[std::size_t(e)];
-        if (j == u) {
-          slot = {true, int(t % std::size_t(W)), int(t / std::size_t(W)), channel};
-          continue;
-        }
-        const auto [x, y] = tiledTexel(start[t] + std::size_t(stride[t]) * c++, std::size_t(Wv));
-        slot = {false, int(x), int(y), channel};
-        const std::size_t at = 4 * (y * std::size_t(Wv) + x) + std::size_t(channel);
-        m_slotEntries[at] = std::int64_t(e);
-        columns[at] = float(userToInternal[j]);
-      }
-    }
-  });
-
+  SegmentPlan plan = planSegments(A, m_options, stream::Runtime::current().caps().maxTextureSize, title(), placed);
+  m_layout = std::move(plan.layout);
+  const stream::Layout layout = stream::Layout::withWidth(plan.rows.size, plan.rows.width);
+  setPermutation(RowPermutation(std::move(plan.rows.userToInternal), layout, this->name()));
   setDiagonal(stream::Vector(layout, this->name() + ".diagonal"));
+  const int Wv = m_layout.valuesWidth, Hv = m_layout.valuesHeight;
   m_values = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, this->name() + ".values");
   m_columns = gl::Texture(Wv, Hv, gl::TextureFormat::RGBA32F, this->name() + ".columns");
-  m_columns.upload(columns.data());
-  m_starts = gl::Texture(W, H, gl::TextureFormat::R32F, this->name() + ".segmentStarts");
-  m_starts.upload(starts.data());
+  m_columns.upload(plan.columns.data());
+  m_starts = gl::Texture(layout.width(), layout.height(), gl::TextureFormat::R32F, this->name() + ".segmentStarts");
+  m_starts.upload(plan.segmentStarts.data());
+  plan = {};  // the index textures' staging data, before the values' own
   uploadValues(A.values, {});
 }
 
@@ -374,7 +106,7 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
         firstBad[block] = e;
         return;
       }
-      const SegmentSlot& s = m_entrySlots[e];
+      const SegmentSlot& s = m_layout.entrySlots[e];
       if (s.diagonal) {
         diagonal[4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel)] += v;
       } else {
@@ -390,7 +122,7 @@ void SegmentMatrix::uploadValues(const std::vector<double>& csrValues, std::span
   const std::size_t bad = *std::min_element(firstBad.begin(), firstBad.end());
   if (bad < csrValues.size()) {
     throw std::invalid_argument(title + ".setValues: entry " + std::to_string(bad) + " (row " +
-                                std::to_string(entryRow(std::int64_t(bad))) + ", column " +
+                                std::to_string(entryRow(m_pattern, bad)) + ", column " +
                                 std::to_string(m_pattern.colIdx[bad]) + ") is not finite");
   }
   bool anyTail = std::find(blockHasTail.begin(), blockHasTail.end(), 1) != blockHasTail.end();
@@ -444,15 +176,6 @@ void SegmentMatrix::setValues(const std::vector<double>& csrValues, std::span<co
   uploadValues(csrValues, diagonal);
 }
 
-std::int32_t SegmentMatrix::entryRow(std::int64_t e) const {
-  if (e < 0 || std::size_t(e) >= m_pattern.nonZeros()) {
-    throw std::invalid_argument(title() + ".entryRow: entry " + std::to_string(e) +
-                                " out of range");
-  }
-  const auto it = std::upper_bound(m_pattern.rowPtr.begin(), m_pattern.rowPtr.end(), e);
-  return std::int32_t(it - m_pattern.rowPtr.begin() - 1);
-}
-
 Csr SegmentMatrix::toCsr() const {
   gl::StateGuard guard;
   const stream::Layout& layout = internalLayout();
@@ -472,7 +195,7 @@ Csr SegmentMatrix::toCsr() const {
   Csr out = m_pattern;
   std::vector<char> diagonalTaken(layout.paddedSize(), 0);
   for (std::size_t e = 0; e < out.values.size(); ++e) {
-    const SegmentSlot& s = m_entrySlots[e];
+    const SegmentSlot& s = m_layout.entrySlots[e];
     if (s.diagonal) {
       const std::size_t p = 4 * (std::size_t(s.y) * std::size_t(layout.width()) + std::size_t(s.x)) + std::size_t(s.channel);
       out.values[e] = diagonalTaken[p] ? 0.0 : entry(diagonal, diagonalTails, p);  // duplicates: the sum in the first
@@ -504,7 +227,8 @@ SegmentMatrix SegmentMatrix::transposed(std::string name) const {
       T.values[at] = A.values[std::size_t(e)];
     }
   }
-  return SegmentMatrix(T, std::move(name), m_options, &userToInternal(), &internalLayout());
+  const RowPlacement placed{userToInternal(), internalLayout().size(), internalLayout().width()};
+  return SegmentMatrix(T, std::move(name), m_options, &placed);
 }
 
 void SegmentMatrix::requireInternalProduct(const stream::Vector& x, const stream::Vector& y,
@@ -527,7 +251,7 @@ const SegmentMatrix::SpanDispatch& SegmentMatrix::spanDispatch() const {
   // firstGroup, k, lanes, stride, rect (x, y, w, h): std430 ints, 32 bytes an entry.
   std::vector<std::int32_t> table;
   std::int64_t first = 0;
-  for (const SegmentGroup& g : m_groups) {
+  for (const SegmentGroup& g : m_layout.groups) {
     const int lanes = productLanes(g.k), texels = 256 / lanes;
     for (const stream::Rect& r : g.rects) {
       if (r.w <= 0 || r.h <= 0) continue;
@@ -555,7 +279,7 @@ void SegmentMatrix::bindSpanProduct(stream::Pass& p, const stream::Vector& x, bo
   p.define("DIAGONAL", withDiagonal ? 1 : 0);
   p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
   p.input("u_columns", m_columns);
-  p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_spans", d.spans);
+  p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_spans", d.spans);
   p.storage(1, m_spanTable->id());
 }
 
@@ -581,12 +305,12 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
     p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
     p.input("u_columns", m_columns);
     if (partial) p.input("u_partial", *partial);
-    p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
+    p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_offset", offset);
     p.uniform("u_stride", stride);
     return p;
   };
   gl::Texture partials[2];
-  for (const SegmentGroup& g : m_groups) {
+  for (const SegmentGroup& g : m_layout.groups) {
     const int chunks = std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
     if (chunks == 1) {
       pass(g.k, 0, withDiagonal, nullptr, g.stride).output(y).run(g.rects);
@@ -635,7 +359,7 @@ void SegmentMatrix::doubleFloatGroups(const DoubleFloatVector* b, const DoubleFl
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
   gl::Texture partials[2][2];  // ping-pong pairs (head, tail) for long rows
-  for (const SegmentGroup& g : m_groups) {
+  for (const SegmentGroup& g : m_layout.groups) {
     const int chunks = std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
     for (int c = 0; c < chunks; ++c) {
       const int offset = c * kMaxSegmentPerPass, k = std::min(kMaxSegmentPerPass, g.k - offset);
@@ -656,7 +380,7 @@ void SegmentMatrix::doubleFloatGroups(const DoubleFloatVector* b, const DoubleFl
       } else {
         p.define("START_ZERO");
       }
-      p.uniform("u_xShift", m_layoutShift).uniform("u_valuesShift", m_valuesShift).uniform("u_offset", offset);
+      p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_offset", offset);
       p.uniform("u_stride", g.stride);
       if (last && r) {
         p.output(*r);
@@ -711,19 +435,9 @@ void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y)
 double SegmentMatrix::bytesPerApply() const {
   const double texels = double(internalLayout().texels());
   // diagonal, x's own texel, R (4 bytes), y; values and C texels; one float of x per slot.
-  return texels * (16 + 16 + 4 + 16) + double(m_valueTexels) * (16 + 16 + 4 * 4);
+  return texels * (16 + 16 + 4 + 16) + double(m_layout.valueTexels) * (16 + 16 + 4 * 4);
 }
 
-double SegmentMatrix::flopsPerApply() const { return 2.0 * double(rows() + m_offDiagonalNonZeros); }
-
-double SegmentMatrix::paddingRatio() const {
-  return m_offDiagonalNonZeros == 0 ? 1.0 : double(m_storedSlots) / double(m_offDiagonalNonZeros);
-}
-
-int SegmentMatrix::passesPerApply() const {
-  int passes = 0;
-  for (const SegmentGroup& g : m_groups) passes += std::max(1, (g.k + kMaxSegmentPerPass - 1) / kMaxSegmentPerPass);
-  return passes;
-}
+double SegmentMatrix::flopsPerApply() const { return 2.0 * double(rows() + m_layout.offDiagonalNonZeros); }
 
 }  // namespace texstream::linalg

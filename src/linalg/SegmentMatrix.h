@@ -2,6 +2,9 @@
 // texstream::linalg::SegmentMatrix: any square sparse matrix in the layout of Bolz et al.
 // 2003, §3.1.1 and §3.2 (the "segment" layout for unstructured meshes).
 //
+// Where each row, segment and entry goes is planned on the CPU (SegmentLayout.h, step by
+// step); the matrix uploads the plan and keeps its SegmentLayout (layout()).
+//
 // Storage (all in the matrix's INTERNAL row order, see below):
 // - diagonal: a vector in internalLayout(), a_ii at x_i's own position.
 // - off-diagonal values (offDiagonalValues(), RGBA32F): one segment per row. The four rows
@@ -43,90 +46,30 @@
 //
 // Values written on the GPU (Bolz §3.1.2, curvature flow): build with fromPattern(), then
 // render into mutableOffDiagonalValues() (texel (x, y), channel c <-> CSR entry
-// slotEntries()[4 (y * valuesWidth + x) + c], or -1 for padding, which must stay 0) and
+// layout().slotEntries[4 (y * valuesWidth + x) + c], or -1 for padding, which must stay 0) and
 // into mutableDiagonal() (internal layout; dead slots must hold a finite non-zero value,
 // 1 is what the matrix puts there; Layout padding must stay 0).
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/PermutedMatrix.h>
-#include <texstream/stream/Layout.h>
+#include <texstream/linalg/SegmentLayout.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Vector.h>
 
-#include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace texstream::linalg {
 
-enum class SegmentPacking {
-  GroupRectangles,  ///< one rectangle (plus ragged first/last rows) per non-zero count
-  IdenticalTiles,   ///< Bolz §3.2.2: identical tiles filled greedily by decreasing cost
-};
-const char* packingName(SegmentPacking p);
-
-struct SegmentOptions {
-  SegmentPacking packing = SegmentPacking::GroupRectangles;
-  /// Tile size in texels for IdenticalTiles; tileWidth a power of two. 16 x 16 is the
-  /// compute backend's workgroup: one workgroup then reads 1024 consecutive rows.
-  int tileWidth = 16, tileHeight = 16;
-  /// Bolz §3.2.2 lets a program for k serve rows with fewer entries: a group whose
-  /// padding up to the next larger group would cost at most this many value texels
-  /// joins it, saving a pass (the icosphere's 12 valence-5 vertices, the texels past the
-  /// last row). 0: one group per bucketed count.
-  int mergeBelow = 16384;
-  /// Segments interleaved for coalesced reads: entry c of texel t at R[t] + c * stride,
-  /// the stride being the group's texel count (GroupRectangles) or the tile's
-  /// (IdenticalTiles), so neighbouring texels read neighbouring value texels. false:
-  /// Bolz's consecutive segments (stride 1). Interleaving coalesces a compute workgroup's
-  /// reads; on the fragment backend a rasteriser's quads already read neighbouring
-  /// segments together, and interleaving spreads one texel's reads (docs/performance.md).
-  /// Unset (the default): chosen from the backend current when the matrix is built,
-  /// interleaved on Compute, consecutive on Fragment; the layout is then fixed
-  /// (SegmentMatrix::interleaved()) and both layouts work on both backends, so a matrix
-  /// built on one backend and applied on the other is only slower. Kernels that walk
-  /// segments themselves must use SegmentGroup::stride.
-  std::optional<bool> interleave;
-  /// Keep, beside each entry rounded to float, its remainder v - float(v) (the "tail") in
-  /// textures of their own, so that products in double-float arithmetic see the entries
-  /// to about 48 bits (applyInDoubleFloat, residualInDoubleFloat; Göddeke, Strzodka &
-  /// Turek 2007, §3). Costs a second values texture and diagonal. See
-  /// SegmentMatrix::setKeepEntryTails.
-  bool entryTails = false;
-};
-
 /// The layout `options` gives on the current backend: options.interleave if set, else
 /// true on Backend::Compute and false on Backend::Fragment.
 bool resolveInterleave(const SegmentOptions& options);
 
-/// Where a CSR entry sits: off-diagonal entries in offDiagonalValues() (texel x, y and
-/// channel), diagonal entries in the diagonal (texel x, y and channel of the internal
-/// layout). Several entries may share a slot only if the CSR holds duplicate diagonal
-/// entries (they are summed).
-struct SegmentSlot {
-  bool diagonal = false;
-  int x = 0, y = 0, channel = 0;
-};
-
-/// The rectangles of internal texels rendered with one program (K off-diagonals per row).
-struct SegmentGroup {
-  int k = 0;
-  std::vector<stream::Rect> rects;
-  std::size_t texels = 0;
-  /// Segment entry c of a texel t of this group is values texel R[t] + c * stride (1
-  /// unless interleaved, see SegmentOptions::interleave).
-  int stride = 1;
-};
-
 class SegmentMatrix : public PermutedMatrix {
  public:
-  /// Segment entries summed by one pass; longer segments take several passes.
-  static constexpr int kMaxSegmentPerPass = 64;
-
   /// A square CSR matrix (validated; std::invalid_argument otherwise). Zero rows, empty
   /// rows and rows of any length are fine. gl::Error when textures exceed the GPU limits
   /// or an index does not fit an exact float (more than 2^24 elements or values texels).
@@ -185,10 +128,12 @@ class SegmentMatrix : public PermutedMatrix {
   void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                            const stream::Epilogue& epilogue) const override;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
-  /// x = 1, which curvature flow's a_ii = 4 A_i - sum_j a_ij needs.
+  /// x = 1.
   void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
 
-  // ---- Textures and the CSR <-> texel mapping (Bolz §3.1.2) -------------------------
+  // ---- The layout, the textures and the CSR <-> texel mapping (Bolz §3.1.2) ---------
+  /// Groups, shapes, shifts and the entry <-> slot mapping (SegmentLayout.h).
+  const SegmentLayout& layout() const { return m_layout; }
   /// The diagonal texture (internalLayout()), for passes that compute a_ii on the GPU.
   gl::Texture& mutableDiagonal() {
     m_hasTails = false;
@@ -196,46 +141,18 @@ class SegmentMatrix : public PermutedMatrix {
   }
   const gl::Texture& offDiagonalValues() const { return m_values; }
   /// The off-diagonal values texture, for passes that compute a_ij on the GPU: write all
-  /// of it (padding channels 0) or only the rectangles of valueRects().
+  /// of it (padding channels 0) or only the slots layout().slotEntries names.
   gl::Texture& mutableOffDiagonalValues() {
     m_hasTails = false;
     return m_values;
   }
+  /// C, laid out like the values.
   const gl::Texture& columns() const { return m_columns; }
+  /// R, in the internal layout's texels.
   const gl::Texture& segmentStarts() const { return m_starts; }
-  int valuesWidth() const { return m_values.width(); }
-  /// Texels of the values texture in use (the rest is never read).
-  std::size_t valueTexels() const { return m_valueTexels; }
-  /// Per CSR entry (pattern order): where its value lives.
-  const std::vector<SegmentSlot>& entrySlots() const { return m_entrySlots; }
-  /// Per values-texture element 4 (y * valuesWidth() + x) + channel: the CSR entry stored
-  /// there, or -1 for padding. Size 4 * valuesWidth() * values height.
-  const std::vector<std::int64_t>& slotEntries() const { return m_slotEntries; }
-  /// Per CSR entry: its user row (so per-entry data can be built from slotEntries()).
-  std::int32_t entryRow(std::int64_t e) const;
-  /// log2 of internalLayout().width() and of valuesWidth() (both powers of two), for
-  /// kernels that address them with shifts (shaders/sparse/element.glsl).
-  int internalWidthShift() const { return m_layoutShift; }
-  int valuesWidthShift() const { return m_valuesShift; }
-  /// The internal element index that always reads zero (padded entries point at it).
-  std::int32_t zeroElement() const { return m_zeroElement; }
-  /// The pattern as built (values as given at construction).
-  const Csr& pattern() const { return m_pattern; }
-
-  /// The groups rendered by apply(), by decreasing K, covering every internal texel once.
-  const std::vector<SegmentGroup>& groups() const { return m_groups; }
-  SegmentPacking packing() const { return m_options.packing; }
-  /// Whether segments are interleaved (SegmentOptions::interleave, resolved at build).
-  bool interleaved() const { return *m_options.interleave; }
-  /// Stored off-diagonal slots (padding included) / actual off-diagonal non-zeros (>= 1).
-  double paddingRatio() const;
-  /// Passes of one internal product on the fragment backend (rectangle draws counted once
-  /// per group); the compute backend takes one dispatch.
-  int passesPerApply() const;
 
  private:
-  SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const std::vector<std::int32_t>* order,
-                const stream::Layout* layout);
+  SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const RowPlacement* placed);
   /// Throws gl::Error naming the matrix and `what` unless x, y are distinct non-empty
   /// vectors in internalLayout().
   void requireInternalProduct(const stream::Vector& x, const stream::Vector& y, const std::string& what) const;
@@ -247,7 +164,7 @@ class SegmentMatrix : public PermutedMatrix {
 
   SegmentOptions m_options;
   Csr m_pattern;
-  std::vector<SegmentGroup> m_groups;
+  SegmentLayout m_layout;
   gl::Texture m_values, m_columns, m_starts;
   gl::Texture m_valueTails;       // allocated the first time tails are kept
   stream::Vector m_diagonalTails;
@@ -264,11 +181,6 @@ class SegmentMatrix : public PermutedMatrix {
   void bindSpanProduct(stream::Pass& p, const stream::Vector& x, bool withDiagonal) const;
   mutable std::unique_ptr<gl::Buffer> m_spanTable;
   mutable SpanDispatch m_spanDispatch;
-  std::size_t m_valueTexels = 0, m_offDiagonalNonZeros = 0, m_storedSlots = 0;
-  std::vector<SegmentSlot> m_entrySlots;
-  std::vector<std::int64_t> m_slotEntries;
-  std::int32_t m_zeroElement = 0;
-  int m_layoutShift = 0, m_valuesShift = 0;
 };
 
 }  // namespace texstream::linalg

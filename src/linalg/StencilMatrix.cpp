@@ -82,43 +82,35 @@ StencilMatrix::StencilMatrix(Kind kind, std::size_t nx, std::size_t ny, std::siz
   initRowLayout();
 }
 
+template <class Coefficients>
+std::vector<StencilMatrix::Entry> StencilMatrix::crossEntries(const Coefficients& c) {
+  return {{0, 0, 0, &c.center, "center"},
+          {-1, 0, 0, &c.west, "west"},
+          {1, 0, 0, &c.east, "east"},
+          {0, -1, 0, &c.south, "south"},
+          {0, 1, 0, &c.north, "north"}};
+}
+
 StencilMatrix StencilMatrix::fivePoint(std::size_t nx, std::size_t ny, const FivePointCoefficients& c,
                                        std::string name) {
-  return StencilMatrix(Kind::FivePoint, nx, ny, 1,
-                       {{0, 0, 0, &c.center, "center"},
-                        {-1, 0, 0, &c.west, "west"},
-                        {1, 0, 0, &c.east, "east"},
-                        {0, -1, 0, &c.south, "south"},
-                        {0, 1, 0, &c.north, "north"}},
-                       std::move(name));
+  return StencilMatrix(Kind::FivePoint, nx, ny, 1, crossEntries(c), std::move(name));
 }
 
 StencilMatrix StencilMatrix::ninePoint(std::size_t nx, std::size_t ny, const NinePointCoefficients& c,
                                        std::string name) {
-  return StencilMatrix(Kind::NinePoint, nx, ny, 1,
-                       {{0, 0, 0, &c.center, "center"},
-                        {-1, 0, 0, &c.west, "west"},
-                        {1, 0, 0, &c.east, "east"},
-                        {0, -1, 0, &c.south, "south"},
-                        {0, 1, 0, &c.north, "north"},
-                        {-1, -1, 0, &c.southWest, "southWest"},
-                        {1, -1, 0, &c.southEast, "southEast"},
-                        {-1, 1, 0, &c.northWest, "northWest"},
-                        {1, 1, 0, &c.northEast, "northEast"}},
-                       std::move(name));
+  std::vector<Entry> entries = crossEntries(c);
+  entries.insert(entries.end(), {{-1, -1, 0, &c.southWest, "southWest"},
+                                 {1, -1, 0, &c.southEast, "southEast"},
+                                 {-1, 1, 0, &c.northWest, "northWest"},
+                                 {1, 1, 0, &c.northEast, "northEast"}});
+  return StencilMatrix(Kind::NinePoint, nx, ny, 1, entries, std::move(name));
 }
 
 StencilMatrix StencilMatrix::sevenPoint(std::size_t nx, std::size_t ny, std::size_t nz,
                                         const SevenPointCoefficients& c, std::string name) {
-  return StencilMatrix(Kind::SevenPoint, nx, ny, nz,
-                       {{0, 0, 0, &c.center, "center"},
-                        {-1, 0, 0, &c.west, "west"},
-                        {1, 0, 0, &c.east, "east"},
-                        {0, -1, 0, &c.south, "south"},
-                        {0, 1, 0, &c.north, "north"},
-                        {0, 0, -1, &c.down, "down"},
-                        {0, 0, 1, &c.up, "up"}},
-                       std::move(name));
+  std::vector<Entry> entries = crossEntries(c);
+  entries.insert(entries.end(), {{0, 0, -1, &c.down, "down"}, {0, 0, 1, &c.up, "up"}});
+  return StencilMatrix(Kind::SevenPoint, nx, ny, nz, entries, std::move(name));
 }
 
 StencilMatrix StencilMatrix::poisson2D(std::size_t nx, std::size_t ny, std::string name) {

@@ -76,6 +76,9 @@ class StencilMatrix : public StoredMatrix {
   };
   StencilMatrix(Kind kind, std::size_t nx, std::size_t ny, std::size_t nz, const std::vector<Entry>& entries,
                 std::string name);
+  /// The centre and the four in-plane neighbours, which every kind has.
+  template <class Coefficients>
+  static std::vector<Entry> crossEntries(const Coefficients& c);
 
   Kind m_kind = Kind::FivePoint;
   std::size_t m_nx = 0, m_ny = 0, m_nz = 0;

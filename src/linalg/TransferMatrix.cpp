@@ -3,6 +3,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
@@ -16,12 +17,6 @@
 #include <vector>
 
 namespace texstream::linalg {
-
-namespace {
-
-constexpr std::size_t kExactFloatLimit = std::size_t(1) << 24;
-
-}  // namespace
 
 TransferMatrix::TransferMatrix(const Csr& M, const stream::Layout& outputLayout, std::string name)
     : m_name(std::move(name)), m_rows(M.rows), m_cols(M.cols), m_nonZeros(M.nonZeros()), m_outputLayout(outputLayout) {

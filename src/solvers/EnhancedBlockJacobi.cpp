@@ -1,5 +1,5 @@
 // Bajaj et al. 2004, §4.1: the enhanced block Jacobi method, slab by slab, with the S block
-// evaluated by the kernel src/codegen generates (EbjKernel).
+// evaluated by a generated kernel (EbjSlabKernel.h; src/codegen writes it).
 #include <texstream/solvers/EnhancedBlockJacobi.h>
 
 #include <texstream/gl/Error.h>
@@ -34,17 +34,42 @@ void requireCells(const EbjGrid& g) {
 }
 
 const EbjGrid& validated(const EbjGrid& g) {
-  requireCells(g);
-  if (g.nx % 4 != 0 || g.nx > kEbjMaxLineLength) {
-    throw std::invalid_argument("EnhancedBlockJacobi: grid " + g.describe() + ": nx = " + std::to_string(g.nx) +
+  g.validate();
+  return g;
+}
+
+/// Whether perm holds each line position 0 .. nx - 1 once.
+bool isLinePermutation(std::span<const int> perm, int nx) {
+  std::vector<int> sorted(perm.begin(), perm.end());
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = sorted.size() == std::size_t(nx);
+  for (std::size_t q = 0; ok && q < sorted.size(); ++q) ok = sorted[q] == int(q);
+  return ok;
+}
+
+/// The kernel, checked against the grid it is to run on.
+EbjSlabKernel checked(EbjSlabKernel k, const EbjGrid& g) {
+  if (k.length != g.nx || k.dimensions != g.dimensions() || k.ends != g.x || !isLinePermutation(k.permutation, g.nx) ||
+      k.blocksRead.size() != std::size_t(g.nx / 4) || k.name.empty()) {
+    throw std::invalid_argument("EnhancedBlockJacobi: the slab kernel \"" + k.name + "\" is for lines of " +
+                                std::to_string(k.length) + " unknowns in " + std::to_string(k.dimensions) + "D with " +
+                                ebjBoundaryName(k.ends) + " ends, not for the grid " + g.describe() +
+                                " (codegen::ebjSlabKernel(grid) writes one)");
+  }
+  return k;
+}
+
+}  // namespace
+
+void EbjGrid::validate() const {
+  requireCells(*this);
+  if (nx % 4 != 0 || nx > kEbjMaxLineLength) {
+    throw std::invalid_argument("EnhancedBlockJacobi: grid " + describe() + ": nx = " + std::to_string(nx) +
                                 " is not supported; the x-lines are packed four unknowns to a texel, so nx must be a "
                                 "multiple of 4 in [4, " + std::to_string(kEbjMaxLineLength) +
                                 "] (orient the grid so that such a side runs along x)");
   }
-  return g;
 }
-
-}  // namespace
 
 bool EbjGrid::singular() const {
   return x == EbjBoundary::Neumann && y == EbjBoundary::Neumann && (nz == 1 || z == EbjBoundary::Neumann);
@@ -71,11 +96,9 @@ std::string EbjGrid::describe() const {
   return s;
 }
 
-EnhancedBlockJacobi::EnhancedBlockJacobi(const EbjGrid& grid, const EbjOptions& options, std::string name)
-    : m_grid(validated(grid)),
-      m_name(std::move(name)),
-      m_kernel(grid.nx, grid.dimensions(), grid.x, options.ordering,
-               options.schedule ? *options.schedule : EbjKernel::defaultSchedule()) {
+EnhancedBlockJacobi::EnhancedBlockJacobi(const EbjGrid& grid, EbjSlabKernel kernel, std::string name)
+    : m_grid(validated(grid)), m_name(std::move(name)), m_kernel(checked(std::move(kernel), grid)) {
+  m_position = m_kernel.position();
   m_kernel.registerSource();
   const std::size_t slabTexels = std::size_t(m_grid.ny) * std::size_t(m_grid.nz);
   m_slabLayout = stream::Layout::withWidth(4 * slabTexels, m_grid.ny);
@@ -121,17 +144,13 @@ linalg::SevenPointCoefficients coefficients(const EbjGrid& g) {
 }  // namespace
 
 void ebjReferenceSweep(const EbjGrid& g, std::span<const int> perm, std::span<const double> f, std::vector<double>& x) {
-  validated(g);
+  g.validate();
   const std::size_t cells = g.cells();
   if (f.size() != cells || x.size() != cells) {
     throw std::invalid_argument("ebjReferenceSweep: grid " + g.describe() + " has " + std::to_string(cells) +
                                 " cells, f has " + std::to_string(f.size()) + " and x " + std::to_string(x.size()));
   }
-  std::vector<int> sorted(perm.begin(), perm.end());
-  std::sort(sorted.begin(), sorted.end());
-  bool isPermutation = sorted.size() == std::size_t(g.nx);
-  for (std::size_t q = 0; isPermutation && q < sorted.size(); ++q) isPermutation = sorted[q] == int(q);
-  if (!isPermutation) {
+  if (!isLinePermutation(perm, g.nx)) {
     throw std::invalid_argument("ebjReferenceSweep: the permutation (" + std::to_string(perm.size()) +
                                 " entries) is not one of the line positions 0.." + std::to_string(g.nx - 1));
   }
@@ -213,7 +232,7 @@ void EnhancedBlockJacobi::requireNatural(const char* what, const Vector& v) cons
 }
 
 void EnhancedBlockJacobi::packInto(const Vector& natural, int s, Vector& out, int offset) const {
-  const auto& perm = m_kernel.permutation();
+  const auto& perm = m_kernel.permutation;
   const std::size_t q = std::size_t(4 * s);
   Pass("ebj/pack")
       .label("ebj pack")
@@ -238,7 +257,7 @@ void EnhancedBlockJacobi::load(const Vector& f, const Vector* x) {
 }
 
 void EnhancedBlockJacobi::runSlab(int s, bool residual) {
-  Pass pass(m_kernel.kernelName());
+  Pass pass(m_kernel.name);
   pass.label(residual ? "ebj residual" : "ebj slab")
       .define("EBJ_SLAB", (long long)s)
       .define("EBJ_DIMENSIONS", (long long)m_grid.dimensions());
@@ -246,7 +265,7 @@ void EnhancedBlockJacobi::runSlab(int s, bool residual) {
   if (m_grid.dimensions() == 3 && m_grid.z == EbjBoundary::Neumann) pass.define("EBJ_NEUMANN_Z");
   Vector& self = m_slabs[std::size_t(s)];
   pass.input("u_self", self).input("u_f", m_f);
-  for (int J : m_kernel.blocksRead(s)) {
+  for (int J : m_kernel.blocksRead[std::size_t(s)]) {
     if (J != s) pass.input("u_block" + std::to_string(J), m_slabs[std::size_t(J)]);
   }
   pass.uniform("u_residual", residual ? 1 : 0);
@@ -298,7 +317,7 @@ void EnhancedBlockJacobi::store(Vector& x) {
       .label("ebj unpack")
       .define("EBJ_LINE", (long long)m_grid.nx)
       .input("u_packed", m_scratch)
-      .uniformArray("u_position", m_kernel.position())
+      .uniformArray("u_position", m_position)
       .uniform("u_ny", m_grid.ny)
       .uniform("u_nz", m_grid.nz)
       .uniform("u_n", int(x.size()))

@@ -18,30 +18,30 @@
 // neighbours are the T blocks. Slabs updated earlier in the sweep are read with their new
 // values ("the newly computed unknown values of a slab are immediately used"), the slab's
 // own texels with their old ones. (S x)_s is evaluated by a kernel generated from the S block
-// by src/codegen (EbjKernel.h): reordered (EbjOrdering) so that it packs into vec4
-// MUL/MAD/DP4 instructions, e.g. 38 -> 20 for the paper's 40-unknown line. The order also
-// decides which couplings see new values, so it changes the convergence rate too (§4.1.3).
+// (EbjSlabKernel.h), which the caller passes in: src/codegen writes it (codegen::EbjKernel),
+// reordered (codegen::EbjOrdering) so that it packs into vec4 MUL/MAD/DP4 instructions, e.g.
+// 38 -> 20 for the paper's 40-unknown line. The order also decides which couplings see new
+// values, so it changes the convergence rate too (§4.1.3).
 // The boundary of the line direction is folded into S and D (the paper's a = -1/5 rows), the
 // j/k boundaries are applied when the neighbours are read.
 //
 // Requirements: nx a multiple of 4 in [4, 256] (put the grid's direction of such a length
 // along x); ny, nz >= 1; ny x (nz nx / 4) texels within the GL texture size limit.
 //
-//   EnhancedBlockJacobi ebj({.nx = 40, .ny = 80, .nz = 80, .x = EbjBoundary::Dirichlet,
-//                            .y = EbjBoundary::Neumann, .z = EbjBoundary::Neumann});
+//   const EbjGrid grid{.nx = 40, .ny = 80, .nz = 80, .x = EbjBoundary::Dirichlet,
+//                      .y = EbjBoundary::Neumann, .z = EbjBoundary::Neumann};
+//   EnhancedBlockJacobi ebj(grid, codegen::ebjSlabKernel(grid));  // codegen/EbjKernel.h
 //   SolverStatus s = ebj.solve(f, u, {.tolerance = 1e-5f});   // solver (IterativeSolver.h)
 //   enhancedBlockJacobiSmooth(ebj, f, u, 3);                  // smoother
-#include <texstream/codegen/Annealer.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/EbjKernel.h>
+#include <texstream/solvers/EbjSlabKernel.h>
 #include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Vector.h>
 
 #include <cstddef>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +55,9 @@ struct EbjGrid {
   std::size_t cells() const { return std::size_t(nx) * std::size_t(ny) * std::size_t(nz); }
   /// Neumann in every direction of the grid: A is singular (constants).
   bool singular() const;
+  /// Throws std::invalid_argument for a grid the solver does not support, naming the size
+  /// and the rule: an empty one, or nx not a multiple of 4 in [4, kEbjMaxLineLength].
+  void validate() const;
   /// "40x80x80 (x dirichlet, y neumann, z neumann)"
   std::string describe() const;
 };
@@ -66,7 +69,7 @@ linalg::Csr ebjPoissonCsr(const EbjGrid& grid);
 linalg::StencilMatrix ebjPoissonMatrix(const EbjGrid& grid, std::string name);
 /// One enhanced block Jacobi sweep on the CPU in double, written plainly from the method
 /// (Bajaj et al. 2004, §4.1) rather than from the GPU kernel, which the tests and the bench
-/// check against it: slab s (line positions permutation[4s .. 4s+3], EbjKernel's
+/// check against it: slab s (line positions permutation[4s .. 4s+3], EbjSlabKernel's
 /// convention) of every line gets (line neighbours + j/k neighbours + f) / D from the
 /// current values, slabs before s already new; the x-ends fold into D (Neumann: D - 1, no
 /// ghost), j/k ghosts read 0 (Dirichlet) or the cell itself (Neumann) with D unchanged.
@@ -75,12 +78,6 @@ linalg::StencilMatrix ebjPoissonMatrix(const EbjGrid& grid, std::string name);
 /// or sizes that do not match.
 void ebjReferenceSweep(const EbjGrid& grid, std::span<const int> permutation, std::span<const double> f,
                        std::vector<double>& x);
-
-struct EbjOptions {
-  EbjOrdering ordering = EbjOrdering::Stretches;
-  /// Annealed only (EbjKernel::defaultSchedule() when unset).
-  std::optional<codegen::AnnealingSchedule> schedule;
-};
 
 /// The unset fields of the solver's options: 1000 iterations, a check every 8 (each: slabs()
 /// passes, a reduction, a read-back).
@@ -96,10 +93,11 @@ inline constexpr IterationDefaults kEbjDefaults{1000, 8};
 /// replaces f. Fixed mode reads nothing back unless a check is due.
 class EnhancedBlockJacobi : public IterativeSolver {
  public:
-  /// Builds the kernel (annealing first for EbjOrdering::Annealed) and the slab textures in
-  /// the current context. Throws std::invalid_argument for an unsupported grid (naming the
-  /// size and the rule) and gl::Error when the textures do not fit.
-  explicit EnhancedBlockJacobi(const EbjGrid& grid, const EbjOptions& options = {}, std::string name = "ebj");
+  /// Registers the slab kernel for the grid's x-lines (codegen::ebjSlabKernel(grid) writes
+  /// one) and builds the slab textures in the current context. Throws std::invalid_argument
+  /// for an unsupported grid (EbjGrid::validate) or a kernel for other lines, and gl::Error
+  /// when the textures do not fit.
+  EnhancedBlockJacobi(const EbjGrid& grid, EbjSlabKernel kernel, std::string name = "ebj");
   EnhancedBlockJacobi(EnhancedBlockJacobi&&) noexcept = default;
   EnhancedBlockJacobi& operator=(EnhancedBlockJacobi&&) noexcept = default;
 
@@ -107,7 +105,7 @@ class EnhancedBlockJacobi : public IterativeSolver {
   std::size_t size() const { return m_grid.cells(); }
   int slabs() const { return m_grid.nx / 4; }
   const std::string& name() const { return m_name; }
-  const EbjKernel& kernel() const { return m_kernel; }
+  const EbjSlabKernel& kernel() const { return m_kernel; }
 
   /// ebjPoissonMatrix(grid(), name).
   linalg::StencilMatrix matrix(std::string name) const { return ebjPoissonMatrix(m_grid, std::move(name)); }
@@ -136,7 +134,8 @@ class EnhancedBlockJacobi : public IterativeSolver {
 
   EbjGrid m_grid;
   std::string m_name;
-  EbjKernel m_kernel;
+  EbjSlabKernel m_kernel;
+  std::vector<int> m_position;  // m_kernel.position()
   stream::Layout m_slabLayout, m_packedLayout;
   std::vector<stream::Vector> m_slabs;
   stream::Vector m_f, m_scratch;  // packed: right-hand side; residual / unpack staging

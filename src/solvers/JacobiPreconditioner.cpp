@@ -5,6 +5,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Layout.h>
 
@@ -17,10 +18,7 @@ namespace texstream::solvers {
 namespace {
 
 stream::Vector invertDiagonal(const linalg::LinearOperator& A, const stream::Layout& layout) {
-  if (A.rows() != A.cols()) {
-    throw gl::Error("JacobiPreconditioner(\"" + A.name() + "\"): the matrix is " + std::to_string(A.rows()) + "x" +
-                    std::to_string(A.cols()) + ", not square");
-  }
+  linalg::requireSquare("JacobiPreconditioner(\"" + A.name() + "\")", A);
   if (layout.size() != A.rows()) {
     throw gl::Error("JacobiPreconditioner(\"" + A.name() + "\"): layout " + layout.describe() + " does not hold " +
                     std::to_string(A.rows()) + " rows");

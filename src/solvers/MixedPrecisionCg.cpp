@@ -9,6 +9,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/CgDriver.h>
 #include <texstream/solvers/InternalOrder.h>
@@ -212,10 +213,7 @@ RefinementStatus mixedPrecisionCg(const linalg::LinearOperator& A, const linalg:
                                   linalg::DoubleFloatVector& x, const RefinementOptions& options,
                                   const CgOptions& cgOptions, const Preconditioner* M) {
   const std::string where = "mixedPrecisionCg(" + quoted(A.name()) + ")";
-  if (A.rows() != A.cols()) {
-    throw gl::Error(where + ": the operator is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) +
-                    ", not square");
-  }
+  linalg::requireSquare(where, A);
   if (b.size() != A.rows() || x.size() != A.cols() || b.layout() != x.layout()) {
     throw gl::Error(where + ": b (\"" + b.name() + "\", " + std::to_string(b.size()) + " elements, " +
                     b.layout().describe() + ") and x (\"" + x.name() + "\", " + std::to_string(x.size()) +

@@ -4,6 +4,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/stream/Vector.h>
 #include <texstream/text/Format.h>
@@ -55,10 +56,7 @@ void validateRefinementOptions(const std::string& solver, const RefinementOption
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
                         linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
   validateRefinementOptions("refine", options);
-  if (A.rows() != A.cols()) {
-    throw gl::Error("refine: the operator \"" + A.name() + "\" is " + std::to_string(A.rows()) + "x" +
-                    std::to_string(A.cols()) + ", not square");
-  }
+  linalg::requireSquare("refine(\"" + A.name() + "\")", A);
   gl::StateGuard guard;
   DefectCorrection pairs;
   pairs.rightHandSideNorm = norm2(b);

@@ -2,6 +2,7 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/linalg/OperatorShapes.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 
@@ -31,10 +32,7 @@ void requireIterationOptions(const std::string& solver, double tolerance, int ma
 void requireSquareSystem(const std::string& solver, const linalg::LinearOperator& A, const stream::Vector& b,
                          const stream::Vector& x) {
   const std::string where = solver + "(" + quoted(A.name()) + ")";
-  if (A.rows() != A.cols()) {
-    throw gl::Error(where + ": the matrix is " + std::to_string(A.rows()) + "x" + std::to_string(A.cols()) + ", " +
-                    solver + " needs a square one");
-  }
+  linalg::requireSquare(where, A);
   if (b.empty() || x.empty()) throw gl::Error(where + ": b or x is an empty vector");
   if (b.size() != A.rows()) {
     throw gl::Error(where + ": b " + quoted(b.name()) + " has n=" + std::to_string(b.size()) + ", the matrix has " +

@@ -174,8 +174,8 @@ TEST_CASE("GPU-assembled curvature matrix equals the CPU double build and is sym
     opts.fixBoundary = c.fixBoundary;
     opts.segment.interleave = interleave;
     CurvatureFlow flow(c.mesh, opts, "test");
-    REQUIRE(flow.matrix().interleaved() == interleave);
-    REQUIRE((flow.matrix().groups()[0].stride > 1) == (interleave && flow.matrix().groups()[0].texels > 1));
+    REQUIRE(flow.matrix().layout().interleaved == interleave);
+    REQUIRE((flow.matrix().layout().groups[0].stride > 1) == (interleave && flow.matrix().layout().groups[0].texels > 1));
     const TriangleTopology& topo = flow.topology();
     for (float lambdaDt : lambdas) {
       INFO("lambdaDt " << lambdaDt);

@@ -19,6 +19,7 @@
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -154,11 +155,11 @@ TEST_CASE("SegmentMatrix: y = A x for rows of 0 to 300 non-zeros, both packings"
     const SegmentMatrix A(csr, "A", options);
     if (n >= 1000) {
       REQUIRE(maxOffDiagonal(csr) >= 250);
-      REQUIRE(A.passesPerApply() > int(A.groups().size()));  // long rows took extra passes
+      REQUIRE(A.layout().passesPerApply() > int(A.layout().groups.size()));  // long rows took extra passes
     }
     REQUIRE(A.rows() == n);
     REQUIRE(A.internalLayout().size() >= n);
-    REQUIRE(A.paddingRatio() >= 1.0);
+    REQUIRE(A.layout().paddingRatio() >= 1.0);
     checkProduct(A, csr, n + 3);
     Vector d(n, "d");
     A.diagonal(d);
@@ -174,14 +175,14 @@ TEST_CASE("SegmentMatrix: the segment layout follows the backend unless chosen",
   const Csr csr = randomRows(2001, 20, 5);
   // Unset: interleaved on compute, consecutive on fragment; the layout then stays.
   const SegmentMatrix byBackend(csr, "byBackend", packingOption(packing));
-  REQUIRE(byBackend.interleaved() == compute);
-  REQUIRE(byBackend.transposed("t").interleaved() == compute);
+  REQUIRE(byBackend.layout().interleaved == compute);
+  REQUIRE(byBackend.transposed("t").layout().interleaved == compute);
   for (const bool interleave : {false, true}) {
     SegmentOptions options = packingOption(packing);
     options.interleave = interleave;
     const SegmentMatrix A(csr, "A", options);
-    REQUIRE(A.interleaved() == interleave);
-    for (const auto& g : A.groups()) {
+    REQUIRE(A.layout().interleaved == interleave);
+    for (const auto& g : A.layout().groups) {
       const int tile = options.tileWidth * options.tileHeight;
       if (!interleave) REQUIRE(g.stride == 1);
       else if (packing == SegmentPacking::IdenticalTiles) REQUIRE(g.stride == tile);
@@ -199,7 +200,7 @@ TEST_CASE("SegmentMatrix: groups cover every internal texel once, rows sorted by
   const auto& layout = A.internalLayout();
   std::vector<int> covered(layout.texels(), 0);
   int previousK = 1 << 30;
-  for (const auto& g : A.groups()) {
+  for (const auto& g : A.layout().groups) {
     REQUIRE(g.k < previousK);  // decreasing cost, one group per program
     previousK = g.k;
     for (const auto& r : g.rects) {
@@ -218,8 +219,8 @@ TEST_CASE("SegmentMatrix: groups cover every internal texel once, rows sorted by
     for (std::size_t p = 1; p < csr.rows; ++p) {
       REQUIRE(count[std::size_t(A.internalToUser()[p - 1])] >= count[std::size_t(A.internalToUser()[p])]);
     }
-    REQUIRE(A.groups().size() <= 40);
-    for (const auto& g : A.groups()) REQUIRE(g.rects.size() <= 3);  // one rectangle plus ragged rows
+    REQUIRE(A.layout().groups.size() <= 40);
+    for (const auto& g : A.layout().groups) REQUIRE(g.rects.size() <= 3);  // one rectangle plus ragged rows
   }
 }
 
@@ -241,9 +242,9 @@ TEST_CASE("SegmentMatrix: small groups join larger ones (one pass for a near-reg
   SegmentOptions merged = packingOption(packing), plain = packingOption(packing);
   plain.mergeBelow = 0;
   const SegmentMatrix A(csr, "merged", merged), B(csr, "plain", plain);
-  REQUIRE(A.groups().size() == 1);
-  REQUIRE(A.groups()[0].k == 6);
-  REQUIRE(B.groups().size() >= 2);
+  REQUIRE(A.layout().groups.size() == 1);
+  REQUIRE(A.layout().groups[0].k == 6);
+  REQUIRE(B.layout().groups.size() >= 2);
   checkProduct(A, csr, 12);
   checkProduct(B, csr, 13);
 }
@@ -345,26 +346,27 @@ TEST_CASE("SegmentMatrix: values from setValues and written through the texel ma
   for (std::size_t e = 0; e < csr.values.size(); ++e) REQUIRE(back.values[e] == Approx(float(csr.values[e])));
 
   // Write new values straight into the textures, as a GPU pass would: entry e lives at
-  // entrySlots()[e], and slotEntries() inverts that for the off-diagonal values.
+  // layout().entrySlots[e], and layout().slotEntries inverts that for the off-diagonal values.
   Csr other = csr;
   const auto fresh = test::randomFloats(csr.values.size(), 23);
   for (std::size_t e = 0; e < fresh.size(); ++e) other.values[e] = fresh[e];
   std::vector<float> values(4 * std::size_t(A.offDiagonalValues().width()) * std::size_t(A.offDiagonalValues().height()), 0.0f);
   for (std::size_t s = 0; s < values.size(); ++s) {
-    if (A.slotEntries()[s] >= 0) values[s] = fresh[std::size_t(A.slotEntries()[s])];
+    if (A.layout().slotEntries[s] >= 0) values[s] = fresh[std::size_t(A.layout().slotEntries[s])];
   }
   std::vector<float> diagonal(A.internalLayout().paddedSize(), 0.0f);
   for (std::size_t p = 0; p < A.internalLayout().size(); ++p) diagonal[p] = A.internalToUser()[p] < 0 ? 1.0f : 0.0f;
   for (std::size_t e = 0; e < fresh.size(); ++e) {
-    const auto& slot = A.entrySlots()[e];
+    const auto& slot = A.layout().entrySlots[e];
     if (!slot.diagonal) {
-      const std::size_t s = 4 * (std::size_t(slot.y) * std::size_t(A.valuesWidth()) + std::size_t(slot.x)) + std::size_t(slot.channel);
-      REQUIRE(A.slotEntries()[s] == std::int64_t(e));
+      const std::size_t s = 4 * (std::size_t(slot.y) * std::size_t(A.layout().valuesWidth) + std::size_t(slot.x)) + std::size_t(slot.channel);
+      REQUIRE(A.layout().slotEntries[s] == std::int64_t(e));
       continue;
     }
     const std::size_t p = 4 * (std::size_t(slot.y) * std::size_t(A.internalLayout().width()) + std::size_t(slot.x)) +
                           std::size_t(slot.channel);
-    REQUIRE(A.internalToUser()[p] == A.entryRow(std::int64_t(e)));
+    const auto row = std::upper_bound(csr.rowPtr.begin(), csr.rowPtr.end(), std::int64_t(e)) - csr.rowPtr.begin() - 1;
+    REQUIRE(A.internalToUser()[p] == std::int32_t(row));
     diagonal[p] += fresh[e];
   }
   A.mutableOffDiagonalValues().upload(values.data());

@@ -15,6 +15,7 @@
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/codegen/EbjKernel.h>
 #include <texstream/solvers/EnhancedBlockJacobi.h>
 #include <texstream/solvers/GridStencil.h>
 #include <texstream/solvers/Jacobi.h>
@@ -142,7 +143,7 @@ TEST_CASE("enhancedBlockJacobi(f, f) solves in place: the answer of a separate x
   const std::size_t n = g.cells();
   const std::vector<float> fs = test::randomFloats(n, 864);
   const solvers::IterativeOptions opts{.tolerance = 1e-4f, .maxIterations = 2000, .checkEvery = 8};
-  solvers::EnhancedBlockJacobi ebj(g, {}, "ebj");
+  solvers::EnhancedBlockJacobi ebj(g, codegen::ebjSlabKernel(g), "ebj");
   stream::Vector f = makeVector(fs, "f"), x = makeVector(fs, "x");
   const auto separate = solvers::enhancedBlockJacobi(ebj, f, x, opts);
   INFO(separate.message);

@@ -1,14 +1,15 @@
-// Tests src/solvers/EnhancedBlockJacobi.* and EbjKernel.* (Bajaj et al. 2004, §4.1): the
-// generated S-block code against the plain stencil, one GPU sweep against a CPU double
-// sweep with the same slab order, convergence to the CPU double solution on Dirichlet,
-// Neumann and mixed problems in 2D and 3D (pure Neumann modulo a constant), and errors.
+// Tests src/solvers/EnhancedBlockJacobi.* and EbjSlabKernel.* (Bajaj et al. 2004, §4.1),
+// with the slab kernels src/codegen generates (tests/codegen/ebj_kernel.cpp tests those on
+// the CPU): one GPU sweep against a CPU double sweep with the same slab order, convergence
+// to the CPU double solution on Dirichlet, Neumann and mixed problems in 2D and 3D (pure
+// Neumann modulo a constant), and errors.
 #include <catch2/catch.hpp>
 
 #include "solvers/Reference.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
-#include <texstream/codegen/SimdProgram.h>
+#include <texstream/codegen/EbjKernel.h>
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/solvers/EnhancedBlockJacobi.h>
@@ -22,8 +23,8 @@
 using namespace texstream;
 using solvers::EbjBoundary;
 using solvers::EbjGrid;
-using solvers::EbjKernel;
-using solvers::EbjOrdering;
+using codegen::EbjKernel;
+using codegen::EbjOrdering;
 using solvers::EnhancedBlockJacobi;
 
 namespace {
@@ -109,63 +110,12 @@ codegen::AnnealingSchedule quickSchedule(std::uint64_t seed) {
   return s;
 }
 
-}  // namespace
-
-TEST_CASE("EbjKernel: the S block, its orderings and their costs", "[solvers][ebj]") {
-  SECTION("the paper's costs: 2D line of 8 (6 -> 4), 3D line of 40 (38 -> 20)") {
-    const EbjKernel k2(8, 2, N, EbjOrdering::Stretches), k3(40, 3, N, EbjOrdering::Stretches);
-    CHECK(k2.naturalCost() == 6);
-    CHECK(k2.cost() == 4);
-    CHECK(k3.naturalCost() == 38);
-    CHECK(k3.cost() == 20);
-    CHECK(EbjKernel(40, 3, N, EbjOrdering::Natural).cost() == 38);
-    // The paper's a and b: -1/5 on the end rows, -1/6 inside (their sign convention).
-    CHECK(k3.sBlock().at(0, 1) == Approx(1.0 / 5.0));
-    CHECK(k3.sBlock().at(1, 0) == Approx(1.0 / 6.0));
-    CHECK(k3.sBlock().at(39, 38) == Approx(1.0 / 5.0));
-    CHECK(EbjKernel(40, 3, D, EbjOrdering::Natural).sBlock().at(0, 1) == Approx(1.0 / 6.0));
-  }
-  SECTION("annealed: a valid ordering never costlier than the natural one") {
-    const EbjKernel k(24, 3, N, EbjOrdering::Annealed, quickSchedule(3));
-    CHECK(k.cost() <= k.naturalCost());
-    CHECK(k.cost() >= int((k.sBlock().nonzeros() + 3) / 4));
-    std::vector<int> sorted = k.permutation();
-    std::sort(sorted.begin(), sorted.end());
-    for (int i = 0; i < 24; ++i) REQUIRE(sorted[std::size_t(i)] == i);
-  }
-  SECTION("the compiled program of every ordering computes S x") {
-    for (const EbjOrdering o : {EbjOrdering::Natural, EbjOrdering::Stretches, EbjOrdering::Annealed}) {
-      for (const int length : {4, 12, 40}) {
-        INFO(solvers::ebjOrderingName(o) << ", length " << length);
-        const EbjKernel k(length, 3, length == 12 ? D : N, o, quickSchedule(5));
-        const std::vector<double> x = test::toDouble(test::randomFloats(std::size_t(length), 11));
-        const std::vector<double> want = k.sBlock().evaluate(x);
-        const std::vector<double> got =
-            codegen::unpermuteVector(codegen::interpret(k.program(), codegen::permuteVector(x, k.permutation())),
-                                     k.permutation(), length);
-        CHECK(maxRelDiff(got, want) < 1e-14);
-        for (int s = 0; s < k.slabs(); ++s) {
-          for (int p = 0; p < 4; ++p) {
-            const int i = k.permutation()[std::size_t(4 * s + p)];
-            CHECK(k.position()[std::size_t(i)] == 4 * s + p);
-            CHECK(k.diagonal(s)[std::size_t(p)] == k.diagonalAt(i));
-          }
-        }
-      }
-    }
-  }
-  SECTION("unsupported lines are refused clearly") {
-    for (const int bad : {0, 2, 6, 41, 260}) {
-      INFO("length " << bad);
-      CHECK_THROWS_WITH(EbjKernel(bad, 3, D, EbjOrdering::Natural),
-                        Catch::Contains("multiple of 4") && Catch::Contains(std::to_string(bad)));
-    }
-    CHECK_THROWS_WITH(EbjKernel(8, 4, D, EbjOrdering::Natural), Catch::Contains("dimensions must be 2 or 3"));
-    codegen::AnnealingSchedule s;
-    s.restarts = 0;
-    CHECK_THROWS_WITH(EbjKernel(8, 2, D, EbjOrdering::Annealed, s), Catch::Contains("restarts"));
-  }
+/// The solver for g with the kernel codegen writes for its lines.
+EnhancedBlockJacobi makeEbj(const EbjGrid& g, const codegen::EbjOptions& options = {}, std::string name = "ebj") {
+  return EnhancedBlockJacobi(g, codegen::ebjSlabKernel(g, options), std::move(name));
 }
+
+}  // namespace
 
 TEST_CASE("EBJ: the generated slab kernels equal a plain double evaluation", "[gl][solvers][ebj]") {
   TEXSTREAM_FOR_EACH_BACKEND();
@@ -183,8 +133,8 @@ TEST_CASE("EBJ: the generated slab kernels equal a plain double evaluation", "[g
   std::uint64_t seed = 100;
   for (const Case& c : cases) {
     const EbjGrid& g = c.grid;
-    INFO(g.describe() << ", " << solvers::ebjOrderingName(c.ordering));
-    EnhancedBlockJacobi ebj(g, {.ordering = c.ordering, .schedule = quickSchedule(seed)}, "test.ebj");
+    INFO(g.describe() << ", " << codegen::ebjOrderingName(c.ordering));
+    EnhancedBlockJacobi ebj = makeEbj(g, {.ordering = c.ordering, .schedule = quickSchedule(seed)}, "test.ebj");
     const std::size_t n = g.cells();
     const std::vector<float> fs = test::randomFloats(n, ++seed), xs = test::randomFloats(n, ++seed);
     const stream::Vector f = upload(fs, "test.ebj.f");
@@ -202,8 +152,8 @@ TEST_CASE("EBJ: the generated slab kernels equal a plain double evaluation", "[g
 
     // Two sweeps through the smoother, against two plain double sweeps.
     std::vector<double> want = test::toDouble(xs);
-    solvers::ebjReferenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
-    solvers::ebjReferenceSweep(g, ebj.kernel().permutation(), test::toDouble(fs), want);
+    solvers::ebjReferenceSweep(g, ebj.kernel().permutation, test::toDouble(fs), want);
+    solvers::ebjReferenceSweep(g, ebj.kernel().permutation, test::toDouble(fs), want);
     solvers::enhancedBlockJacobiSmooth(ebj, f, x, 2);
     CHECK(maxRelDiff(download(x), want) < 2e-6);
 
@@ -238,7 +188,7 @@ TEST_CASE("EBJ converges to the double solution (Dirichlet, Neumann, mixed; 2D a
     const linalg::Csr A = poissonCsr(g);
     const std::vector<double> reference = test::solveReference(A, f);
 
-    EnhancedBlockJacobi ebj(g, {.ordering = c.ordering}, "test.ebj");
+    EnhancedBlockJacobi ebj = makeEbj(g, {.ordering = c.ordering}, "test.ebj");
     const stream::Vector fv = upload(std::vector<float>(f.begin(), f.end()), "test.ebj.f");
     stream::Vector x(n, "test.ebj.x");
     const solvers::SolverStatus status =
@@ -268,14 +218,14 @@ TEST_CASE("EBJ beats plain Jacobi, and the optimised ordering beats the natural 
   const std::vector<float> fs = test::randomFloats(n, 301);
   const stream::Vector f = upload(fs, "test.ebj.f");
   auto iterations = [&](EbjOrdering o) {
-    EnhancedBlockJacobi ebj(g, {.ordering = o}, "test.ebj");
+    EnhancedBlockJacobi ebj = makeEbj(g, {.ordering = o}, "test.ebj");
     stream::Vector x(n, "test.ebj.x");
     const auto s = solvers::enhancedBlockJacobi(ebj, f, x, {.tolerance = 1e-3f, .maxIterations = 3000, .checkEvery = 1});
     REQUIRE(s.converged());
     return s.iterations;
   };
   const int natural = iterations(EbjOrdering::Natural), stretches = iterations(EbjOrdering::Stretches);
-  EnhancedBlockJacobi ebj(g, {}, "test.ebj");
+  EnhancedBlockJacobi ebj = makeEbj(g, {}, "test.ebj");
   stream::Vector x(n, "test.ebj.x");
   const auto jacobi =
       solvers::jacobi(ebj.matrix("test.ebj.A"), f, x, {.tolerance = 1e-3f, .maxIterations = 5000, .checkEvery = 1});
@@ -289,13 +239,22 @@ TEST_CASE("EBJ beats plain Jacobi, and the optimised ordering beats the natural 
 TEST_CASE("EBJ reports bad inputs and failures clearly", "[gl][solvers][ebj]") {
   test::context();
   SECTION("grids it does not support") {
-    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 10, .ny = 4}),
-                      Catch::Contains("nx = 10") && Catch::Contains("multiple of 4"));
-    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 260, .ny = 4}), Catch::Contains("nx = 260"));
-    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 8, .ny = 0}), Catch::Contains("empty"));
-    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 8, .ny = 4, .nz = 0}), Catch::Contains("empty"));
+    CHECK_THROWS_WITH(makeEbj(EbjGrid{.nx = 10, .ny = 4}), Catch::Contains("nx = 10") && Catch::Contains("multiple of 4"));
+    CHECK_THROWS_WITH(makeEbj(EbjGrid{.nx = 260, .ny = 4}), Catch::Contains("nx = 260"));
+    CHECK_THROWS_WITH(makeEbj(EbjGrid{.nx = 8, .ny = 0}), Catch::Contains("empty"));
+    CHECK_THROWS_WITH(makeEbj(EbjGrid{.nx = 8, .ny = 4, .nz = 0}), Catch::Contains("empty"));
+    // The solver itself checks the grid, and that the kernel is for its lines.
+    const solvers::EbjSlabKernel k8 = codegen::ebjSlabKernel({.nx = 8, .ny = 4});
+    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 10, .ny = 4}, k8), Catch::Contains("nx = 10"));
+    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 12, .ny = 4}, k8),
+                      Catch::Contains("lines of 8 unknowns") && Catch::Contains("12x4"));
+    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 8, .ny = 4, .nz = 2}, k8), Catch::Contains("in 2D"));
+    CHECK_THROWS_WITH(EnhancedBlockJacobi(EbjGrid{.nx = 8, .ny = 4, .x = N}, k8), Catch::Contains("dirichlet ends"));
+    solvers::EbjSlabKernel twice = k8;
+    twice.permutation[0] = twice.permutation[1];
+    CHECK_THROWS_AS(EnhancedBlockJacobi(EbjGrid{.nx = 8, .ny = 4}, twice), std::invalid_argument);
   }
-  EnhancedBlockJacobi ebj(EbjGrid{.nx = 8, .ny = 5, .nz = 3}, {}, "test.ebj");
+  EnhancedBlockJacobi ebj = makeEbj(EbjGrid{.nx = 8, .ny = 5, .nz = 3}, {}, "test.ebj");
   SECTION("vectors that do not match the grid") {
     const stream::Vector f(120, "test.ebj.f"), small(119, "test.ebj.small");
     stream::Vector x(120, "test.ebj.x"), big(121, "test.ebj.big");
@@ -330,7 +289,7 @@ TEST_CASE("EBJ reports bad inputs and failures clearly", "[gl][solvers][ebj]") {
     for (float v : x.download()) REQUIRE(v == 0.0f);
   }
   SECTION("a singular grid with an inconsistent f says why it stalls") {
-    EnhancedBlockJacobi neumann(EbjGrid{.nx = 8, .ny = 5, .x = N, .y = N}, {}, "test.ebj.neumann");
+    EnhancedBlockJacobi neumann = makeEbj(EbjGrid{.nx = 8, .ny = 5, .x = N, .y = N}, {}, "test.ebj.neumann");
     std::vector<float> fs(40, 1.0f);
     stream::Vector x(40, "test.ebj.x");
     const auto s = solvers::enhancedBlockJacobi(neumann, upload(fs, "test.ebj.f"), x, {.maxIterations = 20});

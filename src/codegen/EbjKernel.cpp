@@ -1,23 +1,20 @@
 // Bajaj et al. 2004, §4.1: the S block of the enhanced block Jacobi method, optimised by the
 // §2.3 machinery of src/codegen and emitted as one kernel source with a variant per slab.
-#include <texstream/solvers/EbjKernel.h>
+#include <texstream/codegen/EbjKernel.h>
 
 #include <texstream/codegen/Examples.h>
 #include <texstream/codegen/Glsl.h>
 #include <texstream/codegen/SimdCost.h>
-#include <texstream/stream/KernelCache.h>
+#include <texstream/solvers/EnhancedBlockJacobi.h>
 #include <texstream/text/Format.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-namespace texstream::solvers {
-
-const char* ebjBoundaryName(EbjBoundary b) { return b == EbjBoundary::Dirichlet ? "dirichlet" : "neumann"; }
+namespace texstream::codegen {
 
 const char* ebjOrderingName(EbjOrdering o) {
   switch (o) {
@@ -28,8 +25,8 @@ const char* ebjOrderingName(EbjOrdering o) {
   return "?";
 }
 
-codegen::AnnealingSchedule EbjKernel::defaultSchedule() {
-  codegen::AnnealingSchedule s = codegen::example("ebj3d").schedule;
+AnnealingSchedule EbjKernel::defaultSchedule() {
+  AnnealingSchedule s = example("ebj3d").schedule;
   s.restarts = 4;
   return s;
 }
@@ -48,15 +45,14 @@ std::uint64_t fnv1a(const std::string& text) {
 using text::numbered;
 
 std::string vec4(const std::array<double, 4>& v) {
-  return "vec4(" + codegen::glslFloat(v[0]) + ", " + codegen::glslFloat(v[1]) + ", " + codegen::glslFloat(v[2]) +
-         ", " + codegen::glslFloat(v[3]) + ")";
+  return "vec4(" + glslFloat(v[0]) + ", " + glslFloat(v[1]) + ", " + glslFloat(v[2]) + ", " + glslFloat(v[3]) + ")";
 }
 
-std::vector<int> blocksReadBy(const std::vector<codegen::Instruction>& row) {
+std::vector<int> blocksReadBy(const std::vector<Instruction>& row) {
   std::set<int> used;
-  for (const codegen::Instruction& in : row) {
-    for (const codegen::Operand* o : {&in.src, &in.addend}) {
-      if (o->kind == codegen::Operand::Kind::X) used.insert(o->index);
+  for (const Instruction& in : row) {
+    for (const Operand* o : {&in.src, &in.addend}) {
+      if (o->kind == Operand::Kind::X) used.insert(o->index);
     }
   }
   return {used.begin(), used.end()};
@@ -65,8 +61,9 @@ std::vector<int> blocksReadBy(const std::vector<codegen::Instruction>& row) {
 }  // namespace
 
 EbjKernel::EbjKernel(int length, int dimensions, EbjBoundary ends, EbjOrdering ordering,
-                     const codegen::AnnealingSchedule& schedule)
-    : m_length(length), m_dimensions(dimensions), m_ends(ends), m_ordering(ordering) {
+                     const AnnealingSchedule& schedule)
+    : m_ordering(ordering) {
+  using solvers::kEbjMaxLineLength;
   if (length < 4 || length % 4 != 0 || length > kEbjMaxLineLength) {
     throw std::invalid_argument("EbjKernel: the line length (nx) must be a multiple of 4 in [4, " +
                                 std::to_string(kEbjMaxLineLength) + "], got " + std::to_string(length) +
@@ -77,99 +74,88 @@ EbjKernel::EbjKernel(int length, int dimensions, EbjBoundary ends, EbjOrdering o
   }
   const double interior = 1.0 / (2.0 * dimensions);
   const double end = ends == EbjBoundary::Neumann ? 1.0 / (2.0 * dimensions - 1.0) : interior;
-  m_s = codegen::enhancedBlockJacobiS(length, end, interior);
-  m_naturalCost = codegen::simdCost(m_s).total;
+  m_s = enhancedBlockJacobiS(length, end, interior);
+  m_naturalCost = simdCost(m_s).total;
+  m_slab.length = length;
+  m_slab.dimensions = dimensions;
+  m_slab.ends = ends;
 
+  std::vector<int>& permutation = m_slab.permutation;
   switch (ordering) {
-    case EbjOrdering::Natural: m_permutation = codegen::identityPermutation(length); break;
+    case EbjOrdering::Natural: permutation = identityPermutation(length); break;
     case EbjOrdering::Stretches: {
       const int q = length / 4;
       for (int s = 0; s < q; ++s) {
-        for (int p = 0; p < 4; ++p) m_permutation.push_back(s + q * p);
+        for (int p = 0; p < 4; ++p) permutation.push_back(s + q * p);
       }
       break;
     }
     case EbjOrdering::Annealed: {
       schedule.validate();
-      m_permutation = codegen::anneal(m_s, schedule).run.permutation;
+      permutation = anneal(m_s, schedule).run.permutation;
       break;
     }
   }
-  codegen::requirePermutation("EbjKernel", m_permutation, length);
-  m_position.assign(std::size_t(length), -1);
-  for (int q = 0; q < length; ++q) m_position[std::size_t(m_permutation[std::size_t(q)])] = q;
+  requirePermutation("EbjKernel", permutation, length);
 
-  const codegen::LinearExpression permuted = m_s.permuted(m_permutation);
-  m_cost = codegen::simdCost(permuted).total;
-  m_program = codegen::compile(permuted);
-  for (int s = 0; s < slabs(); ++s) m_blocksRead.push_back(blocksReadBy(m_program.rows[std::size_t(s)]));
+  const LinearExpression permuted = m_s.permuted(permutation);
+  m_cost = simdCost(permuted).total;
+  m_program = compile(permuted);
+  for (int s = 0; s < slabs(); ++s) m_slab.blocksRead.push_back(blocksReadBy(m_program.rows[std::size_t(s)]));
 
   // One source, one #if section per slab: the slab's gather, its D, and toGlsl's
   // straight-line code for its block row alone (the other rows emptied).
   const int n = slabs();
   std::ostringstream out;
-  out << "// Enhanced block Jacobi slab kernel (Bajaj et al. 2004, section 4.1), generated by texstream::solvers::"
+  out << "// Enhanced block Jacobi slab kernel (Bajaj et al. 2004, section 4.1), generated by texstream::codegen::"
          "EbjKernel.\n"
-      << "// Line of " << length << " unknowns, " << dimensions << "D, " << ebjBoundaryName(ends)
+      << "// Line of " << length << " unknowns, " << dimensions << "D, " << solvers::ebjBoundaryName(ends)
       << " ends, ordering " << ebjOrderingName(ordering) << ": S costs " << m_naturalCost << " -> " << m_cost
       << " SIMD instructions.\n"
       << "#define EBJ_BLOCKS " << n << "\n"
       << "#include \"ebj/slab_common.glsl\"\n";
   for (int s = 0; s < n; ++s) {
     out << (s == 0 ? "#if" : "#elif") << " EBJ_SLAB == " << s << "\n";
-    std::array<double, 4> d = diagonal(s), inv{};
+    std::array<double, 4> d = m_slab.diagonal(s), inv{};
     for (int p = 0; p < 4; ++p) inv[std::size_t(p)] = 1.0 / d[std::size_t(p)];
     out << "// slab " << s << ": line positions";
-    for (int p = 0; p < 4; ++p) out << " " << m_permutation[std::size_t(4 * s + p)];
+    for (int p = 0; p < 4; ++p) out << " " << permutation[std::size_t(4 * s + p)];
     out << "\n";
-    for (int J : m_blocksRead[std::size_t(s)]) {
+    for (int J : m_slab.blocksRead[std::size_t(s)]) {
       if (J != s) out << "uniform sampler2D u_block" << J << ";\n";
     }
     out << "const vec4 kEbjDiag = " << vec4(d) << ";\n"
         << "const vec4 kEbjInvDiag = " << vec4(inv) << ";\n"
         << "void ebjGather(ivec2 c, out vec4 x[EBJ_BLOCKS]) {\n"
         << "  for (int J = 0; J < EBJ_BLOCKS; ++J) x[J] = vec4(0.0);\n";
-    for (int J : m_blocksRead[std::size_t(s)]) {
+    for (int J : m_slab.blocksRead[std::size_t(s)]) {
       out << "  x[" << J << "] = texelFetch(" << (J == s ? std::string("u_self") : numbered("u_block", J))
           << ", c, 0);\n";
     }
     out << "}\n";
-    codegen::SimdProgram row = m_program;
+    SimdProgram row = m_program;
     for (int I = 0; I < n; ++I) {
       if (I != s) row.rows[std::size_t(I)].clear();
     }
-    codegen::GlslOptions options;
-    options.form = codegen::GlslForm::Function;
+    GlslOptions options;
+    options.form = GlslForm::Function;
     options.functionName = "ebjRow";
     options.comment = "block row " + std::to_string(s) + " of S (the other rows belong to the other slabs' variants)";
-    out << codegen::toGlsl(row, options);
+    out << toGlsl(row, options);
   }
   out << "#else\n#error EBJ_SLAB must name a slab in [0, EBJ_BLOCKS)\n#endif\n"
       << "#include \"ebj/slab_update.glsl\"\n";
-  m_source = out.str();
+  m_slab.source = out.str();
   char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)fnv1a(m_source));
-  m_name = std::string("ebj/generated/") + hash;
+  std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)fnv1a(m_slab.source));
+  m_slab.name = std::string("ebj/generated/") + hash;
 }
 
-double EbjKernel::diagonalAt(int i) const {
-  const bool end = i == 0 || i == m_length - 1;
-  return 2.0 * m_dimensions - (end && m_ends == EbjBoundary::Neumann ? 1.0 : 0.0);
+solvers::EbjSlabKernel ebjSlabKernel(const solvers::EbjGrid& grid, const EbjOptions& options) {
+  grid.validate();
+  return EbjKernel(grid.nx, grid.dimensions(), grid.x, options.ordering,
+                   options.schedule ? *options.schedule : EbjKernel::defaultSchedule())
+      .slabKernel();
 }
 
-std::array<double, 4> EbjKernel::diagonal(int slab) const {
-  std::array<double, 4> d{};
-  for (int p = 0; p < 4; ++p) d[std::size_t(p)] = diagonalAt(m_permutation.at(std::size_t(4 * slab + p)));
-  return d;
-}
-
-void EbjKernel::registerSource() const {
-  static std::mutex mutex;
-  static std::set<std::string> registered;
-  std::lock_guard<std::mutex> lock(mutex);
-  // The name is the text's hash, so a registered name already holds this text; registering
-  // again would only drop this thread's compiled variants.
-  if (registered.insert(m_name).second) stream::registerKernelSource(m_name, m_source);
-}
-
-}  // namespace texstream::solvers
+}  // namespace texstream::codegen
