@@ -5,6 +5,8 @@
 #include "SolvePanel.h"
 
 #include <texstream/gl/Error.h>
+#include <texstream/linalg/MatrixMarket.h>
+#include <texstream/linalg/SystemExport.h>
 #include <texstream/stream/GridLayout3D.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Reduction.h>
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -55,6 +58,32 @@ Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& setti
   m_camera.yaw = kYaw;
   m_camera.pitch = kPitch;
   rebuild();
+}
+
+Fluid3DDemo::~Fluid3DDemo() {
+  if (m_settings.exportDirectory.empty() || !m_solver) return;
+  try {
+    if (m_solver->steps() == 0) {
+      std::cerr << "texstream-fluid3d: --export-system: no step ran, so no pressure system was built; nothing written\n";
+      return;
+    }
+    const fluid::PressureSystem3D system = m_solver->pressureSystem();
+    const std::string comment = "texstream-fluid3d: the pressure projection of step " +
+                                std::to_string(m_solver->steps()) + " (" + sizeText() + " cells)";
+    const std::vector<std::vector<double>> rhs{system.b};
+    for (const std::string& path :
+         linalg::exportSystem(system.A, rhs, m_settings.exportDirectory,
+                              m_settings.exportPetsc ? linalg::SystemFileFormat::Petsc
+                                                     : linalg::SystemFileFormat::MatrixMarket,
+                              comment))
+      std::cerr << "texstream-fluid3d: wrote " << path << "\n";
+    const std::string path = (std::filesystem::path(m_settings.exportDirectory) / "x_texstream.mtx").string();
+    linalg::writeMatrixMarketVector(path, system.x, comment + ", texstream's solution: " +
+                                                        m_solver->lastStats().solverMessage);
+    std::cerr << "texstream-fluid3d: wrote " << path << " (" << system.A.rows << " unknowns)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "texstream-fluid3d: error: --export-system: " << e.what() << "\n";
+  }
 }
 
 std::string Fluid3DDemo::sizeText() const {

@@ -32,6 +32,9 @@ class Fluid3DDemo : public Demo {
  public:
   /// Throws UsageError naming --size when the grid does not fit the context's textures.
   Fluid3DDemo(const RunContext& ctx, const Fluid3DSettings& settings);
+  /// With --export-system: writes the last step's pressure system (A, b) and texstream's
+  /// solution (x_texstream.mtx) into the directory (FluidSolver3D::pressureSystem).
+  ~Fluid3DDemo() override;
 
   void step() override;
   void render(int width, int height) override;

@@ -22,6 +22,10 @@ struct Fluid3DSettings {
   float liquidColor[3] = {0.10f, 0.42f, 0.72f};
   bool obstacles = true;     ///< draw the solids and the moving sphere
   bool box = true;           ///< draw the domain's edges
+  // Command line only (not a preset key): where the run's last projection is written for
+  // other solvers (--export-system DIR, --export-format mtx|petsc), as texstream-param's.
+  std::string exportDirectory;
+  bool exportPetsc = false;
 };
 
 /// Fills `table` with the settings of `s` (names = command-line options = preset keys).

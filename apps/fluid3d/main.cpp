@@ -15,6 +15,9 @@
 
 #include <texstream/stream/EnumNames.h>
 
+#include <filesystem>
+#include <string>
+
 int main(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
@@ -33,8 +36,24 @@ int main(int argc, char** argv) {
   app::describeFluid3DSettings(table, settings);
   cmd.settings(table);
   cmd.footer(app::kFluid3DBindings);
+  std::string exportDir, exportFormat = "mtx";
+  cmd.cli()
+      .add_option("--export-system", exportDir,
+                  "After the run, write the last step's pressure system A q = b (over the cells with an equation) "
+                  "and texstream's solution x_texstream.mtx into DIR (for other solvers; see apps/solve/petsc_solve.py)")
+      ->type_name("DIR");
+  cmd.cli()
+      .add_option("--export-format", exportFormat,
+                  "Format of --export-system: Matrix Market (A.mtx, b.mtx) or PETSc binary (system.petsc)")
+      ->type_name("mtx|petsc")
+      ->capture_default_str();
 
-  const auto exitCode = cmd.parse(argc, argv);
+  const auto exitCode = cmd.parse(argc, argv, [&] {
+    settings.exportPetsc = app::parseChoice("--export-format", exportFormat, {"mtx", "petsc"}) == "petsc";
+    if (!exportDir.empty() && std::filesystem::exists(exportDir) && !std::filesystem::is_directory(exportDir))
+      throw app::UsageError("--export-system: invalid value \"" + exportDir + "\": exists and is not a directory");
+    settings.exportDirectory = exportDir;
+  });
   if (exitCode) return *exitCode;
 
   app::AppInfo info{"fluid3d", "texstream-fluid3d: smoke and liquid in 3D", 1280, 800, app::kFluid3DBindings};

@@ -578,4 +578,22 @@ void FluidSolver3D::step() {
   ++I.steps;
 }
 
+PressureSystem3D FluidSolver3D::pressureSystem() const {
+  const Impl& I = *m_impl;
+  if (I.steps == 0 || !I.A) throw std::logic_error("FluidSolver3D::pressureSystem: no projection yet (step first)");
+  gl::StateGuard guard;
+  PressureSystem3D system;
+  std::vector<std::int64_t> unknownOfCell;
+  system.A = I.A->toCsr(&unknownOfCell);
+  const std::vector<float> b = I.rhs.downloadCells(), x = I.q.downloadCells();
+  system.b.assign(std::size_t(system.A.rows), 0.0);
+  system.x.assign(std::size_t(system.A.rows), 0.0);
+  for (std::size_t cell = 0; cell < unknownOfCell.size(); ++cell) {
+    if (unknownOfCell[cell] < 0) continue;
+    system.b[std::size_t(unknownOfCell[cell])] = double(b[cell]);
+    system.x[std::size_t(unknownOfCell[cell])] = double(x[cell]);
+  }
+  return system;
+}
+
 }  // namespace texstream::fluid

@@ -25,6 +25,7 @@
 // step on the volume, measured as the sum of the cells' fractions clamp(1/2 - phi, 0, 1)) so
 // that the volume stays the initial one.
 #include <texstream/fluid/FluidSolver.h>  // Advection, shared with the 2D solver
+#include <texstream/linalg/Csr.h>
 #include <texstream/solvers/PressureSolver3D.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/GridField3D.h>
@@ -82,6 +83,14 @@ struct StepStats3D {
   std::string solverMessage;     ///< the pressure solve's status message
 };
 
+/// A projection's linear system over its unknowns (the cells with an equation, rows in
+/// x-fastest cell order), in double from the GPU's float fields: the matrix, the
+/// right-hand side and the solution CG reached.
+struct PressureSystem3D {
+  linalg::Csr A;
+  std::vector<double> b, x;
+};
+
 class FluidSolver3D {
  public:
   /// Builds the scene (context current). Throws std::invalid_argument on bad parameters and
@@ -122,6 +131,10 @@ class FluidSolver3D {
   /// values, x fastest, for velocity()'s texels (a component's values beyond its faces are
   /// ignored). Throws gl::Error on a wrong count.
   void setVelocity(std::span<const float> u, std::span<const float> v, std::span<const float> w);
+  /// The last step's projection as it was solved, for other solvers (linalg::exportSystem
+  /// writes it for PETSc: apps/solve/petsc_solve.py). Reads the fields back (blocking);
+  /// std::logic_error before the first step.
+  PressureSystem3D pressureSystem() const;
   /// The moving sphere's centre and radius (domain units), when the scene has one.
   bool hasMovingSphere() const;
   std::array<float, 4> movingSphere() const;

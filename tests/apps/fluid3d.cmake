@@ -95,6 +95,25 @@ add_test(NAME app_fluid3d_half_float_refused
 set_tests_properties(app_fluid3d_half_float_refused PROPERTIES ENVIRONMENT "TEXSTREAM_DISABLE_FEATURES=floatRenderTargets")
 list(APPEND _f3_tests app_fluid3d_bad_size_texture_limit app_fluid3d_half_float_refused)
 
+# The PETSc hand-off at 32^3: the dam break's pressure system after two steps (ghost-fluid
+# free surface, walls, the liquid's cells the unknowns), written by --export-system in
+# PETSc's binary format, solved by PETSc's CG with GAMG on 2 MPI ranks and compared with
+# texstream's MGPCG solution. Skipped when petsc4py is not installed (param.cmake's tools).
+add_test(NAME app_fluid3d_petsc_handoff
+  COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid3d>
+    "-DAPP_ARGS=--headless|--scene|dam-break|--size|32|--steps|2|--tolerance|1e-5|--export-system|${_f3}/petsc|--export-format|petsc"
+    -DPYTHON=${TEXSTREAM_SYSTEM_PYTHON} -DSCRIPT=${PROJECT_SOURCE_DIR}/apps/solve/petsc_solve.py -DMPIRUN=${TEXSTREAM_MPIRUN}
+    -DDIR=${_f3}/petsc -DX=${_f3}/petsc/x_texstream.mtx "-DPETSC_ARGS=--pc|gamg|--rtol|1e-10"
+    -DTOLERANCE=1e-4 -P ${CMAKE_CURRENT_SOURCE_DIR}/PetscHandOff.cmake)
+set_tests_properties(app_fluid3d_petsc_handoff PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
+# --export-system into a file: named before the run.
+add_test(NAME app_fluid3d_bad_export_system
+  COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid3d>
+    "-DAPP_ARGS=--headless|--steps|1|--size|8|--export-system|${CMAKE_CURRENT_SOURCE_DIR}/fluid3d.cmake"
+    -DEXPECT_EXIT=2 "-DEXPECT_STDERR=--export-system: invalid value [^\n]*fluid3d.cmake\": exists and is not a directory"
+    -P ${_f3_run})
+list(APPEND _f3_tests app_fluid3d_petsc_handoff app_fluid3d_bad_export_system)
+
 # --help lists the keys and the shipped presets.
 add_test(NAME app_fluid3d_help_keys COMMAND texstream-fluid3d --help)
 set_tests_properties(app_fluid3d_help_keys PROPERTIES
