@@ -2,13 +2,16 @@
 // Report.h for the JSON it writes.
 #include "BenchCase.h"
 #include "BenchOptions.h"
+#include "MainGuard.h"
 #include "Markdown.h"
 #include "Report.h"
 
 #include <fstream>
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream::bench;
   BenchOptions options;
   if (auto code = parseOptions(argc, argv, options)) return *code;
@@ -28,5 +31,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "texstream-bench: " << e.what() << "\n";
     return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-bench");
   }
 }
