@@ -2,6 +2,7 @@
 // Report.h for the JSON it writes.
 #include "BenchCase.h"
 #include "BenchOptions.h"
+#include "MainGuard.h"
 #include "Markdown.h"
 #include "Report.h"
 
@@ -10,7 +11,9 @@
 #include <fstream>
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream::bench;
   // The Eigen rows run on one thread (EigenPeers.h); with OpenMP linked for eigen::icCg,
   // Eigen would otherwise take every hardware thread. icCg raises the count for itself.
@@ -33,5 +36,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "texstream-bench: " << e.what() << "\n";
     return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-bench");
   }
 }

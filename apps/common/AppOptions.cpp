@@ -1,5 +1,6 @@
 #include "AppOptions.h"
 
+#include "MainGuard.h"
 #include "OutputPath.h"
 
 #include <texstream/text/FloatChars.h>
@@ -18,7 +19,7 @@ namespace texstream::app {
 namespace {
 
 [[noreturn]] void fail(std::string_view option, std::string_view text, const std::string& why) {
-  throw UsageError(std::string(option) + ": invalid value " + text::quoted(text) + ": " + why);
+  throw UsageError(std::string(option) + ": invalid value " + text::quotedToken(text) + ": " + why);
 }
 
 std::string lower(std::string_view s) {
@@ -114,6 +115,7 @@ CommandLine::CommandLine(std::string program, std::string description, AppOption
 }
 
 std::optional<int> CommandLine::parse(int argc, char** argv, const std::function<void()>& validateExtra) {
+  ReadingInput reading("", "the command line");
   try {
     m_cli.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

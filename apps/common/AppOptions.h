@@ -55,7 +55,7 @@ std::string parseChoice(std::string_view option, std::string_view text, std::ini
 template <class E>
 E parseNamed(std::string_view option, std::string_view text, std::span<const stream::EnumName<E>> table) {
   if (auto value = stream::findByName(table, text)) return *value;
-  throw UsageError(std::string(option) + ": invalid value " + text::quoted(text) + ": expected one of " +
+  throw UsageError(std::string(option) + ": invalid value " + text::quotedToken(text) + ": expected one of " +
                    stream::nameList(table, "|"));
 }
 

@@ -129,7 +129,9 @@ void DemoCommandLine::validateDemoOptions() {
   if (!o.preset.empty()) {
     if (!m_table) throw UsageError("--preset: " + program() + " has no presets");
     const Preset preset = readPreset(o.preset, app(), "--preset");
-    for (const std::string& problem : m_table->setJson(preset.values, preset.source))
+    std::vector<std::string> problems = preset.problems;
+    for (std::string& problem : m_table->setJson(preset.values, preset.source)) problems.push_back(std::move(problem));
+    for (const std::string& problem : problems)
       std::cerr << program() << ": warning: " << problem << " (the rest of the preset loads)\n";
   }
   if (m_table) m_table->applyCommandLine();

@@ -174,7 +174,8 @@ FileResult openForDemo(Demo& demo, const std::string& app, const std::string& pa
   try {
     if (json && demo.hasPresets()) {
       const Preset preset = readPreset(path, app, "preset");
-      problems = demo.loadSettings(preset.values, preset.source);
+      problems = preset.problems;
+      for (std::string& p : demo.loadSettings(preset.values, preset.source)) problems.push_back(std::move(p));
       return {true, "loaded preset " + preset.source +
                         (problems.empty() ? "" : " (" + std::to_string(problems.size()) + " keys not taken)"),
               ""};
@@ -516,7 +517,9 @@ class WindowedRun {
 
   void loadPreset(const Preset& preset) {
     try {
-      m_presetProblems = m_demo->loadSettings(preset.values, preset.source);
+      std::vector<std::string> problems = preset.problems;
+      for (std::string& p : m_demo->loadSettings(preset.values, preset.source)) problems.push_back(std::move(p));
+      m_presetProblems = std::move(problems);
       m_presetStatus = "loaded " + preset.source;
       m_presetStatusIsError = false;
       m_watch->reset();

@@ -21,14 +21,23 @@ namespace {
 
 /// A JSON number as shortest text (an integer stays an integer: 3, not 3.0).
 std::string numberText(const nlohmann::json& v) {
-  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  // is_number_integer() holds for unsigned values too: beyond LLONG_MAX they would wrap.
   if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
   return text::shortestText(v.get<double>());
 }
 
 [[noreturn]] void invalid(std::string_view source, std::string_view text, const std::string& why) {
-  throw UsageError(std::string(source) + ": invalid value " + text::quoted(text) + ": " + why);
+  throw UsageError(std::string(source) + ": invalid value " + text::quotedToken(text) + ": " + why);
 }
+
+/// A JSON value as text for a message (invalid UTF-8 replaced, not thrown about).
+std::string jsonText(const nlohmann::json& v) { return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+/// A preset reports at most this many problems, then how many more.
+constexpr std::size_t kMaxProblems = 20;
+/// Keys longer than this get no "did you mean" (a typo of a setting's name is short).
+constexpr std::size_t kMaxSuggestedKey = 64;
 
 int hexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -107,7 +116,7 @@ void Setting::setJson(std::string_view source, const nlohmann::json& value) cons
   } else if (value.is_number()) {
     m_parse(source, numberText(value));
   } else {
-    invalid(source, value.dump(), "expected " + std::string(m_kind == Kind::Flag ? "true or false" : "a single value"));
+    invalid(source, jsonText(value), "expected " + std::string(m_kind == Kind::Flag ? "true or false" : "a single value"));
   }
 }
 
@@ -278,7 +287,7 @@ Setting& SettingTable::gridSize(std::string name, int& width, int& height, int m
   s.m_get = [&width, &height] { return nlohmann::json::array({width, height}); };
   s.m_jsonText = [](const nlohmann::json& v) -> std::optional<std::string> {
     if (!v.is_array()) return std::nullopt;
-    if (v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return v.dump();  // refused by the parser
+    if (v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return jsonText(v);  // refused by the parser
     return numberText(v[0]) + "x" + numberText(v[1]);
   };
   s.m_widget = [&width, &height, minSide, maxSide](const Setting& self) {
@@ -458,12 +467,20 @@ std::vector<std::string> SettingTable::setJson(const nlohmann::json& values, std
   }
   std::vector<std::string> names;
   for (const Setting& s : m_settings) names.push_back(s.m_name);
+  std::size_t unknown = 0;
   for (auto it = values.begin(); it != values.end(); ++it) {
     if (find(it.key())) continue;
-    std::string line = prefix + "unknown key \"" + it.key() + "\"";
-    if (auto near = closestName(it.key(), names)) line += " (did you mean \"" + *near + "\"?)";
+    if (problems.size() >= kMaxProblems) {
+      ++unknown;
+      continue;
+    }
+    std::string line = prefix + "unknown key " + text::quotedToken(it.key());
+    if (it.key().size() <= kMaxSuggestedKey) {
+      if (auto near = closestName(it.key(), names)) line += " (did you mean \"" + *near + "\"?)";
+    }
     problems.push_back(line);
   }
+  if (unknown > 0) problems.push_back(prefix + "and " + std::to_string(unknown) + " more unknown keys");
   return problems;
 }
 

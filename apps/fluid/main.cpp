@@ -11,9 +11,12 @@
 #include "DemoRunner.h"
 #include "FluidDemo.h"
 #include "FluidSettings.h"
+#include "MainGuard.h"
 #include "OutputPath.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.size = {256, 256};
@@ -48,4 +51,14 @@ int main(int argc, char** argv) {
   return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
     return std::make_unique<app::FluidDemo>(ctx, settings);
   });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-fluid");
+  }
 }

@@ -3,6 +3,7 @@
 // code generation, on the paper's examples (§3, §4.1) or a Matrix Market file.
 #include "LinexprOptions.h"
 #include "LinexprReport.h"
+#include "MainGuard.h"
 
 #include <texstream/codegen/Examples.h>
 #include <texstream/codegen/Glsl.h>
@@ -24,9 +25,7 @@ void writeFile(const std::string& path, const std::string& text, const char* wha
   if (!out.flush()) throw std::runtime_error(std::string(what) + ": writing " + path + " failed");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runMain(int argc, char** argv) {
   linexpr::Options options;
   if (auto code = linexpr::parseOptions(argc, argv, options)) return *code;
   try {
@@ -123,5 +122,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "texstream-linexpr: " << e.what() << "\n";
     return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-linexpr");
   }
 }

@@ -8,6 +8,7 @@
 #include "AppOptions.h"
 #include "DemoCommandLine.h"
 #include "DemoRunner.h"
+#include "MainGuard.h"
 #include "OutputPath.h"
 #include "ParamDemo.h"
 
@@ -17,7 +18,9 @@
 #include <filesystem>
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.defaultSteps = 1;
@@ -150,4 +153,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-param");
+  }
 }

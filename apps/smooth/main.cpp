@@ -9,6 +9,7 @@
 #include "AppOptions.h"
 #include "DemoCommandLine.h"
 #include "DemoRunner.h"
+#include "MainGuard.h"
 #include "OutputPath.h"
 #include "SmoothDemo.h"
 
@@ -16,7 +17,9 @@
 
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.defaultSteps = 10;
@@ -60,4 +63,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-smooth");
+  }
 }

@@ -8,10 +8,13 @@
 #include "AppOptions.h"
 #include "DemoCommandLine.h"
 #include "DemoRunner.h"
+#include "MainGuard.h"
 #include "WaveDemo.h"
 #include "WaveSettings.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.size = {256, 256};
@@ -32,4 +35,14 @@ int main(int argc, char** argv) {
   return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
     return std::make_unique<app::WaveDemo>(ctx, settings);
   });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-wave");
+  }
 }

@@ -53,7 +53,13 @@ set(_pbad_not_json "fluid|${_sh}/not_json.json" "--preset: invalid value \"[^\"]
 set(_pbad_wrong_app "fluid|${_sh}/wave_preset.json" "this preset is for texstream-wave, not texstream-fluid")
 set(_pbad_missing "wave|/nonexistent/p.json" "--preset: invalid value \"/nonexistent/p.json\": no such file, nor a shipped preset .shipped for wave: wave-")
 set(_pbad_save_ext "smooth|--save-preset|${_sh}/p.txt" "--save-preset: invalid value \"[^\"]*p.txt\": the path must end in .json")
-foreach(_case not_json wrong_app missing save_ext)
+# Issue 35's hostile presets: 100,000 nested arrays (a stack overflow once) are refused by
+# line; a number beyond double drops its key alone, named, and the rest loads.
+string(REPEAT "[" 100000 _open)
+string(REPEAT "]" 100000 _close)
+file(WRITE ${_sh}/deep.json "{\"app\": \"fluid\", \"cycles\": ${_open}${_close}}\n")
+set(_pbad_deep "fluid|${_sh}/deep.json" "--preset: invalid value \"[^\"]*deep.json\": nested deeper than 32 levels at line 1")
+foreach(_case not_json wrong_app missing save_ext deep)
   list(GET _pbad_${_case} 0 _args)
   list(GET _pbad_${_case} 1 _expect)
   string(REGEX MATCH "^[a-z]+" _demo "${_args}")
@@ -66,7 +72,16 @@ foreach(_case not_json wrong_app missing save_ext)
       -DEXPECT_EXIT=2 "-DEXPECT_STDERR=${_expect}" -P ${_run})
   list(APPEND _shell_tests app_preset_bad_${_case})
 endforeach()
-list(APPEND _shell_tests app_fluid_preset_bad_values app_fluid_preset_bad_values_named)
+file(WRITE ${_sh}/beyond_double.json "{\"app\": \"fluid\", \"dt\": 1e309, \"scene\": \"cavity\", \"re\": 400, \"size\": [33, 33]}\n")
+add_test(NAME app_fluid_preset_beyond_double
+  COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-fluid>
+    "-DAPP_ARGS=--headless|--steps|1|--preset|${_sh}/beyond_double.json|--json|${_sh}/beyond_double_report.json"
+    "-DOUTPUTS=${_sh}/beyond_double_report.json"
+    "-DEXPECT_STDERR=warning: [^\n]*beyond_double.json: dt: 1e309 is not a finite number [(]beyond double's range[)] [(]the rest of the preset loads[)]"
+    -DCHECKER=${_check}
+    "-DCHECK_ARGS=--json|${_sh}/beyond_double_report.json|--app|fluid|--steps|1|--equals|scene=cavity|--equals|settings/re=400"
+    -P ${_run})
+list(APPEND _shell_tests app_fluid_preset_bad_values app_fluid_preset_bad_values_named app_fluid_preset_beyond_double)
 
 # ---- Recording ----------------------------------------------------------------------------
 find_program(FFPROBE_EXECUTABLE ffprobe)

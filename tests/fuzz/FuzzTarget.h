@@ -23,6 +23,9 @@ inline void require(bool promise, const char* what) {
   }
 }
 
+/// The Expected of expectOnly for code that documents no exception at all.
+struct NoException {};
+
 /// Runs read(); returns quietly when it returns or throws Expected, aborts otherwise.
 template <class Expected, class Read>
 void expectOnly(Read&& read) {

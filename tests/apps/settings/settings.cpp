@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -271,6 +273,73 @@ TEST_CASE("a preset file that cannot be used says why", "[preset]") {
   const Preset p = parsePreset("{\"app\": \"fluid\", \"description\": \"d\", \"re\": 5}", "p.json", "fluid", "--preset");
   CHECK(p.description == "d");
   CHECK(p.values.size() == 1);  // "app" and "description" are not settings
+}
+
+TEST_CASE("a stranger's preset: bounded depth and size, numbers beyond double named by key", "[preset]") {
+  // The SIGSEGV of issue 35: 100,000 nested arrays (a stack overflow in a recursive walk).
+  std::string deep = "{\"app\": \"fluid\", \"cycles\": ";
+  deep += std::string(100000, '[') + std::string(100000, ']') + "}";
+  CHECK_THROWS_WITH(parsePreset(deep, "deep.json", "fluid", "--preset"),
+                    Catch::Contains("--preset: invalid value \"deep.json\": nested deeper than 32 levels at line 1"));
+  // Nesting inside a string is text, not nesting.
+  CHECK_NOTHROW(parsePreset("{\"description\": \"" + std::string(100, '[') + "\"}", "s.json", "fluid", "--preset"));
+  // 32 levels are read (and refused by the setting, by name); 33 are not.
+  const Preset at32 = parsePreset("{\"cycles\": " + std::string(31, '[') + std::string(31, ']') + "}", "p.json", "fluid", "-");
+  FluidSettings s;
+  SettingTable t;
+  describeFluidSettings(t, s);
+  CHECK(anyContains(t.setJson(at32.values, at32.source), "p.json: cycles: invalid value \"[[[[[[["));
+  CHECK_THROWS_WITH(parsePreset("{\"cycles\": " + std::string(32, '[') + std::string(32, ']') + "}", "p.json", "fluid", "-"),
+                    Catch::Contains("nested deeper than 32 levels"));
+
+  // The SIGABRT of issue 35: a number beyond double drops its key alone.
+  const Preset big = parsePreset("{\"app\": \"fluid\", \"dt\": 1e309,\n \"re\": 400, \"size\": [-2E+400, 3],"
+                                 " \"description\": \"1e309\"}",
+                                 "big.json", "fluid", "--preset");
+  REQUIRE(big.problems.size() == 2);
+  CHECK(big.problems[0] == "big.json: dt: 1e309 is not a finite number (beyond double's range)");
+  CHECK(big.problems[1] == "big.json: size: -2E+400 is not a finite number (beyond double's range)");
+  CHECK(big.description == "1e309");  // a string stays a string
+  CHECK(big.values == nlohmann::json{{"re", 400}});
+  CHECK(t.setJson(big.values, big.source).empty());
+  CHECK(s.params.reynolds == 400);
+  // Tiny numbers round to zero, as the parser reads them; the setting then judges them.
+  CHECK(parsePreset("{\"re\": 1e-400}", "p.json", "fluid", "-").problems.empty());
+  CHECK_THROWS_WITH(parsePreset("1e309", "n.json", "fluid", "--preset"),
+                    Catch::Contains("a preset is a JSON object, this is a number beyond double's range (1e309)"));
+  // Malformed numbers stay parse errors.
+  CHECK_THROWS_WITH(parsePreset("{\"re\": 1e309e}", "p.json", "fluid", "-"), Catch::Contains("not JSON: parse error"));
+  CHECK_THROWS_WITH(parsePreset("{\"re\": 01}", "p.json", "fluid", "-"), Catch::Contains("not JSON: parse error"));
+
+  // Integers beyond long long do not wrap into range.
+  const Preset huge = parsePreset("{\"cycles\": 18446744073709551615, \"splats\": -9223372036854775809}", "h.json",
+                                  "fluid", "-");
+  const std::vector<std::string> hugeProblems = t.setJson(huge.values, huge.source);
+  CHECK(anyContains(hugeProblems, "h.json: cycles: invalid value \"18446744073709551615\""));
+  for (const std::string& line : hugeProblems) UNSCOPED_INFO(line);
+  CHECK(anyContains(hugeProblems, "h.json: splats: invalid value \"-9223372036854775808\": must be in [0, 1000]"));
+  CHECK(s.params.cycles == 2);
+
+  // Size: the text, and a file beyond the limit before it is read whole.
+  CHECK_THROWS_WITH(parsePreset("{\"re\": 1" + std::string(kPresetMaxBytes, ' ') + "}", "b.json", "fluid", "-"),
+                    Catch::Contains("a preset is at most 1048576 bytes"));
+  const std::string path = "test-app-settings-big-preset.json";
+  {
+    std::ofstream out(path);
+    out << "{\"re\": 1" << std::string(kPresetMaxBytes + 10, ' ') << "}";
+  }
+  CHECK_THROWS_WITH(readPreset(path, "fluid", "--preset"),
+                    Catch::Contains("the file is 1048595 bytes; a preset is at most 1048576 bytes"));
+  std::filesystem::remove(path);
+  CHECK_THROWS_WITH(readPreset("/dev/zero", "fluid", "--preset"), Catch::Contains("/dev/zero\": not a regular file"));
+
+  // Long keys and values are cut in messages; many unknown keys are counted, not listed.
+  std::string many = "{";
+  for (int k = 0; k < 100; ++k) many += (k ? ", \"" : "\"") + std::string(200, 'k') + std::to_string(k) + "\": 1";
+  const std::vector<std::string> manyProblems = t.setJson(parsePreset(many + "}", "m.json", "fluid", "-").values, "m.json");
+  REQUIRE(manyProblems.size() == 21);
+  CHECK(manyProblems[0].size() < 100);
+  CHECK(manyProblems.back() == "m.json: and 80 more unknown keys");
 }
 
 TEST_CASE("a typo's closest setting name is suggested, a stranger's is not", "[settings]") {
