@@ -12,13 +12,16 @@
 #include "DemoRunner.h"
 #include "Fluid3DDemo.h"
 #include "Fluid3DSettings.h"
+#include "MainGuard.h"
 
 #include <texstream/stream/EnumNames.h>
 
 #include <filesystem>
 #include <string>
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
   using namespace texstream;
   app::AppOptions defaults;
   defaults.defaultSteps = 100;
@@ -62,4 +65,14 @@ int main(int argc, char** argv) {
   return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
     return std::make_unique<app::Fluid3DDemo>(ctx, settings);
   });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (...) {
+    return texstream::app::failedMain("texstream-fluid3d");
+  }
 }

@@ -1,10 +1,11 @@
 // libFuzzer target: a preset's JSON text through Preset (parsePreset) and each demo's
-// settings table (fluid, wave, smooth) into its settings, as --preset, a dropped file and
+// settings table (fluid, fluid3d, wave, smooth) into its settings, as --preset, a dropped file and
 // the page's file picker read it. parsePreset may only return or throw UsageError;
 // SettingTable::setJson names its problems and throws nothing; the settings a preset left
 // save as a preset that loads again without a problem.
 #include "FuzzTarget.h"
 
+#include "Fluid3DSettings.h"
 #include "FluidSettings.h"
 #include "Preset.h"
 #include "Settings.h"
@@ -44,6 +45,7 @@ void load(const std::string& text, const char* app, Describe describe, Finish fi
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(fuzz::bytes(data, size));
   load<app::FluidSettings>(text, "fluid", app::describeFluidSettings, app::finishFluidSettings);
+  load<app::Fluid3DSettings>(text, "fluid3d", app::describeFluid3DSettings, [](app::Fluid3DSettings&) {});
   load<app::WaveSettings>(text, "wave", app::describeWaveSettings, app::finishWaveSettings);
   load<app::SmoothSettings>(text, "smooth", app::describeSmoothSettings, [](app::SmoothSettings&) {});
   return 0;

@@ -2,12 +2,13 @@
 // (web/texstream-page.js, argumentsFromUrl) turns ?scene=channel&particles into the
 // program's command line (--scene channel --particles); this target does the same with
 // the input as the query string (URLSearchParams's splitting and decoding) and hands it to
-// each demo's DemoCommandLine (fluid, wave, smooth) with its settings table, as their main
+// each demo's DemoCommandLine (fluid, fluid3d, wave, smooth) with its settings table, as their main
 // does. parse may only return an exit code or nullopt: a bad value is a message and exit
 // code 2, never an exception.
 #include "FuzzTarget.h"
 
 #include "DemoCommandLine.h"
+#include "Fluid3DSettings.h"
 #include "FluidSettings.h"
 #include "Settings.h"
 #include "SmoothSettings.h"
@@ -84,6 +85,7 @@ void parse(const std::vector<std::string>& args, const char* program, Describe d
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::vector<std::string> args = argumentsFromUrl(fuzz::bytes(data, size));
   parse<app::FluidSettings>(args, "texstream-fluid", app::describeFluidSettings);
+  parse<app::Fluid3DSettings>(args, "texstream-fluid3d", app::describeFluid3DSettings);
   parse<app::WaveSettings>(args, "texstream-wave", app::describeWaveSettings);
   parse<app::SmoothSettings>(args, "texstream-smooth", app::describeSmoothSettings);
   return 0;
