@@ -274,7 +274,7 @@ TEST_CASE("FluidSolver3D: a pool at rest stays at rest (hydrostatic)", "[gl][flu
   CHECK(s.lastStats().maxSpeed <= bound);
 }
 
-TEST_CASE("FluidSolver3D: the dam break keeps its volume", "[gl][fluid3d]") {
+TEST_CASE("FluidSolver3D: the dam break keeps its volume", "[gl][fluid3d][long]") {
   test::context();
   if (!longRunsHere()) return;
   stream::BackendScope scope(test::backends().front());

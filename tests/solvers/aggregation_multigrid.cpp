@@ -447,7 +447,7 @@ TEST_CASE("AggregationMultigrid: z may be r, and vectors of the wrong layout are
                     "upload failed");
 }
 
-TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, Jacobi-PCG's do not", "[gl][solvers][amg]") {
+TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, Jacobi-PCG's do not", "[gl][solvers][amg][long]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   std::vector<int> multigridIterations, jacobiIterations;
 #ifdef TEXSTREAM_WEB_TEST_SIZES

@@ -443,7 +443,7 @@ TEST_CASE("outcomeName names every outcome", "[solvers]") {
   CHECK(std::string(solvers::outcomeName(Outcome::NonFinite)) == "non-finite");
 }
 
-TEST_CASE("cg restarts once from b - A x when its residual drifts, unless told not to", "[gl][solvers][cg]") {
+TEST_CASE("cg restarts once from b - A x when its residual drifts, unless told not to", "[gl][solvers][cg][long]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   // A 1D Laplacian of 2500 unknowns (condition number about 2.5e6): float CG's updated
   // residual reaches 1e-6 while b - A x stays far above it.
