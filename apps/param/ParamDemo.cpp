@@ -1,5 +1,6 @@
 #include "ParamDemo.h"
 
+#include "MainGuard.h"
 #include "Panel.h"
 
 #include <texstream/geometry/ProceduralMeshes.h>
@@ -49,6 +50,7 @@ ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings
     }
     m_mesh = geometry::builtinMesh(rest, vertices, 0.0, m_settings.seed);
   } else {
+    ReadingInput reading("--mesh", m_settings.mesh);
     m_mesh = geometry::readMesh(m_settings.mesh);
   }
   for (const std::string& note : m_mesh.notes) std::cerr << "texstream-param: " << m_mesh.name << ": " << note << "\n";
@@ -58,6 +60,7 @@ ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings
   o.pins = m_settings.pins;
   o.solver = m_settings.solver;
   m_lscm = std::make_unique<geometry::Lscm>(m_mesh, o, "lscm");
+  for (const std::string& note : m_lscm->notes()) std::cerr << "texstream-param: " << m_mesh.name << ": " << note << "\n";
   m_initialPinUv = m_lscm->pinUv();
   const solvers::SystemSolverSetup& setup = m_lscm->solver().setup();
   m_setupMs = m_lscm->buildMs() + setup.uploadMs + setup.multigridMs;
@@ -318,6 +321,11 @@ void ParamDemo::report(nlohmann::json& out) const {
   out["iterations"] = m_last.iterations;
   out["outcome"] = solvers::outcomeName(m_last.outcome);
   out["relative_residual"] = m_last.relativeResidual;
+  // ||b - A x||/||b|| of the map where a convergence formed it (in double after defect
+  // correction), null where none did.
+  out["true_relative_residual"] =
+      std::isfinite(m_last.trueRelativeResidual) ? nlohmann::json(m_last.trueRelativeResidual) : nlohmann::json();
+  out["mesh_notes"] = m_lscm->notes();
   out["message"] = m_last.message;
   out["residual_history"] = m_last.residualHistory;
   out["checked_at"] = m_last.checkedAt;

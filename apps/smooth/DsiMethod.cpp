@@ -2,6 +2,8 @@
 
 #include <texstream/geometry/CurvatureFlow.h>
 
+#include <iostream>
+
 namespace texstream::app {
 
 DsiMethod::DsiMethod(const geometry::CurvatureFlow& flow, const DsiSettings& settings, float tolerance, int maxIterations)
@@ -12,6 +14,8 @@ DsiMethod::DsiMethod(const geometry::CurvatureFlow& flow, const DsiSettings& set
   o.solver.tolerance = tolerance;
   o.solver.maxIterations = maxIterations;
   m_dsi = std::make_unique<geometry::DsiSmoother>(flow.sourceMesh(), o, "smooth.dsi");
+  for (const std::string& note : m_dsi->notes())
+    std::cerr << "texstream-smooth: DSI: " << flow.sourceMesh().name << ": " << note << "\n";
 }
 
 bool DsiMethod::matches(const geometry::CurvatureFlow& flow, const DsiSettings& settings) const {
@@ -31,6 +35,7 @@ void DsiMethod::report(nlohmann::json& out) const {
   out["dsi_data_weight"] = m_settings.dataWeight;
   out["dsi_held_vertices"] = m_dsi->heldVertexCount();
   out["dsi_roughness"] = m_roughness;  // before the first step, then after each
+  out["dsi_mesh_notes"] = m_dsi->notes();
 }
 
 }  // namespace texstream::app

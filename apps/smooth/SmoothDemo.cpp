@@ -1,5 +1,6 @@
 #include "SmoothDemo.h"
 
+#include "MainGuard.h"
 #include "RunRatePanel.h"
 #include "SolvePanel.h"
 
@@ -48,6 +49,15 @@ double boundingRadius(const geometry::Mesh& m) {
     r = std::max(r, std::sqrt(d));
   }
   return r > 0 ? r : 1.0;
+}
+
+/// "3, 5, 8" (the last few of a long list: "... 41, 42").
+std::string stepList(const std::vector<long long>& steps) {
+  constexpr std::size_t kShown = 8;
+  std::string out = steps.size() > kShown ? "... " : "";
+  for (std::size_t i = steps.size() > kShown ? steps.size() - kShown : 0; i < steps.size(); ++i)
+    out += std::to_string(steps[i]) + (i + 1 < steps.size() ? ", " : "");
+  return out;
 }
 
 }  // namespace
@@ -123,12 +133,14 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
 }
 
 void SmoothDemo::setMesh(const MeshSpec& spec) {
+  ReadingInput reading("mesh", spec.name);
   geometry::Mesh clean = spec.builtin ? geometry::builtinMesh(spec.name, spec.vertices, 0.0) : geometry::readMesh(spec.name);
   geometry::Mesh initial = clean;
   geometry::addNormalNoise(initial, m_noise, std::uint64_t(m_settings.seed));
   std::unique_ptr<geometry::CurvatureFlow> flow = makeFlow(initial);
   // Everything worked: commit.
   for (const std::string& note : clean.notes) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
+  for (const std::string& note : flow->notes()) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
   m_flow = std::move(flow);
   m_clean = std::move(clean);
   m_initial = std::move(initial);
@@ -187,6 +199,9 @@ void SmoothDemo::recordStep(const solvers::SolverStatus& status, double ms) {
   m_degenerate.push_back(m.degenerateTriangles);
   m_outcomes.push_back(solvers::outcomeName(status.outcome));
   m_innerIterations.push_back(m_flow->lastInnerIterations());
+  m_trueResiduals.push_back(std::isfinite(status.trueRelativeResidual) ? nlohmann::json(status.trueRelativeResidual)
+                                                                       : nlohmann::json());
+  if (!m_settings.dsi.enabled && m_flow->lastStepMixed()) m_mixedSteps.push_back((long long)m_iterations.size());
   m_lastAdvice.clear();
   if (status.converged()) return;
   const StepSettings settings = currentStepSettings();
@@ -211,7 +226,8 @@ StepSettings SmoothDemo::currentStepSettings() const {
   StepSettings s;
   s.dsi = m_settings.dsi.enabled;
   s.flow = m_flow->options().flow;
-  s.precision = m_flow->options().precision;
+  // A step that auto solved again in mixed precision gets mixed precision's advice.
+  s.precision = !s.dsi && m_flow->lastStepMixed() ? solvers::Precision::Mixed : m_flow->options().precision;
   s.jacobi = m_flow->options().jacobi;
   s.lambdaDt = m_lambdaDt;
   s.edgeLengthSquared = m_edgeLength * m_edgeLength;
@@ -422,7 +438,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
     if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
     bool precision = m_table.widget("precision");
-    if (m_settings.precision == solvers::Precision::Mixed) precision |= m_table.widget("inner-tol");
+    if (m_settings.precision != solvers::Precision::Single) precision |= m_table.widget("inner-tol");
     if (precision) flow.setPrecision(m_settings.precision, m_settings.innerTolerance);
     if (!m_iterations.empty()) lastSolvePanel(flow.lastSolve(), m_iterations);
     if (!m_lastAdvice.empty()) {
@@ -430,6 +446,9 @@ void SmoothDemo::gui(ShellControls& controls) {
       wrappedText(m_lastAdvice);
       ImGui::PopStyleColor();
     }
+    if (!m_mixedSteps.empty() && m_settings.precision == solvers::Precision::Auto)
+      wrappedText(std::to_string(m_mixedSteps.size()) + " of " + std::to_string(m_iterations.size()) +
+                  " steps needed mixed precision (float CG could not reach the tolerance): " + stepList(m_mixedSteps));
     if (!m_unconverged.empty())
       ImGui::Text("%zu of %zu steps did not converge", m_unconverged.size(), m_iterations.size());
   }
@@ -494,10 +513,14 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["preconditioner"] = flow.options().jacobi ? "jacobi" : "none";
   out["flow"] = stream::nameOf(geometry::flowNames(), flow.options().flow);
   out["precision"] = stream::nameOf(solvers::precisionNames(), flow.options().precision);
-  if (flow.options().precision == solvers::Precision::Mixed) {
+  if (flow.options().precision != solvers::Precision::Single) {
     out["inner_tolerance"] = shortest(flow.options().innerTolerance);
     out["inner_iterations"] = m_innerIterations;
   }
+  // The steps solved in mixed precision (1-based): all of them with mixed, those float CG
+  // could not bring to the tolerance with auto.
+  out["mixed_precision_steps"] = m_mixedSteps;
+  out["true_residual"] = m_trueResiduals;  // ||b - A x||/||b|| where a convergence formed it, else null
   out["initial_area"] = flow.reference().area;
   out["initial_volume"] = flow.reference().volume;
   out["cg_iterations"] = m_iterations;
@@ -506,6 +529,7 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["area"] = m_area;
   out["volume"] = m_volume;
   out["degenerate_triangles"] = m_degenerate;
+  out["mesh_notes"] = flow.notes();
   out["cg_outcomes"] = m_outcomes;
   out["unconverged_steps"] = m_unconverged.empty() ? nlohmann::json::array() : nlohmann::json(m_unconverged);
   out["method"] = m_settings.dsi.enabled ? "dsi" : "curvature";

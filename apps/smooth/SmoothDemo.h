@@ -107,6 +107,10 @@ class SmoothDemo : public Demo {
   std::string m_lastAdvice;  ///< the last step's advice (panel), empty when it converged
   /// Mixed precision: each step's inner CG iterations per refinement step.
   std::vector<std::vector<int>> m_innerIterations;
+  /// Each step's true residual ||b - A x||/||b|| (null where no convergence formed one).
+  std::vector<nlohmann::json> m_trueResiduals;
+  /// The steps (1-based) solved in mixed precision.
+  std::vector<long long> m_mixedSteps;
 };
 
 }  // namespace texstream::app

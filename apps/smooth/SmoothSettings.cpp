@@ -89,7 +89,8 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
       .label("preconditioner");
   t.named("flow", s.flow, geometry::flowNames(), "Flow");
   t.named("precision", s.precision, solvers::precisionNames(),
-          "Solver precision (mixed reaches --cg-tol on ill-conditioned steps where float CG stalls)");
+          "Solver precision: mixed reaches --cg-tol on ill-conditioned steps where float CG stalls; auto solves "
+          "each step in float and solves again in mixed precision the steps float cannot bring to --cg-tol");
   t.real("inner-tol", s.innerTolerance, 0.0, 0.999999, false,
          "Mixed precision: the fall of CG's float residual after which the true one replaces it, in (0, 1)")
       .label("inner tolerance")

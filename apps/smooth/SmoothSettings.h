@@ -30,7 +30,8 @@ struct SmoothSettings {
   /// DSI smoothing instead of curvature flow (DsiMethod.h).
   DsiSettings dsi;
   geometry::Flow flow = geometry::Flow::MeanCurvature;
-  solvers::Precision precision = solvers::Precision::Single;
+  /// Auto: float CG, and a step it cannot bring to the tolerance again in mixed precision.
+  solvers::Precision precision = solvers::Precision::Auto;
   float innerTolerance = 1e-3f;
   int stepsPerFrame = 1;
   // Display.

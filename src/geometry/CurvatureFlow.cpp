@@ -6,6 +6,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/geometry/CurvatureSystem.h>
+#include <texstream/geometry/MeshDefects.h>
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/VectorOps.h>
@@ -52,8 +53,35 @@ std::span<const stream::EnumName<Flow>> flowNames() { return kFlowNames; }
 
 const char* rescaleName(Rescale r) { return stream::nameOf(rescaleNames(), r); }
 
+namespace {
+
+/// The flow's notes on the mesh's defects; throws MeshError for what it refuses.
+std::vector<std::string> flowNotes(const Mesh& mesh) {
+  const MeshDefects defects = findMeshDefects(mesh, kDegenerateEpsilon);
+  if (defects.count(MeshDefectKind::DuplicateTriangle) > 0) {
+    const std::size_t t = std::size_t(defects.duplicateTriangles.front().second);
+    throw MeshError(mesh.name, t < mesh.triangleLines.size() ? mesh.triangleLines[t] : 0,
+                    defects.describe(MeshDefectKind::DuplicateTriangle,
+                                     "the curvature flow needs each triangle once (a repeat doubles its edges' weights)"));
+  }
+  std::vector<std::string> notes;
+  for (const auto& [kind, what] :
+       {std::pair{MeshDefectKind::NonManifoldVertex,
+                  "each moves as one point (the cotangent weights are per edge: the fans stay joined there)"},
+        std::pair{MeshDefectKind::IsolatedVertex, "held in place"},
+        std::pair{MeshDefectKind::ZeroAreaTriangle,
+                  "degenerate: no cotangent weight and no mass (a vertex with only such triangles is held)"},
+        std::pair{MeshDefectKind::CoincidentVertices,
+                  "not joined: each moves with its own triangles, so a crack may open between them"}}) {
+    if (defects.count(kind) > 0) notes.push_back(defects.describe(kind, what));
+  }
+  return notes;
+}
+
+}  // namespace
+
 CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
-    : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_topology(m_mesh) {
+    : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_notes(flowNotes(m_mesh)), m_topology(m_mesh) {
   const std::string title = "CurvatureFlow(\"" + m_name + "\")";
   setCg(options.cgTolerance, options.cgMaxIterations);
   setRescale(options.rescale);
@@ -312,11 +340,23 @@ solvers::SolverStatus CurvatureFlow::step(double lambdaDt) {
   stream::Vector backup = stream::Vector::temporary(m_positions.layout(), m_name + ".previous");
   linalg::copy(m_positions, backup);
 
+  m_lastStepMixed = mixed;
   if (mixed) {
     solveStepMixed(lambdaDt);
   } else {
+    const bool hostWasCurrent = m_hostPositionsCurrent;
     solveStep();
     m_hostPositionsCurrent = false;
+    if (m_options.precision == solvers::Precision::Auto && solvers::needsMixedPrecision(m_lastSolve)) {
+      // Float CG could not bring this step to the tolerance: the step again from where it
+      // began, in mixed precision.
+      const std::string single = m_lastSolve.message;
+      linalg::copy(backup, m_positions);
+      m_hostPositionsCurrent = hostWasCurrent;
+      solveStepMixed(lambdaDt);
+      m_lastStepMixed = true;
+      m_lastSolve.message = "solved again in mixed precision (float CG: " + single + "): " + m_lastSolve.message;
+    }
   }
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) {
     linalg::copy(backup, m_positions);
@@ -477,6 +517,7 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   const int floatIterations = m_lastSolve.iterations;
   m_lastSolve.outcome = pairs.outcome;
   m_lastSolve.relativeResidual = pairs.relativeResidual;
+  m_lastSolve.trueRelativeResidual = pairs.trueRelativeResidual;
   m_lastSolve.iterations += pairs.iterations;
   m_lastSolve.milliseconds += pairs.milliseconds;
   for (std::size_t i = 1; i < pairs.residualHistory.size(); ++i) {

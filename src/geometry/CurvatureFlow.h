@@ -26,6 +26,14 @@
 // needs. Both segment layouts (consecutive or interleaved, SegmentOptions::interleave)
 // work: the kernels walk segments with SegmentGroup::stride.
 //
+// What it does with a mesh's defects (MeshDefects.h), each noted with its vertices or
+// triangles (notes()): a non-manifold vertex moves as one point (the cotangent weights are
+// per edge: its fans stay joined there); an isolated vertex is held in place; a zero-area
+// triangle (degenerate by kDegenerateEpsilon) gives no cotangent weight and no mass, and
+// a vertex with only such triangles is held; coincident vertices are not joined, so each
+// moves with its own triangles and a crack may open between them. Duplicate triangles are
+// refused (MeshError naming them: remove the repeats).
+//
 // Positions live in a vertex vector in the matrix's internal row order, one vertex per
 // texel (x, y, z, 0), relative to origin() (the mean of the input vertices: float keeps
 // its precision on meshes far from the origin). positionIndexOf() maps a mesh vertex to
@@ -107,6 +115,9 @@ struct CurvatureFlowOptions {
   /// on the matrix held as pairs (solvers/DoubleFloatCg.h). cgMaxIterations caps the step's
   /// CG iterations, float and double-float together; float CG gets at most half of them. Costs per step: one CPU assembly and, per residual replacement,
   /// a CPU product and a vertex vector each way.
+  /// Auto: float CG first; a step it cannot bring to the tolerance
+  /// (solvers::needsMixedPrecision: stagnated at float precision, the cap, a breakdown) is
+  /// solved again from its start in mixed precision (lastStepMixed()).
   solvers::Precision precision = solvers::Precision::Single;
   /// Mixed: the fall of CG's float residual after which it is replaced by the true one, in
   /// (0, 1).
@@ -204,6 +215,9 @@ class CurvatureFlow {
   /// CG iterations between the residual replacements of the last step (empty in single
   /// precision).
   const std::vector<int>& lastInnerIterations() const { return m_lastSolve.innerIterations; }
+  /// Whether the last step was solved in mixed precision (Mixed, or Auto after float CG
+  /// could not reach the tolerance).
+  bool lastStepMixed() const { return m_lastStepMixed; }
   long long steps() const { return m_steps; }
   const Mesh& sourceMesh() const { return m_mesh; }
   const TriangleTopology& topology() const { return m_topology; }
@@ -221,6 +235,9 @@ class CurvatureFlow {
   /// Vertices held in place now (boundary if fixed, unused). Degenerate ones come on top.
   std::size_t heldVertexCount() const;
   const std::string& name() const { return m_name; }
+  /// The mesh's defects the flow runs with, one line each with what it does with them and
+  /// what to do about them; empty for a clean mesh.
+  const std::vector<std::string>& notes() const { return m_notes; }
 
  private:
   void uploadPositions(std::span<const double> xyz);
@@ -250,6 +267,7 @@ class CurvatureFlow {
   std::string m_name;
   CurvatureFlowOptions m_options;
   Mesh m_mesh;
+  std::vector<std::string> m_notes;  ///< before m_topology: the defect checks come first
   TriangleTopology m_topology;
   std::array<double, 3> m_origin{0, 0, 0};
   std::unique_ptr<linalg::SegmentMatrix> m_matrix;
@@ -269,6 +287,7 @@ class CurvatureFlow {
   /// step, stale after a single-precision step or restorePositions().
   std::vector<double> m_hostPositions;
   bool m_hostPositionsCurrent = false;
+  bool m_lastStepMixed = false;
   long long m_steps = 0;
 };
 

@@ -2,6 +2,9 @@
 // vertices locked, soft data rows; x, y and z as three right-hand sides of one matrix.
 #include <texstream/geometry/Dsi.h>
 
+#include <texstream/geometry/MeshBoundary.h>
+#include <texstream/geometry/MeshDefects.h>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -9,6 +12,10 @@ namespace texstream::geometry {
 
 namespace {
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+/// A zero-area triangle, for the notes: twice its area at most this ratio of its squared
+/// edge lengths.
+constexpr double kZeroAreaRatio = 1e-12;
 }  // namespace
 
 DsiSmoother::DsiSmoother(const Mesh& mesh, DsiOptions options, std::string name)
@@ -17,6 +24,19 @@ DsiSmoother::DsiSmoother(const Mesh& mesh, DsiOptions options, std::string name)
   if (!(m_options.dataWeight >= 0) || !std::isfinite(m_options.dataWeight))
     throw std::invalid_argument(where + ": dataWeight " + std::to_string(m_options.dataWeight) +
                                 " (must be finite and >= 0)");
+  const MeshDefects defects = findMeshDefects(mesh, kZeroAreaRatio);
+  if (defects.count(MeshDefectKind::DuplicateTriangle) > 0) {
+    const std::size_t t = std::size_t(defects.duplicateTriangles.front().second);
+    throw MeshError(mesh.name, t < mesh.triangleLines.size() ? mesh.triangleLines[t] : 0,
+                    defects.describe(MeshDefectKind::DuplicateTriangle, "DSI needs each triangle once"));
+  }
+  for (const auto& [kind, what] :
+       {std::pair{MeshDefectKind::NonManifoldVertex, "DSI smooths each as one neighbourhood, the fans joined there"},
+        std::pair{MeshDefectKind::IsolatedVertex, "held in place"},
+        std::pair{MeshDefectKind::ZeroAreaTriangle, "smoothed as any other (DSI's uniform weights use no areas)"},
+        std::pair{MeshDefectKind::CoincidentVertices, "smoothed apart, so a crack may open between them"}}) {
+    if (defects.count(kind) > 0) m_notes.push_back(defects.describe(kind, what));
+  }
   const TriangleTopology topology(mesh);
   m_neighbours = topology.pattern();
   const linalg::Csr& pattern = m_neighbours;
@@ -41,6 +61,23 @@ DsiSmoother::DsiSmoother(const Mesh& mesh, DsiOptions options, std::string name)
                                                                                               : "") +
                                 ": the roughness alone is minimised by any constant; give a data weight or hold vertices");
   if (m_held == m_vertices) throw std::invalid_argument(where + ": every vertex is held: there is nothing to smooth");
+  if (m_options.dataWeight == 0) {
+    // Without data rows a piece with no held vertex may sit anywhere: the least-squares
+    // system is singular there, and the solver would fail on it.
+    const MeshComponents pieces = connectedComponents(mesh);
+    std::vector<std::uint8_t> anchored(pieces.count, 0);
+    for (std::size_t v = 0; v < m_vertices; ++v)
+      if (held[v] && pieces.ofVertex[v] >= 0) anchored[std::size_t(pieces.ofVertex[v])] = 1;
+    for (std::size_t v = 0; v < m_vertices; ++v) {
+      if (pieces.ofVertex[v] < 0 || anchored[std::size_t(pieces.ofVertex[v])]) continue;
+      throw MeshError(mesh.name, 0,
+                      "the connected piece with vertex " + std::to_string(v) + " (one of " +
+                          std::to_string(pieces.count) +
+                          " pieces) has no held vertex, and without data rows (dataWeight 0) DSI's roughness leaves "
+                          "its position free (a singular system); hold a vertex in it, give a data weight, or "
+                          "remove the piece");
+    }
+  }
 
   linalg::SystemBuilder builder(m_vertices, linalg::SystemMode::LeastSquares, m_name, 1, 3);
   for (std::size_t v = 0; v < m_vertices; ++v) {

@@ -19,7 +19,14 @@
 //
 // Refused (std::invalid_argument naming the mesh): dataWeight < 0 or not finite, and a
 // system without data rows or held vertices (roughness alone is minimised by any
-// constant). Mesh problems are MeshError (TriangleTopology).
+// constant). Mesh problems are MeshError, checked before the solver sees the mesh
+// (MeshDefects.h, TriangleTopology): duplicate triangles (remove the repeats), and without
+// data rows a connected piece with no held vertex (its position is free: the system is
+// singular there; hold a vertex in it), naming a vertex of the piece. What DSI smooths
+// anyway is noted (notes()), with what it does: a non-manifold vertex joins its fans'
+// neighbourhoods (split it to smooth them apart), an isolated vertex is held (remove it),
+// a zero-area triangle is smoothed as any other (uniform weights use no areas), and
+// coincident vertices are smoothed apart, so a crack may open (weld them).
 #include <texstream/geometry/Mesh.h>
 #include <texstream/geometry/TriangleTopology.h>
 #include <texstream/linalg/SystemBuilder.h>
@@ -65,6 +72,9 @@ class DsiSmoother {
   double roughness(std::span<const double> positions) const;
 
   std::size_t heldVertexCount() const { return m_held; }
+  /// What the mesh has that DSI smooths anyway, one line each with what it does and what to
+  /// do about it; empty for a clean mesh.
+  const std::vector<std::string>& notes() const { return m_notes; }
   const DsiOptions& options() const { return m_options; }
   /// The least-squares system (x, y and z are systems 0, 1 and 2).
   const linalg::LinearSystem& system() const { return m_system; }
@@ -78,6 +88,7 @@ class DsiSmoother {
   std::vector<std::int32_t> m_roughnessVertices;  ///< the vertex of each roughness row
   std::vector<std::int32_t> m_dataRowOf;  ///< row of each free vertex's data row, -1 if none
   std::vector<double> m_positions;
+  std::vector<std::string> m_notes;
   linalg::LinearSystem m_system;
   std::unique_ptr<solvers::SystemSolver> m_solver;
 };

@@ -3,6 +3,7 @@
 #include <texstream/geometry/Lscm.h>
 
 #include <texstream/geometry/MeshBoundary.h>
+#include <texstream/geometry/MeshDefects.h>
 #include <texstream/linalg/RowBlocks.h>
 
 #include <algorithm>
@@ -45,6 +46,17 @@ std::array<double, 3> cornerAngles2(const double* a, const double* b, const doub
 }
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+/// A zero-area triangle for LSCM: twice its area at most this ratio of its squared edge
+/// lengths (its frame, and the row weight 1 / (2 area), are undefined).
+constexpr double kZeroAreaRatio = 1e-12;
+
+/// The mesh's noted defects as the likely cause of a solver failure.
+std::string topologyFirst(const std::vector<std::string>& notes) {
+  std::string out = "the mesh's topology is the likely cause: ";
+  for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : "") + notes[i];
+  return out;
+}
 
 /// Every vertex projected onto the mesh's mean plane (the area-weighted sum of the
 /// triangles' normals, oriented by their vertex order so the projection keeps the map's
@@ -150,8 +162,29 @@ std::array<std::int32_t, 2> farthestBoundaryPair(const Mesh& mesh, const Triangl
 
 Lscm::Lscm(const Mesh& mesh, LscmOptions options, std::string name) : m_name(std::move(name)), m_mesh(mesh) {
   const auto t0 = std::chrono::steady_clock::now();
-  // The rows below index the vertices: the mesh is checked before they start.
-  m_mesh.validate();
+  // The rows below index the vertices: the mesh is checked before they start, and what
+  // LSCM cannot map is refused by name before the solver could fail on it.
+  // A non-manifold vertex whose fans are joined elsewhere (a hole touching the boundary
+  // there) maps as any vertex; one where edge-connected pieces meet lets them turn about it.
+  const MeshDefects defects = findMeshDefects(m_mesh, kZeroAreaRatio).withPieceJointsOnly();
+  for (const auto& [kind, why] : {std::pair{MeshDefectKind::NonManifoldVertex,
+                                            "LSCM cannot map them (the fans meet only there: each could turn about "
+                                            "the vertex freely)"},
+                                  std::pair{MeshDefectKind::DuplicateTriangle, "LSCM needs each triangle once"},
+                                  std::pair{MeshDefectKind::ZeroAreaTriangle,
+                                            "LSCM's conformality rows need triangles with an area"}}) {
+    if (defects.count(kind) == 0) continue;
+    std::int32_t triangle = -1;
+    if (kind == MeshDefectKind::DuplicateTriangle) triangle = defects.duplicateTriangles.front().second;
+    if (kind == MeshDefectKind::ZeroAreaTriangle) triangle = defects.zeroAreaTriangles.front();
+    const long long line =
+        triangle >= 0 && std::size_t(triangle) < m_mesh.triangleLines.size() ? m_mesh.triangleLines[std::size_t(triangle)] : 0;
+    throw MeshError(m_mesh.name, line, defects.describe(kind, why));
+  }
+  if (defects.count(MeshDefectKind::IsolatedVertex) > 0)
+    m_notes.push_back(defects.describe(MeshDefectKind::IsolatedVertex, "locked at (0, 0)"));
+  if (defects.count(MeshDefectKind::CoincidentVertices) > 0)
+    m_notes.push_back(defects.describe(MeshDefectKind::CoincidentVertices, "mapped apart"));
   const std::size_t V = m_mesh.vertexCount(), T = m_mesh.triangleCount();
   linalg::SystemBuilder builder(V, linalg::SystemMode::LeastSquares, m_name, 2);
   builder.reserve(2 * T, 10 * T);
@@ -285,12 +318,23 @@ Lscm::Lscm(const Mesh& mesh, LscmOptions options, std::string name) : m_name(std
   }
   m_system = builder.build();
   m_buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  m_solver = std::make_unique<solvers::SystemSolver>(m_system, solverOptions);
+  try {
+    m_solver = std::make_unique<solvers::SystemSolver>(m_system, solverOptions);
+  } catch (const std::exception& e) {
+    // A set-up that fails (a singular coarse matrix) on a mesh with defects is the mesh's
+    // problem first.
+    if (m_notes.empty()) throw;
+    throw MeshError(m_mesh.name, 0, topologyFirst(m_notes) + " (the solver's set-up failed: " + e.what() + ")");
+  }
 }
 
 Lscm::~Lscm() = default;
 
-solvers::SolverStatus Lscm::solve() { return m_solver->solve(0); }
+solvers::SolverStatus Lscm::solve() {
+  solvers::SolverStatus status = m_solver->solve(0);
+  if (!status.converged() && !m_notes.empty()) status.message = topologyFirst(m_notes) + "; the solve: " + status.message;
+  return status;
+}
 
 void Lscm::setPinUv(int pin, double u, double v) {
   if (pin != 0 && pin != 1)

@@ -21,11 +21,18 @@
 //   glBindTexture(GL_TEXTURE_2D, lscm.uv().texture().id());   // (u, v) per vertex
 //   writeObj("out.obj", mesh, lscm.downloadUv());
 //
-// What it refuses (MeshError naming the mesh and what to do): a closed mesh (no boundary:
-// it needs a cut), several connected pieces, triangles not consistently oriented, a
-// zero-area triangle (naming its source line), non-manifold edges (TriangleTopology);
-// pins out of range, repeated or at the same position, or pinned to the same (u, v)
-// (std::invalid_argument). Vertices no triangle uses are locked at (0, 0).
+// What it refuses (MeshError naming the mesh and what to do), checked before the solver
+// sees the mesh (MeshDefects.h): non-manifold vertices where pieces of the mesh that no
+// edge joins meet (a bow-tie: each piece could turn about the vertex freely; split it),
+// zero-area triangles (remove them) and duplicate
+// triangles (remove the repeats), naming each vertex or triangle and its source line; a
+// closed mesh (no boundary: it needs a cut), several connected pieces, triangles not
+// consistently oriented, non-manifold edges (TriangleTopology); pins out of range,
+// repeated or at the same position, or pinned to the same (u, v) (std::invalid_argument).
+// What it notes (notes()): vertices no triangle uses, locked at (0, 0) (remove them), and
+// coincident vertices, mapped apart (an unwelded seam; weld them where they are one point).
+// A solver failure on a mesh with such notes is reported as the mesh's: the notes, then
+// the solver's message.
 #include <texstream/geometry/Mesh.h>
 #include <texstream/geometry/TriangleTopology.h>
 #include <texstream/linalg/SystemBuilder.h>
@@ -107,6 +114,9 @@ class Lscm {
   const std::array<std::int32_t, 2>& pins() const { return m_pins; }
   const std::array<double, 4>& pinUv() const { return m_pinUv; }
   std::size_t boundaryLoopCount() const { return m_boundaryLoops; }
+  /// What the mesh has that LSCM maps anyway, one line each with what to do (isolated and
+  /// coincident vertices); empty for a clean mesh.
+  const std::vector<std::string>& notes() const { return m_notes; }
   const Mesh& mesh() const { return m_mesh; }
   /// The least-squares system (its rows, for CPU references and export).
   const linalg::LinearSystem& system() const { return m_system; }
@@ -121,6 +131,7 @@ class Lscm {
   std::array<std::int32_t, 2> m_pins{0, 0};
   std::array<double, 4> m_pinUv{0, 0, 0, 0};
   std::size_t m_boundaryLoops = 0;
+  std::vector<std::string> m_notes;
   double m_buildMs = 0;
   linalg::LinearSystem m_system;
   std::unique_ptr<solvers::SystemSolver> m_solver;

@@ -51,6 +51,7 @@ class VertexOperator : public linalg::LinearOperator {
   /// DOUBLE_FLOAT_RESIDUAL): curvature flow's mixed-precision refinement.
   void residualInDoubleFloat(const linalg::DoubleFloatVector& b, const linalg::DoubleFloatVector& x,
                              stream::Vector& r) const override;
+  bool hasResidualInDoubleFloat() const override { return true; }
   /// Y = A X with X, Y vertex vectors of double-float pairs (spmv_vertices.glsl,
   /// DOUBLE_FLOAT_PRODUCT), the entries' tails included where A keeps them
   /// (SegmentMatrix::hasEntryTails): the product of double-float CG. Y is not X.

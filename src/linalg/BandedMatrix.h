@@ -42,6 +42,7 @@ class BandedMatrix : public StoredMatrix {
   void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override;
   /// r = b - A x in double-float arithmetic (the same pass, DOUBLE_FLOAT_RESIDUAL).
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
+  bool hasResidualInDoubleFloat() const override { return true; }
   /// Bytes: every diagonal texel once, x and y once (padded texels).
   double bytesPerApply() const override;
   /// 2 n K for K stored diagonals (explicit zeros inside a diagonal included: the kernel

@@ -39,6 +39,7 @@ class DenseMatrix : public StoredMatrix {
   void apply(const stream::Vector& x, stream::Vector& y) const override;
   /// r = b - A x in double-float arithmetic (dense_partial / dense_sum, DOUBLE_FLOAT_*).
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
+  bool hasResidualInDoubleFloat() const override { return true; }
   /// Bytes: the column tiles once, x once per batch, the partial sums written and read
   /// once, y written.
   double bytesPerApply() const override;

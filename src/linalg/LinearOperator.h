@@ -32,6 +32,8 @@ class LinearOperator {
   /// layout apply() writes, x cols(). Operators without such a kernel throw gl::Error
   /// naming themselves (this default).
   virtual void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const;
+  /// Whether residualInDoubleFloat has a kernel (false: this default, which throws).
+  virtual bool hasResidualInDoubleFloat() const { return false; }
   /// y = A x with x and y double-float pairs, every product and sum in double-float
   /// arithmetic (the entries' tails included where the matrix keeps them): the product of
   /// double-float CG (solvers/DoubleFloatCg.h). x has cols() elements, y rows() in the

@@ -45,6 +45,7 @@ class PermutedMatrix : public StoredMatrix {
   /// r = b - A x in double-float arithmetic, user order: the pairs gathered into the
   /// internal order (exact copies), residualInternalInDoubleFloat, r gathered back.
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
+  bool hasResidualInDoubleFloat() const override { return true; }
   /// y = A x in double-float arithmetic, user order (y in Layout::forSize(n)): the pairs
   /// gathered around applyInternalInDoubleFloat.
   void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override;
@@ -68,6 +69,7 @@ class PermutedMatrix : public StoredMatrix {
                                stream::Vector& r) const override {
       m_matrix->residualInternalInDoubleFloat(b, x, r);
     }
+    bool hasResidualInDoubleFloat() const override { return true; }
     /// y = A x in double-float arithmetic, all in internalLayout().
     void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const override {
       m_matrix->applyInternalInDoubleFloat(x, y);

@@ -56,6 +56,7 @@ class StencilMatrix : public StoredMatrix {
   }
   /// r = b - A x in double-float arithmetic (BandedMatrix's kernel).
   void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const override;
+  bool hasResidualInDoubleFloat() const override { return true; }
   /// d = the center coefficients.
   void diagonal(stream::Vector& d) const override;
   double bytesPerApply() const override { return m_banded.bytesPerApply(); }

@@ -1,6 +1,7 @@
 // The checks, read-backs, verdicts and the drift restart around either CG algorithm.
 #include <texstream/solvers/CgDriver.h>
 
+#include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/SolverInputs.h>
@@ -11,6 +12,7 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -23,24 +25,47 @@ using stream::Vector;
 
 
 // A convergence the updated residual reports is checked against the true residual b - A x
-// (one product, one read-back), on both backends. Chronopoulos-Gear updates s = A p by a
-// recurrence too, so its r drifts from b - A x further than standard CG's (Ghysels &
-// Vanroose 2014, §4, for pipelined CG); standard CG drifts too in float. Beyond
-// kDriftLimit times the tolerance the iteration restarts from the true residual. Convergence
-// itself is judged, as in every CG, by the updated residual: requiring ||b - A x|| <= tol in
-// float stalls at tolerances near float's attainable accuracy. A residual replacement that
-// keeps the directions (Ghysels & Vanroose's) breaks down here: near convergence the float
-// residual no longer satisfies the orthogonality Chronopoulos-Gear's alpha recurrence
-// assumes, and its denominator goes negative. One restart at most: b - A x evaluated in
-// float has a floor of its own, and restarting against that floor never ends; one restart
-// already removes the drift accumulated so far. docs/performance.md has the cases.
-constexpr double kDriftLimit = 2.0;
+// (one product, in double-float where the operator has the kernel, and one read-back), on
+// both backends, and the verdict is the true residual's (holdToTrueResidual): "converged"
+// means ||b - A x|| / ||b|| meets the tolerance.
+// Chronopoulos-Gear updates s = A p by a recurrence too, so its r drifts from b - A x
+// further than standard CG's (Ghysels & Vanroose 2014, §4, for pipelined CG); standard CG
+// drifts too in float. Where the true residual misses the tolerance the iteration restarts
+// from it and asks its recurrence for as much more as the true residual missed by (the
+// drift seen so far), up to kMaxRestarts times while each restart at least halves the true
+// residual. Where one does not, float has reached its floor (the attainable accuracy, or
+// the float-rounded matrix on an ill-conditioned system) and the outcome is Stagnated at
+// float precision, naming mixed precision. A residual replacement that keeps the
+// directions (Ghysels & Vanroose's) breaks down here: near convergence the float residual
+// no longer satisfies the orthogonality Chronopoulos-Gear's alpha recurrence assumes, and
+// its denominator goes negative. docs/performance.md has the cases.
+constexpr int kMaxRestarts = 3;
+constexpr const char* kFloatRemedy =
+    "solve in mixed precision (solvers::mixedPrecisionCg: the residual replaced by b - A x in double-float), or "
+    "loosen the tolerance";
 
 /// r = b - A x.
 void trueResidual(CgSystem& s) {
   Vector ax = Vector::temporary(s.b.layout(), "cg.Ax");
   s.A.apply(s.x, ax);
   linalg::linearCombination(1.0f, s.b, -1.0f, ax, s.r);
+}
+
+/// r = b - A x for the verdict: in double-float arithmetic where A has the kernel (the
+/// exact residual of the float x against the float A, rounded to float: in float, forming
+/// b - A x has a rounding floor of its own near the tolerances float CG reaches), else in
+/// float. Returns how it was formed, for the message.
+const char* verdictResidual(CgSystem& s) {
+  if (!s.A.hasResidualInDoubleFloat()) {
+    trueResidual(s);
+    return "in float on the GPU";
+  }
+  linalg::DoubleFloatVector b = linalg::DoubleFloatVector::temporary(s.b.layout(), "cg.b(pairs)");
+  linalg::DoubleFloatVector x = linalg::DoubleFloatVector::temporary(s.x.layout(), "cg.x(pairs)");
+  b.assign(s.b);
+  x.assign(s.x);
+  s.A.residualInDoubleFloat(b, x, s.r);
+  return "in double-float on the GPU";
 }
 
 }  // namespace
@@ -61,11 +86,19 @@ std::string cgFailureMessage(int code, int when, double value, const std::string
   }
 }
 
-CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
+CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, const IterativeOptions& options,
                    SolveRecorder& recorder)
     : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
-      m_check(stream::Scalar::temporary("cg.check")), m_restartsLeft(restartOnDrift ? 1 : 0) {
-  if (asynchronousCheck) m_readback = std::make_unique<stream::ScalarReadback>();
+      m_check(stream::Scalar::temporary("cg.check")), m_restartsLeft(options.restartOnDrift ? kMaxRestarts : 0),
+      m_checkTrueResidual(options.checkTrueResidual), m_recurrenceTarget(limits.tolerance) {
+  if (options.asynchronousCheck) m_readback = std::make_unique<stream::ScalarReadback>();
+}
+
+SolverStatus CgDriver::finish(const Verdict& v) {
+  SolverStatus status = m_recorder.finish(v);
+  if (std::isfinite(m_trueRelres))
+    holdToTrueResidual(status, m_trueRelres, m_limits.tolerance, m_trueHow, kFloatRemedy);
+  return status;
 }
 
 void CgDriver::precondition() {
@@ -130,8 +163,10 @@ std::optional<Verdict> CgDriver::initialVerdict(const std::array<float, 4>& texe
   m_bnorm2 = bb0;
   m_recorder.record(0, std::sqrt(rr0 / m_bnorm2));
   // The GPU's float test decided whether x moves; the verdict follows it (at the boundary
-  // ||r|| / ||b|| may read a rounding above the tolerance).
+  // ||r|| / ||b|| may read a rounding above the tolerance). r0 = b - A x0 is x0's true
+  // residual, formed in float.
   if (!stopped) return std::nullopt;
+  m_recorder.status().trueRelativeResidual = std::sqrt(rr0 / m_bnorm2);
   return Verdict{Outcome::Converged, 0,
                  "the initial guess already meets the tolerance (||r||/||b|| = " +
                      formatNumber(m_recorder.status().relativeResidual) + ")"};
@@ -152,12 +187,18 @@ void CgDriver::enqueueCheck(CgIteration& it) {
 
 double CgDriver::confirmConvergence(CgIteration& it, int now, bool& restarted) {
   if (m_readback && m_readback->pending()) m_readback->value();  // a stale check: drop it
-  trueResidual(m_sys);
+  m_trueHow = verdictResidual(m_sys);
   stream::dot(m_sys.r, m_sys.r, m_rr);
   const double trueRelres = std::sqrt(double(m_rr.read4()[0]) / m_bnorm2);
-  restarted = !(trueRelres <= kDriftLimit * m_limits.tolerance) && std::isfinite(trueRelres) &&
-              now < m_limits.maxIterations && m_restartsLeft > 0;
+  // A restart after the first must have gained: else the float floor is reached.
+  const bool gaining = !std::isfinite(m_trueRelres) || trueRelres <= 0.5 * m_lastMiss;
+  m_trueRelres = trueRelres;
+  restarted = !(trueRelres <= m_limits.tolerance) && std::isfinite(trueRelres) && now < m_limits.maxIterations &&
+              m_restartsLeft > 0 && gaining;
   if (restarted) {
+    m_lastMiss = trueRelres;
+    // The recurrence is asked for the drift's worth more (at most ten times the tolerance).
+    m_recurrenceTarget = std::max(0.1 * m_limits.tolerance, m_recurrenceTarget * m_limits.tolerance / trueRelres);
     --m_restartsLeft;
     ++m_recorder.status().restarts;
     m_sys.status.write4({0.0f, 0.0f, 0.0f, 0.0f});  // a fresh start: no code from before it
@@ -177,7 +218,7 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
   const double relres = std::sqrt(double(v[0]) / m_bnorm2);
   const std::string preconditioner = quoted(m_sys.M ? m_sys.M->name() : "");
   std::string trueResidual;
-  if (relres <= tol && (code == kCgRunning || code == kCgRhoZero)) {
+  if (m_checkTrueResidual && relres <= m_recurrenceTarget && (code == kCgRunning || code == kCgRhoZero)) {
     bool restarted = false;
     const double trueRelres = confirmConvergence(it, now, restarted);
     if (restarted) {
@@ -199,7 +240,7 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
                    "||r||^2 = " + formatNumber(v[0]) + " at iteration " + std::to_string(at) +
                        " (overflow, or NaN/Inf in the matrix)"};
   }
-  if (relres <= tol) {
+  if (relres <= m_recurrenceTarget) {
     // rho = 0 at iteration `when` means iteration when - 1 left r exactly 0, and x has
     // not moved since (alpha = 0): that is where the solve really ended.
     return Verdict{Outcome::Converged, code == kCgRhoZero ? when - 1 : now,
@@ -269,7 +310,11 @@ Verdict CgDriver::iterate(CgIteration& it) {
   if (m_limits.fixed) return Verdict{Outcome::MaxIterations, cap, "ran the fixed " + std::to_string(cap) + " iterations: ||r||/||b|| = " + relres};
   return Verdict{Outcome::MaxIterations, cap,
                  "not converged after " + std::to_string(cap) + " iterations: ||r||/||b|| = " + relres + " > " +
-                     formatNumber(m_limits.tolerance)};
+                     formatNumber(m_recurrenceTarget) +
+                     (m_recurrenceTarget < m_limits.tolerance
+                          ? " (the tolerance " + formatNumber(m_limits.tolerance) +
+                                " less the drift of the recurrence from b - A x seen at the restarts)"
+                          : std::string())};
 }
 
 }  // namespace texstream::solvers

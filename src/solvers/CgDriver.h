@@ -3,7 +3,8 @@
 // (CgSystem), the interface an algorithm implements (CgIteration: the paper's loop body),
 // and the driver around it (CgDriver): the set-up r = b - A x, residual checks every
 // checkEvery iterations (read blocking, or through a PBO and a fence), the verdicts from the
-// check texel, and the restart from the true residual after a drifted convergence.
+// check texel, the restart from the true residual after a drifted convergence, and the
+// final verdict by the true residual (SolverStatus.h, holdToTrueResidual).
 // The algorithms: ClassicCg.cpp (Krüger & Westermann; Bolz et al.), ChronopoulosGearCg.cpp.
 #include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/Preconditioner.h>
@@ -12,6 +13,7 @@
 #include <texstream/stream/Vector.h>
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,8 +88,8 @@ std::unique_ptr<CgIteration> chronopoulosGearCg(CgSystem& system);
 
 class CgDriver {
  public:
-  CgDriver(CgSystem& system, const IterationLimits& limits, bool asynchronousCheck, bool restartOnDrift,
-           SolveRecorder& recorder);
+  /// options: asynchronousCheck, checkTrueResidual and restartOnDrift.
+  CgDriver(CgSystem& system, const IterationLimits& limits, const IterativeOptions& options, SolveRecorder& recorder);
   /// r = b - A x, u = M^-1 r and the set-up check, decided on the GPU
   /// (solvers/cg_set_up_decision.glsl): where the solve ends there (b = 0 or not finite, r
   /// not finite, x already converged) the status stops the iterations from moving x. Its
@@ -99,6 +101,9 @@ class CgDriver {
   std::optional<Verdict> setUp(CgIteration& it);
   /// Iterates `it` (after setUp) to a verdict.
   Verdict iterate(CgIteration& it);
+  /// The status of verdict `v` (SolveRecorder::finish), judged by the true residual where
+  /// a convergence formed it: Stagnated at float precision where it misses the tolerance.
+  SolverStatus finish(const Verdict& v);
 
  private:
   /// The set-up check's verdict from its texel (||b||^2, ||r0||^2, stopped): b = 0 or not
@@ -110,7 +115,8 @@ class CgDriver {
   std::optional<Verdict> takeInitialCheck(bool wait);
   void enqueueCheck(CgIteration& it);
   std::optional<Verdict> evaluate(CgIteration& it, int at, int now, const std::array<float, 4>& texel);
-  /// The true relative residual; restarts `it` from it (once) when it is beyond the drift limit.
+  /// The true relative residual (kept for finish()); restarts `it` from it (once, with
+  /// restartOnDrift) when it misses the tolerance.
   double confirmConvergence(CgIteration& it, int now, bool& restarted);
   void precondition();
   /// The set-up's passes on the fragment backend (and for operators without a fused one):
@@ -130,6 +136,13 @@ class CgDriver {
   bool m_startSumsGiven = false;  ///< setUp wrote the iteration's start sums
   bool m_preconditioned = false;  ///< setUp wrote u = M^-1 r
   int m_restartsLeft;
+  bool m_checkTrueResidual;
+  double m_trueRelres = NAN;  ///< the last true residual a convergence formed
+  double m_lastMiss = NAN;    ///< the true residual the last restart started from
+  /// The recurrence residual the iteration stops at: the tolerance, less after a restart
+  /// (the drift seen).
+  double m_recurrenceTarget;
+  const char* m_trueHow = "";  ///< how it was formed ("in double-float on the GPU")
 };
 
 }  // namespace texstream::solvers

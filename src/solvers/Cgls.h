@@ -15,7 +15,7 @@
 // that meets it: past convergence CGLS's float recurrences only add noise (A^T r is then
 // a difference of nearly equal terms) and can diverge before the CPU's next check. A
 // convergence is confirmed against the true A^T (b - A x), restarting once from it if the
-// recurrence drifted beyond twice the tolerance, as cg() does. M (optional) is a
+// recurrence drifted beyond twice the tolerance. M (optional) is a
 // preconditioner of A^T A, e.g. the inverse squared column norms (a JacobiPreconditioner
 // made with fromInverseDiagonal): CGLS with it is Jacobi-PCG on the normal equations.
 // Breakdown (A p = 0: A is rank deficient), NaN/Inf and the iteration cap are reported in

@@ -30,9 +30,9 @@ SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, st
   if (M) system.z = stream::Vector::temporary(b.layout(), "cg.z");
   const std::unique_ptr<CgIteration> algorithm =
       runtime.backend() == stream::Backend::Compute ? chronopoulosGearCg(system) : classicCg(system);
-  CgDriver driver(system, limits, options.asynchronousCheck, options.restartOnDrift, recorder);
-  if (std::optional<Verdict> verdict = driver.setUp(*algorithm)) return recorder.finish(*verdict);
-  return recorder.finish(driver.iterate(*algorithm));
+  CgDriver driver(system, limits, options, recorder);
+  if (std::optional<Verdict> verdict = driver.setUp(*algorithm)) return driver.finish(*verdict);
+  return driver.finish(driver.iterate(*algorithm));
 }
 
 }  // namespace

@@ -13,9 +13,14 @@
 // asynchronousCheck through a PBO and a fence whose value is used when it lands (at most
 // one check interval later: then the CPU waits for it), so the GPU never idles waiting for
 // the CPU and the solve overshoots convergence by at most 2 checkEvery - 1 iterations.
-// A convergence the updated residual reports is checked once against b - A x and, beyond
-// 2x the tolerance, the iteration restarts (once) from the true residual (unless
-// IterativeOptions::restartOnDrift is false); the message gives both residuals.
+// A convergence the updated residual reports is checked against b - A x (one more
+// product, in double-float arithmetic where the operator has the kernel:
+// LinearOperator::residualInDoubleFloat; IterativeOptions::checkTrueResidual) and, where
+// that misses the tolerance, the
+// iteration restarts (once) from the true residual (unless IterativeOptions::restartOnDrift
+// is false). The verdict is the true residual's: Converged where it meets the tolerance,
+// else Stagnated at float precision, the message giving both residuals and the remedy
+// (mixed precision); status.trueRelativeResidual holds it.
 //
 //   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f, .maxIterations = 500});  // x: the initial guess
 //   JacobiPreconditioner M(A, b.layout());

@@ -134,6 +134,7 @@ SolverStatus doubleFloatCgLoop(const linalg::LinearOperator& A, const DoubleFloa
   SolverStatus status;
   auto finish = [&](Outcome outcome, std::string message) {
     status.outcome = outcome;
+    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
     status.message = where + ": " + std::move(message);
     status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return status;
@@ -292,6 +293,7 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
   RefinementStatus status;
   auto finish = [&](Outcome outcome, std::string message) {
     status.outcome = outcome;
+    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
     status.message = where + ": " + std::move(message);
     status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return status;

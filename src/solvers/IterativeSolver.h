@@ -42,11 +42,17 @@ struct IterativeOptions {
   /// cg: read the checks without stalling (ConjugateGradient.h). The other solvers read
   /// theirs blocking.
   bool asynchronousCheck = false;
-  /// cg: when the updated residual says converged but b - A x is beyond twice the
-  /// tolerance, restart once from b - A x (CgDriver.cpp). false where the caller corrects
-  /// the result in double itself (SystemSolver's defect correction): a restart in float
-  /// cannot go below the floor the float-rounded matrix sets either, and on LSCM's normal
-  /// matrices it spent a third of the iterations finding that out.
+  /// cg: when the updated residual says converged, form the true residual b - A x once (one
+  /// product and a read-back) and judge by it (SolverStatus.h, holdToTrueResidual):
+  /// Converged where it meets the tolerance, else Stagnated at float precision.
+  /// false: the updated residual alone decides, as where the caller forms the true residual
+  /// in higher precision itself (a refinement's defect).
+  bool checkTrueResidual = true;
+  /// cg, with checkTrueResidual: when b - A x misses the tolerance, restart once from it
+  /// (CgDriver.cpp) before judging. false where the caller corrects the result in double
+  /// itself (SystemSolver's defect correction): a restart in float cannot go below the
+  /// floor the float-rounded matrix sets either, and on LSCM's normal matrices it spent a
+  /// third of the iterations finding that out.
   bool restartOnDrift = true;
   /// Run on this backend instead of the thread's current one.
   std::optional<stream::Backend> backend;

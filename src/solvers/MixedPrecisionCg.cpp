@@ -57,6 +57,7 @@ RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorr
   RefinementStatus status;
   auto finish = [&](Outcome outcome, std::string message) {
     status.outcome = outcome;
+    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
     status.message = where + ": " + std::move(message);
     status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return status;

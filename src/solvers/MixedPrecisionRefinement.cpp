@@ -21,6 +21,7 @@ namespace {
 constexpr stream::EnumName<Precision> kPrecisionNames[] = {
     {Precision::Single, "single", "single (float)"},
     {Precision::Mixed, "mixed", "mixed (float CG in double defect correction)"},
+    {Precision::Auto, "auto", "auto (float; mixed where float cannot reach the tolerance)"},
 };
 
 
@@ -35,6 +36,11 @@ double norm2(const linalg::DoubleFloatVector& b) { return norm2(b.hi()); }
 }  // namespace
 
 std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisionNames; }
+
+bool needsMixedPrecision(const SolverStatus& single) {
+  return single.outcome == Outcome::Stagnated || single.outcome == Outcome::MaxIterations ||
+         single.outcome == Outcome::Breakdown;
+}
 
 void validateRefinementOptions(const std::string& solver, const RefinementOptions& o) {
   if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
@@ -80,6 +86,7 @@ RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& ta
   RefinementStatus status;
   auto finish = [&](Outcome outcome, std::string message) {
     status.outcome = outcome;
+    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
     status.message = std::move(message);
     status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return status;
@@ -168,6 +175,8 @@ InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, cons
   return [&A, options, M](const stream::Vector& r, stream::Vector& c, double tolerance) {
     CgOptions o = options;
     o.tolerance = float(tolerance);
+    // The refinement forms the true residual itself, in the higher precision.
+    o.checkTrueResidual = false;
     return cg(A, r, c, o, M);
   };
 }

@@ -36,11 +36,21 @@ class Vector;
 
 namespace texstream::solvers {
 
-/// How a solver that offers both runs: float throughout, or float inside double-float
-/// refinement.
-enum class Precision { Single, Mixed };
-/// The precisions' names ("single", "mixed"), for command lines, panels and reports.
+/// How a solver that offers both runs: float throughout, float inside double-float
+/// refinement, or float first and mixed where float cannot reach the tolerance
+/// (needsMixedPrecision).
+enum class Precision { Single, Mixed, Auto };
+/// The precisions' names ("single", "mixed", "auto"), for command lines, panels and reports.
 std::span<const stream::EnumName<Precision>> precisionNames();
+
+/// Precision::Auto's rule, for every solver and tool that offers it (CurvatureFlow,
+/// texstream-solve --precision auto): a float solve that ended without converging for a
+/// reason float's precision explains is solved again in mixed precision. Those reasons:
+/// stagnated at float precision (the true residual missed the tolerance the recurrence
+/// met), the iteration cap (a float residual that stalls above the tolerance), a breakdown
+/// (the float-rounded matrix no longer quite SPD). A non-finite value is the input's
+/// problem, and a converged solve needs nothing.
+bool needsMixedPrecision(const SolverStatus& single);
 
 struct RefinementOptions {
   /// Stop when ||b - A x|| / ||b|| <= tolerance (in (0, 1)).

@@ -21,6 +21,7 @@ SolverStatus SolveRecorder::finish(Outcome outcome, int iterations, const std::s
   if (m_waitForGpu) glFinish();  // the time includes the GPU work
   m_status.outcome = outcome;
   m_status.iterations = iterations;
+  m_status.solver = m_where;
   m_status.message = m_where + ": " + message;
   m_status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
   return m_status;

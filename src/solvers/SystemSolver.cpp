@@ -421,8 +421,8 @@ void SystemSolver::refine(int system, SolverStatus& status) {
                                                 " of defect correction"
                                           : "");
   status.message += verdict;
-  // The checked-only CGLS result gets the float solvers' allowance for drift (2x, as
-  // cg() and cgls() accept the true residual).
+  // The checked-only CGLS result gets cgls()'s allowance for drift (2x, as cgls() accepts
+  // its true residual).
   if (relres <= (g.segmentTransposed ? 2.0 * tol : tol)) {
     status.outcome = Outcome::Converged;
   } else if (status.outcome == Outcome::Converged) {

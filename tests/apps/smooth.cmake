@@ -94,7 +94,7 @@ set(_j ${_smooth_out}/smooth_advice.json)
 add_test(NAME app_smooth_unconverged_advice
   COMMAND ${CMAKE_COMMAND}
     -DAPP=$<TARGET_FILE:texstream-smooth>
-    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--json|${_j}"
+    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--precision|single|--json|${_j}"
     "-DOUTPUTS=${_j}"
     "-DEXPECT_STDERR=step 1 did not converge [(]max-iterations, [^)]* after 4 iterations, tolerance 1e-05[)]. the mesh shows where CG stopped.* Try: --cg-max-iter 16 [(]CG was still converging at the cap. now 4[)], --flow cmcf .*--precision mixed .*, or --dt "
     -DCHECKER=$<TARGET_FILE:check_app_output>
@@ -111,7 +111,19 @@ add_test(NAME app_smooth_unconverged_advice_cmcf
     -DCHECKER=$<TARGET_FILE:check_app_output>
     "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|1|--equals|unconverged_steps/0/step=1"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
-list(APPEND _smooth_tests app_smooth_unconverged_advice app_smooth_unconverged_advice_cmcf)
+# The default precision, auto: a step float CG cannot bring to the tolerance (here the cap
+# of 4 iterations) is solved again in mixed precision, said on stderr and in the JSON.
+set(_j ${_smooth_out}/smooth_auto.json)
+add_test(NAME app_smooth_precision_auto
+  COMMAND ${CMAKE_COMMAND}
+    -DAPP=$<TARGET_FILE:texstream-smooth>
+    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--json|${_j}"
+    "-DOUTPUTS=${_j}"
+    "-DEXPECT_STDERR=solved again in mixed precision [(]float CG: cg[(][^\n]*not converged after 4 iterations"
+    -DCHECKER=$<TARGET_FILE:check_app_output>
+    "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|2|--equals|precision=auto|--equals|mixed_precision_steps=[1,2]|--array|true_residual=2"
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
+list(APPEND _smooth_tests app_smooth_unconverged_advice app_smooth_unconverged_advice_cmcf app_smooth_precision_auto)
 
 # DSI smoothing (Mallet 1992, the CNC's smoothing) as the method: a noisy patch with its
 # boundary held and a closed noisy cube; the roughness after each step in the JSON.

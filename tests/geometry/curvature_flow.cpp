@@ -526,8 +526,11 @@ TEST_CASE("Conformalized flow keeps the initial stiffness and updates the mass",
     // Switching back re-assembles from the current positions.
     flow.setFlow(Flow::MeanCurvature);
     flow.assemble(lambdaDt);
+    // The float cotangents of the thinnest triangles the steps made carry up to about 1e-4
+    // of the largest entry (how thin depends on where each step's CG stopped); the start
+    // stiffness is 1e-3 of it away or more (above).
     INFO("largest current off-diagonal " << maxAbs(nowOff));
-    REQUIRE(maxAbsDifference(flow.matrix().toCsr().values, nowOff) <= 2e-5 * std::max(scale, maxAbs(nowOff)));
+    REQUIRE(maxAbsDifference(flow.matrix().toCsr().values, nowOff) <= 1e-4 * std::max(scale, maxAbs(nowOff)));
   }
 }
 

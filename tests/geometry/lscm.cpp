@@ -19,6 +19,7 @@
 #include <Eigen/SparseCholesky>
 
 #include <complex>
+#include <map>
 #include <sstream>
 
 using namespace texstream;
@@ -245,7 +246,7 @@ TEST_CASE("Lscm: refuses meshes and pins it cannot map, naming what to do", "[gl
   flat.positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 2, 2, 0};
   flat.triangles = {0, 1, 2, 0, 2, 3};
   flat.triangleLines = {7, 8};
-  REQUIRE_THROWS_WITH(Lscm(flat), Contains("flat.obj:8: triangle 1 (vertices 0, 2, 3) has no area"));
+  REQUIRE_THROWS_WITH(Lscm(flat), Contains("flat.obj:8: triangle 1 (line 8) [vertices 0, 2, 3] has zero area"));
 
   const Mesh patch = geometry::patchMesh(8);
   LscmOptions o;
@@ -253,10 +254,24 @@ TEST_CASE("Lscm: refuses meshes and pins it cannot map, naming what to do", "[gl
   REQUIRE_THROWS_WITH(Lscm(patch, o), Contains("both pins are vertex 4"));
   o.pins = std::array<std::int32_t, 2>{0, std::int32_t(patch.vertexCount())};
   REQUIRE_THROWS_WITH(Lscm(patch, o), Contains("pin vertex " + std::to_string(patch.vertexCount()) + " does not exist"));
-  Mesh twin = patch;  // vertex 1 moved onto vertex 0
-  for (int c = 0; c < 3; ++c) twin.positions[3 + std::size_t(c)] = twin.positions[std::size_t(c)];
-  o.pins = std::array<std::int32_t, 2>{0, 1};
-  REQUIRE_THROWS_WITH(Lscm(twin, o), Contains("pins 0 and 1 are at the same position"));
+  // Pins at one position: a triangle hung on a boundary edge, its apex a new vertex at
+  // vertex `original`'s position (coincident vertices are noted; pinning both is refused).
+  Mesh twin = patch;
+  std::map<std::pair<std::int32_t, std::int32_t>, int> edgeUses;
+  auto edgeAt = [&](std::size_t k) { return std::pair{twin.triangles[k], twin.triangles[k / 3 * 3 + (k + 1) % 3]}; };
+  auto key = [](std::pair<std::int32_t, std::int32_t> e) { return std::pair{std::min(e.first, e.second), std::max(e.first, e.second)}; };
+  for (std::size_t k = 0; k < twin.triangles.size(); ++k) ++edgeUses[key(edgeAt(k))];
+  std::size_t slot = 0;  // a triangle corner starting a boundary edge
+  while (edgeUses[key(edgeAt(slot))] != 1) ++slot;
+  const auto [ea, eb] = edgeAt(slot);
+  std::int32_t original = std::int32_t(patch.vertexCount() / 2);
+  while (original == ea || original == eb) ++original;
+  const std::int32_t copy = std::int32_t(twin.vertexCount());
+  for (std::size_t c = 0; c < 3; ++c) twin.positions.push_back(twin.positions[3 * std::size_t(original) + c]);
+  twin.triangles.insert(twin.triangles.end(), {eb, ea, copy});
+  o.pins = std::array<std::int32_t, 2>{original, copy};
+  REQUIRE_THROWS_WITH(Lscm(twin, o), Contains("pins " + std::to_string(original) + " and " + std::to_string(copy) +
+                                              " are at the same position"));
   o.pins.reset();
   o.pinUv = std::array<double, 4>{1, 1, 1, 1};
   REQUIRE_THROWS_WITH(Lscm(patch, o), Contains("both pins at the same (u, v)"));

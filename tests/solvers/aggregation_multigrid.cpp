@@ -470,6 +470,9 @@ TEST_CASE("AggregationMultigrid-PCG: iterations stay bounded as the mesh grows, 
     fine.toInternal(user, b);
     solvers::CgOptions cgOptions;
     cgOptions.tolerance = 1e-6f;
+    // The iterations to the recurrence's 1e-6 are what this test compares: the true residual,
+    // whose float floor is near 1e-6 on these grids, is checked in double below.
+    cgOptions.checkTrueResidual = false;
     cgOptions.maxIterations = 4000;
     const solvers::SolverStatus amg = solvers::cg(fine.internal(), b, x, cgOptions, &M);
     REQUIRE(amg.converged());

@@ -272,12 +272,14 @@ TEST_CASE("Multigrid: MGPCG needs far fewer iterations than Jacobi-PCG", "[multi
   solvers::MultigridPreconditioner M(mg);
   CHECK(M.name() == "multigrid V(1,1)");
   stream::Vector b = makeVector(bs, "b"), x(A.nodes(), "x"), xj(A.nodes(), "xj");
-  const auto mgpcg = solvers::cg(mg.op(), b, x, {.tolerance = 1e-6f, .maxIterations = 100, .checkEvery = 1}, &M);
+  // The iterations to the recurrence's 1e-6 are compared (the true residual's float floor is
+  // near 1e-6 on this grid); the solution is checked against the double reference below.
+  const auto mgpcg = solvers::cg(mg.op(), b, x, {.tolerance = 1e-6f, .maxIterations = 100, .checkEvery = 1, .checkTrueResidual = false}, &M);
   INFO(mgpcg.message);
   CHECK(mgpcg.converged());
   CHECK(mgpcg.iterations <= 12);
   solvers::JacobiPreconditioner J(mg.op());
-  const auto jpcg = solvers::cg(mg.op(), b, xj, {.tolerance = 1e-6f, .maxIterations = 2000}, &J);
+  const auto jpcg = solvers::cg(mg.op(), b, xj, {.tolerance = 1e-6f, .maxIterations = 2000, .checkTrueResidual = false}, &J);
   CHECK(jpcg.converged());
   CHECK(jpcg.iterations > 10 * mgpcg.iterations);
   const std::vector<double> ref = test::solveGridReference(A, test::toDouble(bs));
