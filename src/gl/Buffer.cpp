@@ -13,6 +13,7 @@ namespace texstream::gl {
 
 Buffer::Buffer(std::string name, std::size_t bytes, const void* data, unsigned int usage)
     : m_size(bytes), m_name(std::move(name)) {
+  m_owner = ObjectOwner::currentGroup();
   GLint previous = 0;
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
   glGenBuffers(1, &m_id);
@@ -33,17 +34,16 @@ Buffer::Buffer(std::string name, std::size_t bytes, const void* data, unsigned i
   label(GL_BUFFER, m_id, m_name);
 }
 
-Buffer::~Buffer() {
-  if (m_id) glDeleteBuffers(1, &m_id);
-}
+Buffer::~Buffer() { m_owner.release(ObjectKind::Buffer, m_id); }
 
 Buffer::Buffer(Buffer&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_size(o.m_size), m_name(std::move(o.m_name)) {}
+    : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)), m_size(o.m_size), m_name(std::move(o.m_name)) {}
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
-    if (m_id) glDeleteBuffers(1, &m_id);
+    m_owner.release(ObjectKind::Buffer, m_id);
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
     m_size = o.m_size;
     m_name = std::move(o.m_name);
   }
@@ -67,21 +67,20 @@ bool readBufferData(unsigned int target, std::size_t bytes, void* out) {
   return true;
 }
 
-VertexArray::VertexArray(std::string name) {
+VertexArray::VertexArray(std::string name) : m_owner(ObjectOwner::currentContext()) {
   glGenVertexArrays(1, &m_id);
   label(GL_VERTEX_ARRAY, m_id, name);
 }
 
-VertexArray::~VertexArray() {
-  if (m_id) glDeleteVertexArrays(1, &m_id);
-}
+VertexArray::~VertexArray() { m_owner.release(ObjectKind::VertexArray, m_id); }
 
-VertexArray::VertexArray(VertexArray&& o) noexcept : m_id(std::exchange(o.m_id, 0)) {}
+VertexArray::VertexArray(VertexArray&& o) noexcept : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)) {}
 
 VertexArray& VertexArray::operator=(VertexArray&& o) noexcept {
   if (this != &o) {
-    if (m_id) glDeleteVertexArrays(1, &m_id);
+    m_owner.release(ObjectKind::VertexArray, m_id);
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
   }
   return *this;
 }

@@ -1,5 +1,7 @@
 #pragma once
 // texstream::gl::Buffer and VertexArray: move-only owners of buffer objects and VAOs.
+#include <texstream/gl/ContextRecord.h>
+
 #include <cstddef>
 #include <string>
 
@@ -20,9 +22,12 @@ class Buffer {
   unsigned int id() const { return m_id; }
   std::size_t size() const { return m_size; }
   const std::string& name() const { return m_name; }
+  /// The share group the buffer belongs to.
+  const ObjectOwner& owner() const { return m_owner; }
 
  private:
   unsigned int m_id = 0;
+  ObjectOwner m_owner;
   std::size_t m_size = 0;
   std::string m_name;
 };
@@ -42,9 +47,12 @@ class VertexArray {
   VertexArray(const VertexArray&) = delete;
   VertexArray& operator=(const VertexArray&) = delete;
   unsigned int id() const { return m_id; }
+  /// The context the vertex array belongs to (GL never shares vertex arrays).
+  const ObjectOwner& owner() const { return m_owner; }
 
  private:
   unsigned int m_id = 0;
+  ObjectOwner m_owner;
 };
 
 }  // namespace texstream::gl

@@ -25,22 +25,23 @@ std::string framebufferStatusText(unsigned int status) {
   }
 }
 
-Framebuffer::Framebuffer(std::string name) : m_name(std::move(name)) {
+Framebuffer::Framebuffer(std::string name) : m_owner(ObjectOwner::currentContext()), m_name(std::move(name)) {
   glGenFramebuffers(1, &m_id);
   label(GL_FRAMEBUFFER, m_id, m_name);
 }
 
 Framebuffer::~Framebuffer() {
-  if (m_id) glDeleteFramebuffers(1, &m_id);
+  m_owner.release(ObjectKind::Framebuffer, m_id);
 }
 
 Framebuffer::Framebuffer(Framebuffer&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_attached(o.m_attached), m_name(std::move(o.m_name)) {}
+    : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)), m_attached(o.m_attached), m_name(std::move(o.m_name)) {}
 
 Framebuffer& Framebuffer::operator=(Framebuffer&& o) noexcept {
   if (this != &o) {
-    if (m_id) glDeleteFramebuffers(1, &m_id);
+    m_owner.release(ObjectKind::Framebuffer, m_id);
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
     m_attached = o.m_attached;
     m_name = std::move(o.m_name);
   }

@@ -1,6 +1,8 @@
 #pragma once
 // texstream::gl::Framebuffer: move-only owner of an FBO. Incompleteness is turned into
 // text right after attaching.
+#include <texstream/gl/ContextRecord.h>
+
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ class Framebuffer {
 
  private:
   unsigned int m_id = 0;
+  ObjectOwner m_owner;  // the context (GL never shares framebuffers)
   int m_attached = 0;
   std::string m_name;
 };

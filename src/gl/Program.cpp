@@ -60,6 +60,7 @@ std::string infoLog(GLuint id, GetIv getIv, GetLog getLog) {
 }  // namespace
 
 Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_name(std::move(name)) {
+  m_owner = ObjectOwner::currentGroup();
   m_id = glCreateProgram();
   std::vector<GLuint> shaders;
   auto cleanup = [&] {
@@ -109,17 +110,17 @@ Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_n
   label(GL_PROGRAM, m_id, m_name);
 }
 
-Program::~Program() {
-  if (m_id) glDeleteProgram(m_id);
-}
+Program::~Program() { m_owner.release(ObjectKind::Program, m_id); }
 
 Program::Program(Program&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_name(std::move(o.m_name)), m_locations(std::move(o.m_locations)) {}
+    : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)), m_name(std::move(o.m_name)),
+      m_locations(std::move(o.m_locations)) {}
 
 Program& Program::operator=(Program&& o) noexcept {
   if (this != &o) {
-    if (m_id) glDeleteProgram(m_id);
+    m_owner.release(ObjectKind::Program, m_id);
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
     m_name = std::move(o.m_name);
     m_locations = std::move(o.m_locations);
   }

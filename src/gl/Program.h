@@ -6,6 +6,8 @@
 // errors ("0:17(5): error: ..." on Mesa, "0(17) : error C1008: ..." on NVIDIA) are
 // rewritten to "shaders/axpy.glsl:17: error: ...". (A `#line L N` marker per piece would
 // be the textbook way, but Mesa ignores the source-string number N.)
+#include <texstream/gl/ContextRecord.h>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,6 +44,7 @@ class Program {
 
  private:
   unsigned int m_id = 0;
+  ObjectOwner m_owner;
   std::string m_name;
   mutable std::unordered_map<std::string, int> m_locations;
 };

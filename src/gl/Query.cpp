@@ -8,15 +8,14 @@
 
 namespace texstream::gl {
 
-TimerQuery::TimerQuery() { glGenQueries(1, &m_id); }
-TimerQuery::~TimerQuery() {
-  if (m_id) glDeleteQueries(1, &m_id);
-}
-TimerQuery::TimerQuery(TimerQuery&& o) noexcept : m_id(std::exchange(o.m_id, 0)) {}
+TimerQuery::TimerQuery() : m_owner(ObjectOwner::currentContext()) { glGenQueries(1, &m_id); }
+TimerQuery::~TimerQuery() { m_owner.release(ObjectKind::Query, m_id); }
+TimerQuery::TimerQuery(TimerQuery&& o) noexcept : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)) {}
 TimerQuery& TimerQuery::operator=(TimerQuery&& o) noexcept {
   if (this != &o) {
-    if (m_id) glDeleteQueries(1, &m_id);
+    m_owner.release(ObjectKind::Query, m_id);
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
   }
   return *this;
 }

@@ -2,6 +2,8 @@
 // texstream::gl::TimerQuery: move-only GL_TIME_ELAPSED query (desktop core; ES through
 // EXT_disjoint_timer_query: ask Capabilities::timerQueries before making one). Results are
 // read without stalling: resultAvailable() first, then resultNanoseconds().
+#include <texstream/gl/ContextRecord.h>
+
 #include <cstdint>
 
 namespace texstream::gl {
@@ -24,6 +26,7 @@ class TimerQuery {
 
  private:
   unsigned int m_id = 0;
+  ObjectOwner m_owner;  // the context (GL never shares queries)
 };
 
 /// ES only: true when the GPU reported a disjoint event since the last call, which makes

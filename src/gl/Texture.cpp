@@ -59,6 +59,7 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
                 " layers; " + caps.renderer + ")");
   }
   const FormatInfo fi = info(format);
+  m_owner = ObjectOwner::currentGroup();
   glGenTextures(1, &m_id);
   const GLenum tgt = target();
   StateGuard::bindTexture(0, tgt, m_id);
@@ -109,18 +110,20 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
 Texture::~Texture() { release(); }
 
 void Texture::release() {
-  if (m_id) glDeleteTextures(1, &m_id);
+  if (m_id) m_owner.release(ObjectKind::Texture, m_id);
   m_id = 0;
+  m_owner = ObjectOwner();
 }
 
 Texture::Texture(Texture&& o) noexcept
-    : m_id(std::exchange(o.m_id, 0)), m_width(o.m_width), m_height(o.m_height),
+    : m_id(std::exchange(o.m_id, 0)), m_owner(std::move(o.m_owner)), m_width(o.m_width), m_height(o.m_height),
       m_layers(o.m_layers), m_format(o.m_format), m_name(std::move(o.m_name)) {}
 
 Texture& Texture::operator=(Texture&& o) noexcept {
   if (this != &o) {
     release();
     m_id = std::exchange(o.m_id, 0);
+    m_owner = std::move(o.m_owner);
     m_width = o.m_width;
     m_height = o.m_height;
     m_layers = o.m_layers;
@@ -147,6 +150,7 @@ void Texture::uploadRect(int x, int y, int w, int h, const float* data, int laye
     throw Error("Texture::upload(\"" + m_name + "\"): rectangle or layer outside the texture");
   }
   StateGuard guard;
+  if (!m_owner.isCurrent()) m_owner.requireCurrent("Texture::upload(\"" + m_name + "\")");
   StateGuard::preparePixelTransfer();
   const FormatInfo fi = info(m_format);
   StateGuard::bindTexture(0, target(), m_id);
@@ -194,6 +198,7 @@ void Texture::download(float* out, int layer) const {
     throw Error("Texture::download(\"" + m_name + "\"): layer " + std::to_string(layer) + " outside the texture");
   }
   StateGuard guard;
+  if (!m_owner.isCurrent()) m_owner.requireCurrent("Texture::download(\"" + m_name + "\")");
   StateGuard::preparePixelTransfer();
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
@@ -227,6 +232,9 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
   }
   if (bytes == 0) return;
   StateGuard guard;
+  for (const Texture* t : textures) {
+    if (!t->owner().isCurrent()) t->owner().requireCurrent("downloadTextures(\"" + t->name() + "\")");
+  }
   StateGuard::preparePixelTransfer();
   // Bytes each texture occupies in the pack buffer (ES reads one- and two-channel
   // textures as RGBA).
@@ -285,6 +293,7 @@ void Texture::fill(float value) {
     return;
   }
   StateGuard guard;
+  if (!m_owner.isCurrent()) m_owner.requireCurrent("Texture::fill(\"" + m_name + "\")");
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);

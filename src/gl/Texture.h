@@ -1,5 +1,7 @@
 #pragma once
 // texstream::gl::Texture: move-only owner of a 2D (or 2D array) texture.
+#include <texstream/gl/ContextRecord.h>
+
 #include <span>
 #include <string>
 
@@ -43,6 +45,8 @@ class Texture {
   const std::string& name() const { return m_name; }
   /// Renames (and relabels for debug output).
   void setName(std::string name);
+  /// The share group the texture belongs to (the contexts it can be used in).
+  const ObjectOwner& owner() const { return m_owner; }
 
   /// Whole texture (layer for arrays) from tightly packed floats (width*height*channels).
   void upload(const float* data, int layer = 0);
@@ -56,6 +60,7 @@ class Texture {
  private:
   void release();
   unsigned int m_id = 0;
+  ObjectOwner m_owner;
   int m_width = 0, m_height = 0, m_layers = 0;
   TextureFormat m_format = TextureFormat::RGBA32F;
   std::string m_name;
