@@ -21,6 +21,7 @@ extern "C" void emscripten_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 ti
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -111,6 +112,9 @@ struct Loaded {
   int desktop = 0, es = 0;  // 10 * major + minor of the highest context loaded for; 0: none
 };
 Loaded g_loaded;
+// Held while entry points are loaded and g_loaded read or written: contexts are made on any
+// thread.
+std::mutex g_loadMutex;
 
 int versionNumber(const char* version) {
   // "4.5 (Core Profile) Mesa ...", "OpenGL ES 3.0 Mesa ...", "OpenGL ES 3.0 (WebGL 2.0 ...)"
@@ -276,6 +280,7 @@ std::string_view disableableFeatures() {
 
 void loadGl(void* (*getProcAddress)(const char* name)) {
   if (!getProcAddress) throw Error("texstream::gl::loadGl: no getProcAddress function given");
+  std::lock_guard<std::mutex> lock(g_loadMutex);
   loadWith(reinterpret_cast<GLADloadfunc>(getProcAddress));
 }
 
@@ -287,6 +292,11 @@ void ensureGlLoaded() {
   if (emscripten_webgl_get_current_context() == 0) throw Error(kNoContext);
 #endif
   if (glad_glGetString != nullptr) {
+    if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_loadMutex);
+  if (glad_glGetString != nullptr) {  // loaded by another thread meanwhile
     if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
     return;
   }
@@ -396,6 +406,7 @@ void loadGlForCurrentContext() {
   const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
   if (!version) throw Error(kNoContext);
   const bool es = startsWith(version, "OpenGL ES");
+  std::lock_guard<std::mutex> lock(g_loadMutex);
   if (versionNumber(version) > (es ? g_loaded.es : g_loaded.desktop) && g_loaded.loader) loadWith(g_loaded.loader);
 }
 

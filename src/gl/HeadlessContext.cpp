@@ -233,7 +233,14 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
     m_deviceDescription = c.description;
     useDisplay(c.display);
     try {
-      loadGl(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+      // The entry points are the process's: loaded for the first context, and again only for
+      // a context of a higher version or of the other API, so that a context made here does
+      // not rewrite the pointers another thread is calling through.
+      if (!contextIsCurrent()) {
+        loadGl(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+      } else {
+        loadGlForCurrentContext();
+      }
     } catch (const Error& e) {
       throw Error("HeadlessContext: " + c.description + ": " + e.what());
     }
