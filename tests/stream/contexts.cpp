@@ -26,8 +26,10 @@
 
 #include <barrier>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -109,6 +111,60 @@ class HostEglContext {
  private:
   EGLDisplay m_display = EGL_NO_DISPLAY;
   EGLContext m_context = EGL_NO_CONTEXT;
+};
+
+// A context the host makes on an EGL display of its own (Mesa's surfaceless platform), not
+// on the test context's: on Mesa, another display is another driver screen. API and
+// version as `caps` says.
+class OwnDisplayContext {
+ public:
+  OwnDisplayContext(EGLDisplay display, const gl::Capabilities& caps) : m_display(display) {
+    eglBindAPI(caps.es ? EGL_OPENGL_ES_API : EGL_OPENGL_API);
+    const EGLint desktop[] = {EGL_CONTEXT_MAJOR_VERSION, caps.major, EGL_CONTEXT_MINOR_VERSION, caps.minor,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint es[] = {EGL_CONTEXT_MAJOR_VERSION, caps.major, EGL_CONTEXT_MINOR_VERSION, caps.minor, EGL_NONE};
+    m_context = eglCreateContext(m_display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, caps.es ? es : desktop);
+    if (m_context == EGL_NO_CONTEXT || !eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context))
+      throw gl::Error("OwnDisplayContext: no " + caps.apiName() + " context on the surfaceless display");
+  }
+  // What a careful host does: texstream::shutdown(), then the context goes.
+  ~OwnDisplayContext() {
+    try {
+      stream::Runtime::shutdown();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "~OwnDisplayContext: %s\n", e.what());
+    }
+    eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(m_display, m_context);
+  }
+  OwnDisplayContext(const OwnDisplayContext&) = delete;
+  OwnDisplayContext& operator=(const OwnDisplayContext&) = delete;
+
+ private:
+  EGLDisplay m_display;
+  EGLContext m_context = EGL_NO_CONTEXT;
+};
+
+// Mesa's surfaceless platform display, initialized; terminated when this goes.
+class SurfacelessDisplay {
+ public:
+  SurfacelessDisplay() {
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    REQUIRE((client && std::strstr(client, "EGL_MESA_platform_surfaceless")));
+    m_display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    REQUIRE(m_display != EGL_NO_DISPLAY);
+    // Not the test context's display: terminating it below must not end that context.
+    REQUIRE(m_display != eglGetCurrentDisplay());
+    EGLint major = 0, minor = 0;
+    REQUIRE(eglInitialize(m_display, &major, &minor));
+  }
+  ~SurfacelessDisplay() { eglTerminate(m_display); }
+  SurfacelessDisplay(const SurfacelessDisplay&) = delete;
+  SurfacelessDisplay& operator=(const SurfacelessDisplay&) = delete;
+  EGLDisplay get() const { return m_display; }
+
+ private:
+  EGLDisplay m_display = EGL_NO_DISPLAY;
 };
 
 }  // namespace
@@ -374,17 +430,31 @@ TEST_CASE("ContextScope and makeCurrent: misuse is named", "[gl][contexts]") {
   CHECK(gl::currentContextName().find(hostKeysOnly() ? "this thread's context" : "EGL context 0x") == 0);
 }
 
+// On Mesa's llvmpipe two threads must not draw at once in unshared contexts of one display:
+// a draw that binds a texture, or an upload that maps one, walks (llvmpipe_flush_resource)
+// the binned scenes of every context of the display's screen and reads a resource list that
+// the other thread is resetting (SIGSEGV in swrast_dri.so). tests/drivers/llvmpipe_threads.c,
+// plain EGL and GL, crashes the same way on one display, with or without LP_NUM_THREADS=0,
+// and never with a display for each thread (Mesa 22.3.6; counts in docs/hosts.md, Threads). So on llvmpipe the second thread's unshared context is the host's own, on Mesa's
+// surfaceless platform (another display, another screen); elsewhere it is a HeadlessContext
+// of the same display. A share group lives on one display; texstream serializes its calls.
 TEST_CASE("contexts on two threads at once: unshared run side by side, shared are serialized", "[gl][contexts]") {
   test::context();
   const stream::Backend backend = test::backends().back();
+  const gl::Capabilities caps = gl::capabilities();
+  const bool llvmpipe = caps.renderer.find("llvmpipe") != std::string::npos;
   for (const bool shared : {false, true}) {
     INFO((shared ? "one share group" : "two share groups"));
+    const bool ownDisplay = llvmpipe && !shared;
+    std::optional<SurfacelessDisplay> surfaceless;
+    if (ownDisplay) surfaceless.emplace();
     std::unique_ptr<gl::HeadlessContext> first;
     std::barrier started(2);
     double residuals[2][4] = {};
     auto worker = [&](int index) {
       try {
         std::unique_ptr<gl::HeadlessContext> own;
+        std::unique_ptr<OwnDisplayContext> host;
         if (index == 0) {
           first = std::make_unique<gl::HeadlessContext>();
         }
@@ -392,10 +462,15 @@ TEST_CASE("contexts on two threads at once: unshared run side by side, shared ar
         if (index == 1) {
           gl::HeadlessOptions options;
           if (shared) options.shareWith = first.get();
-          own = std::make_unique<gl::HeadlessContext>(options);
+          if (ownDisplay) {
+            host = std::make_unique<OwnDisplayContext>(surfaceless->get(), caps);
+          } else {
+            own = std::make_unique<gl::HeadlessContext>(options);
+          }
         }
         for (int k = 0; k < 4; ++k) residuals[index][k] = poissonResidual(backend, 21 + 2 * index, 23, std::uint64_t(100 * index + k));
         started.arrive_and_wait();
+        host.reset();
         own.reset();
         if (index == 0) first.reset();
       } catch (const std::exception& e) {
