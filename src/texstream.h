@@ -4,6 +4,7 @@
 //   texstream::Vector x(n, "x");  texstream::cg(A, b, x, {.tolerance = 1e-6f});
 #include <texstream/codegen/EbjKernel.h>
 #include <texstream/gl/Capabilities.h>
+#include <texstream/gl/Context.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/HeadlessContext.h>
 #include <texstream/gl/StateGuard.h>
@@ -53,8 +54,11 @@
 
 namespace texstream {
 
+using gl::ContextScope;
 using gl::Error;
 using gl::HeadlessContext;
+using gl::forgetContext;
+using gl::makeCurrent;
 using stream::Backend;
 using stream::BackendScope;
 using stream::GridField;
@@ -94,7 +98,8 @@ using solvers::SolverStatus;
 using solvers::SystemSolver;
 using solvers::cgls;
 
-/// Frees texstream's GL objects for the current thread's context; call before destroying it.
-inline void shutdown() { stream::Runtime::shutdown(); }
+/// Frees texstream's GL objects for the context current on this thread and forgets it;
+/// call it before destroying that context (gl::releaseCurrentContext, gl/Context.h).
+inline void shutdown() { gl::releaseCurrentContext(); }
 
 }  // namespace texstream

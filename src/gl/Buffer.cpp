@@ -13,11 +13,12 @@ namespace texstream::gl {
 
 Buffer::Buffer(std::string name, std::size_t bytes, const void* data, unsigned int usage)
     : m_size(bytes), m_name(std::move(name)) {
+  ObjectOwner owner = ObjectOwner::currentGroup();
   GLint previous = 0;
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
   GLuint id = 0;
   glGenBuffers(1, &id);
-  m_id = ObjectName(id, [](unsigned int n) { glDeleteBuffers(1, &n); });
+  m_id = ObjectName(std::move(owner), ObjectKind::Buffer, id);
   // GL_COPY_WRITE_BUFFER is a binding point hosts rarely rely on; restored below anyway.
   glBindBuffer(GL_COPY_WRITE_BUFFER, id);
   glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data, usage);
@@ -52,9 +53,10 @@ bool readBufferData(unsigned int target, std::size_t bytes, void* out) {
 }
 
 VertexArray::VertexArray(std::string name) {
+  ObjectOwner owner = ObjectOwner::currentContext();
   GLuint id = 0;
   glGenVertexArrays(1, &id);
-  m_id = ObjectName(id, [](unsigned int n) { glDeleteVertexArrays(1, &n); });
+  m_id = ObjectName(std::move(owner), ObjectKind::VertexArray, id);
   label(GL_VERTEX_ARRAY, id, name);
 }
 

@@ -17,6 +17,8 @@ class Buffer {
   unsigned int id() const { return m_id.get(); }
   std::size_t size() const { return m_size; }
   const std::string& name() const { return m_name; }
+  /// The share group the buffer belongs to.
+  const ObjectOwner& owner() const { return m_id.owner(); }
 
  private:
   ObjectName m_id;
@@ -34,6 +36,8 @@ class VertexArray {
   VertexArray() = default;
   explicit VertexArray(std::string name);
   unsigned int id() const { return m_id.get(); }
+  /// The context the vertex array belongs to (GL never shares vertex arrays).
+  const ObjectOwner& owner() const { return m_id.owner(); }
 
  private:
   ObjectName m_id;

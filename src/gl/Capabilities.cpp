@@ -1,5 +1,6 @@
 #include <texstream/gl/Capabilities.h>
 
+#include <texstream/gl/ContextRecord.h>
 #include <texstream/gl/Error.h>
 
 #include <glad/gl.h>
@@ -16,9 +17,11 @@ extern "C" void emscripten_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 ti
 #endif
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -101,11 +104,34 @@ GLADapiproc systemProc(const char* name) {
 }
 #endif
 
+// What the entry points were loaded for: glad loads the functions of the version (and the
+// API) it finds in the current context and leaves the others as they were, so a process
+// with contexts of several versions or of both APIs loads again for each higher one.
+struct Loaded {
+  GLADloadfunc loader = nullptr;
+  int desktop = 0, es = 0;  // 10 * major + minor of the highest context loaded for; 0: none
+};
+Loaded g_loaded;
+// Held while entry points are loaded and g_loaded read or written: contexts are made on any
+// thread.
+std::mutex g_loadMutex;
+
+int versionNumber(const char* version) {
+  // "4.5 (Core Profile) Mesa ...", "OpenGL ES 3.0 Mesa ...", "OpenGL ES 3.0 (WebGL 2.0 ...)"
+  const char* p = version;
+  while (*p && (*p < '0' || *p > '9')) ++p;
+  int major = 0, minor = 0;
+  if (std::sscanf(p, "%d.%d", &major, &minor) != 2) return 0;
+  return 10 * major + minor;
+}
+
 void loadWith(GLADloadfunc load) {
   auto getString = reinterpret_cast<GetStringFn>(load("glGetString"));
   const char* version = getString ? reinterpret_cast<const char*>(getString(GL_VERSION)) : nullptr;
   if (!version) throw Error(kNoContext);
   const bool es = startsWith(version, "OpenGL ES");
+  (es ? g_loaded.es : g_loaded.desktop) = std::max(es ? g_loaded.es : g_loaded.desktop, versionNumber(version));
+  g_loaded.loader = load;
   const int loaded = es ? gladLoadGLES2(load) : gladLoadGL(load);
   if (!loaded || !glad_glGetString) {
     throw Error(std::string("texstream: could not load the ") + (es ? "OpenGL ES" : "OpenGL") +
@@ -126,10 +152,6 @@ void loadWith(GLADloadfunc load) {
   }
 #endif
 }
-
-// A plain pointer: thread_local objects with destructors die before the statics that may
-// still reach this record at exit (a static HeadlessContext's teardown).
-thread_local Capabilities* t_capabilities = nullptr;
 
 bool hasExtension(const std::set<std::string>& extensions, const char* name) { return extensions.count(name) > 0; }
 
@@ -258,19 +280,27 @@ std::string_view disableableFeatures() {
 
 void loadGl(void* (*getProcAddress)(const char* name)) {
   if (!getProcAddress) throw Error("texstream::gl::loadGl: no getProcAddress function given");
+  std::lock_guard<std::mutex> lock(g_loadMutex);
   loadWith(reinterpret_cast<GLADloadfunc>(getProcAddress));
 }
 
 bool contextIsCurrent() { return glad_glGetString != nullptr && glad_glGetString(GL_VERSION) != nullptr; }
 
 void ensureGlLoaded() {
+#ifdef __EMSCRIPTEN__
+  // Without a current WebGL context emscripten's glGetString would fail in JavaScript.
+  if (emscripten_webgl_get_current_context() == 0) throw Error(kNoContext);
+#endif
   if (glad_glGetString != nullptr) {
     if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
     return;
   }
+  std::lock_guard<std::mutex> lock(g_loadMutex);
+  if (glad_glGetString != nullptr) {  // loaded by another thread meanwhile
+    if (glad_glGetString(GL_VERSION) == nullptr) throw Error(kNoContext);
+    return;
+  }
 #ifdef __EMSCRIPTEN__
-  // Without a current WebGL context emscripten's glGetString would fail in JavaScript.
-  if (emscripten_webgl_get_current_context() == 0) throw Error(kNoContext);
   loadWith(browserProc);
 #else
   SystemGl& s = systemGl();
@@ -371,14 +401,15 @@ Capabilities queryCapabilities() {
   return c;
 }
 
-const Capabilities& capabilities() {
-  if (!t_capabilities) t_capabilities = new Capabilities(queryCapabilities());
-  return *t_capabilities;
+void loadGlForCurrentContext() {
+  ensureGlLoaded();
+  const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  if (!version) throw Error(kNoContext);
+  const bool es = startsWith(version, "OpenGL ES");
+  std::lock_guard<std::mutex> lock(g_loadMutex);
+  if (versionNumber(version) > (es ? g_loaded.es : g_loaded.desktop) && g_loaded.loader) loadWith(g_loaded.loader);
 }
 
-void forgetCapabilities() {
-  delete t_capabilities;
-  t_capabilities = nullptr;
-}
+const Capabilities& capabilities() { return currentRecord().caps(); }
 
 }  // namespace texstream::gl

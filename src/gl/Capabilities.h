@@ -95,10 +95,12 @@ bool contextIsCurrent();
 /// 3.3 / ES 3.0 or can render to neither RGBA32F nor RGBA16F, each with one clear sentence
 /// naming the context, the missing extension and what cannot run without it.
 Capabilities queryCapabilities();
-/// This thread's record for its current context: queried on first use, then cached until
-/// forgetCapabilities() (called when texstream's runtime for the context shuts down).
+/// Loads the entry points again if the current context is of a higher version, or of the
+/// other API (desktop / ES), than any loaded for so far (called for each new context).
+void loadGlForCurrentContext();
+/// The record of the current context (ContextRecord.h): queried when texstream first sees
+/// the context, kept until texstream::shutdown() there.
 const Capabilities& capabilities();
-void forgetCapabilities();
 
 /// Feature names TEXSTREAM_DISABLE_FEATURES accepts (comma-separated), to simulate a
 /// context that lacks them: textureStorage, compute, imageLoadStore, storageBuffers,

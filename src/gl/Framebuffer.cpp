@@ -26,9 +26,10 @@ std::string framebufferStatusText(unsigned int status) {
 }
 
 Framebuffer::Framebuffer(std::string name) : m_name(std::move(name)) {
+  ObjectOwner owner = ObjectOwner::currentContext();
   GLuint id = 0;
   glGenFramebuffers(1, &id);
-  m_id = ObjectName(id, [](unsigned int n) { glDeleteFramebuffers(1, &n); });
+  m_id = ObjectName(std::move(owner), ObjectKind::Framebuffer, id);
   label(GL_FRAMEBUFFER, id, m_name);
 }
 

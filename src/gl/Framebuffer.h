@@ -24,7 +24,7 @@ class Framebuffer {
   void bindForDrawing(const std::vector<const Texture*>& colors, int layer = 0);
 
  private:
-  ObjectName m_id;
+  ObjectName m_id;  // owned by the context (GL never shares framebuffers)
   int m_attached = 0;
   std::string m_name;
 };

@@ -1,6 +1,7 @@
 #include <texstream/gl/HeadlessContext.h>
 
 #include <texstream/gl/Capabilities.h>
+#include <texstream/gl/Context.h>
 #include <texstream/gl/Debug.h>
 #include <texstream/gl/Error.h>
 
@@ -8,7 +9,10 @@
 #include <glad/gl.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -31,6 +35,33 @@ std::string eglErrorText() {
   char buf[64];
   std::snprintf(buf, sizeof buf, "EGL error 0x%04x", unsigned(e));
   return buf;
+}
+
+// eglTerminate frees every context of a display, and the device platform gives every
+// context of a device the same display: a display is terminated when its last
+// HeadlessContext goes.
+std::mutex g_displaysMutex;
+std::map<EGLDisplay, int>& displayUsers() {
+  static auto* users = new std::map<EGLDisplay, int>;
+  return *users;
+}
+void useDisplay(EGLDisplay d) {
+  std::lock_guard<std::mutex> lock(g_displaysMutex);
+  ++displayUsers()[d];
+}
+// True when the caller was the display's last user.
+bool leaveDisplay(EGLDisplay d) {
+  std::lock_guard<std::mutex> lock(g_displaysMutex);
+  auto it = displayUsers().find(d);
+  if (it == displayUsers().end() || --it->second > 0) return it == displayUsers().end();
+  displayUsers().erase(it);
+  return true;
+}
+
+// For a candidate that gave no context: terminated unless other HeadlessContexts use it.
+void terminateUnused(EGLDisplay d) {
+  std::lock_guard<std::mutex> lock(g_displaysMutex);
+  if (displayUsers().count(d) == 0) eglTerminate(d);
 }
 
 struct Candidate {
@@ -106,8 +137,19 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
     }
   }
   std::string notes;
-  std::vector<Candidate> candidates = deviceDisplays(requested, notes);
-  if (requested < 0) {
+  std::vector<Candidate> candidates;
+  if (options.shareWith) {
+    // The shared context's display, whatever the options say: a share group lives on one.
+    if (!options.shareWith->m_display) throw Error("HeadlessContext: shareWith names a context that was never made");
+    if (options.shareWith->m_request.es != m_request.es) {
+      throw Error("HeadlessContext: cannot share objects between " + options.shareWith->m_request.name() + " and " +
+                  m_request.name() + " contexts (one API a share group)");
+    }
+    candidates.push_back({static_cast<EGLDisplay>(options.shareWith->m_display), options.shareWith->m_deviceDescription});
+  } else {
+    candidates = deviceDisplays(requested, notes);
+  }
+  if (requested < 0 && !options.shareWith) {
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (eglGetPlatformDisplayEXT && hasExtension(client, "EGL_MESA_platform_surfaceless")) {
       EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
@@ -137,7 +179,7 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
     gladLoaderLoadEGL(c.display);  // display extensions (no-config, surfaceless)
     if (!eglBindAPI(api)) {
       notes += c.description + (m_request.es ? ": no OpenGL ES; " : ": no desktop OpenGL; ");
-      eglTerminate(c.display);
+      terminateUnused(c.display);
       continue;
     }
     const char* ext = eglQueryString(c.display, EGL_EXTENSIONS);
@@ -151,7 +193,7 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
       EGLint n = 0;
       if (!eglChooseConfig(c.display, attribs, &config, 1, &n) || n < 1) {
         notes += c.description + ": no pbuffer config; ";
-        eglTerminate(c.display);
+        terminateUnused(c.display);
         continue;
       }
     }
@@ -162,14 +204,15 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
                                        EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
       const EGLint esAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, v.major, EGL_CONTEXT_MINOR_VERSION, v.minor,
                                   EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
-      ctx = eglCreateContext(c.display, config, EGL_NO_CONTEXT, m_request.es ? esAttribs : desktopAttribs);
+      const EGLContext share = options.shareWith ? static_cast<EGLContext>(options.shareWith->m_context) : EGL_NO_CONTEXT;
+      ctx = eglCreateContext(c.display, config, share, m_request.es ? esAttribs : desktopAttribs);
       if (ctx != EGL_NO_CONTEXT) {
         break;
       }
     }
     if (ctx == EGL_NO_CONTEXT) {
       notes += c.description + ": no " + m_request.name() + " context (" + eglErrorText() + "); ";
-      eglTerminate(c.display);
+      terminateUnused(c.display);
       continue;
     }
     EGLSurface surface = EGL_NO_SURFACE;
@@ -181,14 +224,23 @@ HeadlessContext::HeadlessContext(const HeadlessOptions& options) {
       notes += c.description + ": eglMakeCurrent failed (" + eglErrorText() + "); ";
       if (surface != EGL_NO_SURFACE) eglDestroySurface(c.display, surface);
       eglDestroyContext(c.display, ctx);
-      eglTerminate(c.display);
+      terminateUnused(c.display);
       continue;
     }
     m_display = c.display;
     m_context = ctx;
     m_surface = surface;
+    m_deviceDescription = c.description;
+    useDisplay(c.display);
     try {
-      loadGl(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+      // The entry points are the process's: loaded for the first context, and again only for
+      // a context of a higher version or of the other API, so that a context made here does
+      // not rewrite the pointers another thread is calling through.
+      if (!contextIsCurrent()) {
+        loadGl(reinterpret_cast<void* (*)(const char*)>(eglGetProcAddress));
+      } else {
+        loadGlForCurrentContext();
+      }
     } catch (const Error& e) {
       throw Error("HeadlessContext: " + c.description + ": " + e.what());
     }
@@ -207,22 +259,25 @@ void HeadlessContext::makeCurrent() {
                  static_cast<EGLSurface>(m_surface), static_cast<EGLContext>(m_context));
 }
 
-namespace {
-void (*g_teardownHook)() = nullptr;
-}
-
-void HeadlessContext::setTeardownHook(void (*hook)()) { g_teardownHook = hook; }
-
 HeadlessContext::~HeadlessContext() {
   if (!m_display) return;
   EGLDisplay d = static_cast<EGLDisplay>(m_display);
+  // The context that was current before, made current again afterwards (unless it is this).
+  const EGLDisplay previousDisplay = eglGetCurrentDisplay();
+  const EGLContext previous = eglGetCurrentContext();
+  const EGLSurface previousDraw = eglGetCurrentSurface(EGL_DRAW), previousRead = eglGetCurrentSurface(EGL_READ);
   makeCurrent();
-  if (g_teardownHook) g_teardownHook();
-  forgetCapabilities();
+  try {
+    releaseCurrentContext();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "texstream: ~HeadlessContext: %s\n", e.what());
+  }
   eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   if (m_surface) eglDestroySurface(d, static_cast<EGLSurface>(m_surface));
   eglDestroyContext(d, static_cast<EGLContext>(m_context));
-  eglTerminate(d);
+  if (leaveDisplay(d)) eglTerminate(d);
+  if (previous != EGL_NO_CONTEXT && previous != static_cast<EGLContext>(m_context))
+    eglMakeCurrent(previousDisplay, previousDraw, previousRead, previous);
 }
 
 }  // namespace texstream::gl

@@ -3,7 +3,8 @@
 // EGL. Tried in order: EGL's device platform (the first NVIDIA/AMD/Intel GPU, else Mesa's
 // software device; TEXSTREAM_EGL_DEVICE=N picks device N), then Mesa's surfaceless
 // platform, then the default display. The context is current on the constructing thread.
-// It is a desktop core context or an OpenGL ES one, as GlRequest says.
+// It is a desktop core context or an OpenGL ES one, as GlRequest says. Its destructor frees
+// what texstream holds for it (texstream::shutdown()) before destroying it.
 #include <texstream/gl/GlRequest.h>
 
 #include <optional>
@@ -16,6 +17,9 @@ struct HeadlessOptions {
   /// The context to ask for; nullopt: TEXSTREAM_GL if set, else the highest desktop core.
   std::optional<GlRequest> gl;
   bool debug = false;      ///< debug context (also when TEXSTREAM_GL_DEBUG is set)
+  /// A context to share objects with (textures, buffers, programs): the new context joins
+  /// its share group. It must be of the same API; the device is the one it is on.
+  const class HeadlessContext* shareWith = nullptr;
 };
 
 class HeadlessContext {
@@ -33,15 +37,15 @@ class HeadlessContext {
   /// What was asked for.
   const GlRequest& request() const { return m_request; }
 
-  /// Called just before any HeadlessContext is destroyed, while it is still current, so
-  /// that per-context caches (texstream::stream::Runtime) can free their GL objects.
-  static void setTeardownHook(void (*hook)());
+  /// The EGLContext (for messages and texstream::forgetContext).
+  void* handle() const { return m_context; }
 
  private:
   void* m_display = nullptr;
   void* m_context = nullptr;
   void* m_surface = nullptr;
   std::string m_description;
+  std::string m_deviceDescription;  // "EGL device 0 of 1 (software)"
   GlRequest m_request;
 };
 

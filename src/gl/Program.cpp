@@ -60,8 +60,9 @@ std::string infoLog(GLuint id, GetIv getIv, GetLog getLog) {
 }  // namespace
 
 Program::Program(std::string name, const std::vector<ShaderStage>& stages) : m_name(std::move(name)) {
-  // A failure below throws; m_id then deletes the program.
-  m_id = ObjectName(glCreateProgram(), [](unsigned int n) { glDeleteProgram(n); });
+  // A failure below throws; m_id then releases the program (ObjectOwner::release).
+  ObjectOwner owner = ObjectOwner::currentGroup();
+  m_id = ObjectName(std::move(owner), ObjectKind::Program, glCreateProgram());
   const GLuint id = m_id.get();
   std::vector<GLuint> shaders;
   auto cleanup = [&] {

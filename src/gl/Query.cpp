@@ -9,9 +9,10 @@
 namespace texstream::gl {
 
 TimerQuery::TimerQuery() {
+  ObjectOwner owner = ObjectOwner::currentContext();
   GLuint id = 0;
   glGenQueries(1, &id);
-  m_id = ObjectName(id, [](unsigned int n) { glDeleteQueries(1, &n); });
+  m_id = ObjectName(std::move(owner), ObjectKind::Query, id);
 }
 void TimerQuery::begin() { glBeginQuery(GL_TIME_ELAPSED, m_id.get()); }
 void TimerQuery::end() { glEndQuery(GL_TIME_ELAPSED); }

@@ -20,7 +20,7 @@ class TimerQuery {
   std::uint64_t resultNanoseconds() const;
 
  private:
-  ObjectName m_id;
+  ObjectName m_id;  // owned by the context (GL never shares queries)
 };
 
 /// ES only: true when the GPU reported a disjoint event since the last call, which makes

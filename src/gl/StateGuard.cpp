@@ -1,9 +1,12 @@
 #include <texstream/gl/StateGuard.h>
 
 #include <texstream/gl/Capabilities.h>
+#include <texstream/gl/ContextRecord.h>
 #include <texstream/gl/Error.h>
 
 #include <glad/gl.h>
+
+#include <cstdio>
 
 namespace texstream::gl {
 
@@ -62,22 +65,37 @@ struct StateGuard::Saved {
   GLint genericStorage = 0;
 };
 
-StateGuard::Saved& StateGuard::saved() {
-  thread_local Saved s;
-  return s;
+namespace {
+// The saved state of the context's outermost guard: one per context, since a context is
+// current on one thread at a time.
+StateGuard::Saved& savedFor(ContextRecord& record) {
+  if (!record.guardState) record.guardState = std::make_shared<StateGuard::Saved>();
+  return *static_cast<StateGuard::Saved*>(record.guardState.get());
+}
+}  // namespace
+
+StateGuard::Saved& StateGuard::saved(const char* caller) {
+  ContextRecord* record = activeRecord();
+  if (!record) throw Error(std::string(caller) + ": no StateGuard is active (library bug)");
+  return savedFor(*record);
 }
 
-bool StateGuard::active() { return saved().depth > 0; }
+bool StateGuard::active() { return activeRecord() != nullptr; }
 
 StateGuard::StateGuard() {
-  Saved& s = saved();
-  if (s.depth > 0) {
-    ++s.depth;
+  if (ContextRecord* record = activeRecord()) {
+    ++savedFor(*record).depth;
     return;
   }
-  // Throws "no current OpenGL context" before anything is touched.
-  ensureGlLoaded();
-  const Capabilities& caps = capabilities();
+  // The call boundary: throws "no current OpenGL context" before anything is touched, and
+  // finds (and checks) the record of the context current now; the calls inside this guard
+  // use it without asking again.
+  ContextRecord& record = currentRecord();
+  ShareGroup& group = record.group();
+  group.calls.lock();
+  setActiveRecord(&record);
+  const Capabilities& caps = record.caps();
+  Saved& s = savedFor(record);
   s.depth = 1;
   s.desktop = !caps.es;
   s.polygonMode = caps.polygonMode;
@@ -120,11 +138,16 @@ StateGuard::StateGuard() {
   if (caps.framebufferSrgb) glDisable(GL_FRAMEBUFFER_SRGB);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   if (s.polygonMode) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+  // Names released while another context was current, and the GPU-side wait for what
+  // another context of the share group wrote last.
+  record.deletePending();
+  group.deletePending();
+  group.takeOver(record);
 }
 
 void StateGuard::preparePixelTransfer() {
-  Saved& s = saved();
-  if (s.depth == 0) throw Error("StateGuard::preparePixelTransfer: no StateGuard is active (library bug)");
+  Saved& s = saved("StateGuard::preparePixelTransfer");
   if (s.pixelStoreSaved) return;
   glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s.packBuffer);
   glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s.unpackBuffer);
@@ -139,8 +162,25 @@ void StateGuard::preparePixelTransfer() {
 }
 
 StateGuard::~StateGuard() {
-  Saved& s = saved();
+  ContextRecord* record = activeRecord();
+  if (!record) return;  // released inside the guard (cannot happen: releaseCurrentContext refuses)
+  Saved& s = savedFor(*record);
   if (--s.depth > 0) return;
+  if (!record->handleStillCurrent()) {
+    // Restoring into another context would change that one's state: left as it is.
+    std::fprintf(stderr,
+                 "texstream: the current context changed during a texstream call on %s (a callback made another "
+                 "context current?); its state was not restored\n",
+                 record->describe().c_str());
+    s.pixelStoreSaved = false;
+    for (auto& u : s.units) u.saved = false;
+    for (auto& b : s.images) b.saved = false;
+    for (auto& b : s.storage) b.saved = false;
+    s.genericStorageSaved = false;
+    setActiveRecord(nullptr);
+    record->group().calls.unlock();
+    return;
+  }
   for (std::size_t i = 0; i < s.images.size(); ++i) {
     ImageBinding& b = s.images[i];
     if (!b.saved) continue;
@@ -203,11 +243,14 @@ StateGuard::~StateGuard() {
                       GLenum(s.blendDstA));
   glBlendEquationSeparate(GLenum(s.blendEqRgb), GLenum(s.blendEqA));
   if (s.polygonMode) glPolygonMode(GL_FRONT_AND_BACK, GLenum(s.polygonModeValue[0]));
+  ShareGroup& group = record->group();
+  group.handOver(*record);
+  setActiveRecord(nullptr);
+  group.calls.unlock();
 }
 
 void StateGuard::bindTexture(int unit, unsigned int target, unsigned int id) {
-  Saved& s = saved();
-  if (s.depth == 0) throw Error("StateGuard::bindTexture: no StateGuard is active (library bug)");
+  Saved& s = saved("StateGuard::bindTexture");
   if (int(s.units.size()) <= unit) s.units.resize(std::size_t(unit) + 1);
   UnitBinding& u = s.units[std::size_t(unit)];
   glActiveTexture(GLenum(GL_TEXTURE0 + unit));
@@ -220,8 +263,7 @@ void StateGuard::bindTexture(int unit, unsigned int target, unsigned int id) {
 }
 
 void StateGuard::bindImage(int unit, unsigned int texture, unsigned int access, unsigned int format) {
-  Saved& s = saved();
-  if (s.depth == 0) throw Error("StateGuard::bindImage: no StateGuard is active (library bug)");
+  Saved& s = saved("StateGuard::bindImage");
   if (int(s.images.size()) <= unit) s.images.resize(std::size_t(unit) + 1);
   ImageBinding& b = s.images[std::size_t(unit)];
   if (!b.saved) {
@@ -237,8 +279,7 @@ void StateGuard::bindImage(int unit, unsigned int texture, unsigned int access, 
 }
 
 void StateGuard::bindStorageBuffer(int index, unsigned int buffer) {
-  Saved& s = saved();
-  if (s.depth == 0) throw Error("StateGuard::bindStorageBuffer: no StateGuard is active (library bug)");
+  Saved& s = saved("StateGuard::bindStorageBuffer");
   if (!s.genericStorageSaved) {
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s.genericStorage);
     s.genericStorageSaved = true;

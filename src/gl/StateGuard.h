@@ -12,6 +12,13 @@
 // pixels). Only state that exists in the context is read or written. Nested guards cost
 // nothing, so a solver holds one guard for a whole solve and each operation inside it adds
 // no glGet calls. GL error flags are never read or cleared here: the host's stay pending.
+//
+// The outermost guard is texstream's call boundary: it finds the record of the current
+// context (ContextRecord.h), checks that it is still that context's, holds the share
+// group's lock until it ends (calls in contexts that share objects never overlap), deletes
+// names released while the context was not current, and hands over to the group's other
+// contexts with a fence. The state it saves is the context's own, so a host that makes
+// another context current between texstream calls finds each context as it left it.
 #include <array>
 #include <vector>
 
@@ -39,9 +46,11 @@ class StateGuard {
   /// True while some guard is alive on this thread.
   static bool active();
 
- private:
+  /// The host state an outermost guard saved (one per context; StateGuard.cpp).
   struct Saved;
-  static Saved& saved();
+
+ private:
+  static Saved& saved(const char* caller);
 };
 
 }  // namespace texstream::gl

@@ -59,9 +59,10 @@ Texture::Texture(int width, int height, TextureFormat format, std::string name, 
                 " layers; " + caps.renderer + ")");
   }
   const FormatInfo fi = info(format);
+  ObjectOwner owner = ObjectOwner::currentGroup();
   GLuint id = 0;
   glGenTextures(1, &id);
-  m_id = ObjectName(id, [](unsigned int n) { glDeleteTextures(1, &n); });
+  m_id = ObjectName(std::move(owner), ObjectKind::Texture, id);
   const GLenum tgt = target();
   StateGuard::bindTexture(0, tgt, id);
   glTexParameteri(tgt, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -125,6 +126,7 @@ void Texture::uploadRect(int x, int y, int w, int h, const float* data, int laye
     throw Error("Texture::upload(\"" + m_name + "\"): rectangle or layer outside the texture");
   }
   StateGuard guard;
+  if (!owner().isCurrent()) owner().requireCurrent("Texture::upload(\"" + m_name + "\")");
   StateGuard::preparePixelTransfer();
   const FormatInfo fi = info(m_format);
   StateGuard::bindTexture(0, target(), m_id.get());
@@ -172,6 +174,7 @@ void Texture::download(float* out, int layer) const {
     throw Error("Texture::download(\"" + m_name + "\"): layer " + std::to_string(layer) + " outside the texture");
   }
   StateGuard guard;
+  if (!owner().isCurrent()) owner().requireCurrent("Texture::download(\"" + m_name + "\")");
   StateGuard::preparePixelTransfer();
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
@@ -205,6 +208,9 @@ void downloadTextures(std::span<const Texture* const> textures, std::span<float*
   }
   if (bytes == 0) return;
   StateGuard guard;
+  for (const Texture* t : textures) {
+    if (!t->owner().isCurrent()) t->owner().requireCurrent("downloadTextures(\"" + t->name() + "\")");
+  }
   StateGuard::preparePixelTransfer();
   // Bytes each texture occupies in the pack buffer (ES reads one- and two-channel
   // textures as RGBA).
@@ -263,6 +269,7 @@ void Texture::fill(float value) {
     return;
   }
   StateGuard guard;
+  if (!owner().isCurrent()) owner().requireCurrent("Texture::fill(\"" + m_name + "\")");
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);

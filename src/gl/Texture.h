@@ -40,6 +40,8 @@ class Texture {
   const std::string& name() const { return m_name; }
   /// Renames (and relabels for debug output).
   void setName(std::string name);
+  /// The share group the texture belongs to (the contexts it can be used in).
+  const ObjectOwner& owner() const { return m_id.owner(); }
 
   /// Whole texture (layer for arrays) from tightly packed floats (width*height*channels).
   void upload(const float* data, int layer = 0);

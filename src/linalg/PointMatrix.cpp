@@ -53,15 +53,26 @@ PointMatrix::PointMatrix(std::size_t rows, std::size_t cols, const std::vector<E
                                     stream::loadShaderPieces("shaders/linalg/point_scatter.frag.glsl"));
   m_vertices = gl::Buffer(this->name() + ".vertices", entries.size() * sizeof(Entry), entries.empty() ? nullptr : entries.data(),
                           GL_STATIC_DRAW);
-  m_vao = gl::VertexArray(this->name() + ".points");
-  glBindVertexArray(m_vao.id());
+  vertexArray();
+  if (rows == cols) setDiagonal(diag);
+}
+
+const gl::VertexArray& PointMatrix::vertexArray() const {
+  // Those of contexts texstream has released are dropped (their names are forgotten).
+  std::erase_if(m_vaos, [](const gl::VertexArray& v) { return v.owner().state() && v.owner().state()->dead(); });
+  for (const gl::VertexArray& v : m_vaos) {
+    if (v.owner().isCurrent()) return v;
+  }
+  gl::StateGuard guard;  // restores the host's vertex array and array buffer
+  gl::VertexArray& vao = m_vaos.emplace_back(this->name() + ".points");
+  glBindVertexArray(vao.id());
   glBindBuffer(GL_ARRAY_BUFFER, m_vertices.id());
   glEnableVertexAttribArray(0);
   glVertexAttribIPointer(0, 2, GL_INT, GLsizei(sizeof(Entry)), reinterpret_cast<const void*>(offsetof(Entry, row)));
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, GLsizei(sizeof(Entry)),
                         reinterpret_cast<const void*>(offsetof(Entry, value)));
-  if (rows == cols) setDiagonal(diag);
+  return vao;
 }
 
 PointMatrix PointMatrix::fromCsr(const Csr& csr, std::string name) {
@@ -80,6 +91,7 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
   const std::string title = this->title();
   requireApply(x, y);
+  if (!m_vertices.owner().isCurrent()) m_vertices.owner().requireCurrent(title + ".apply: the matrix");
   stream::Runtime& rt = stream::Runtime::current();
   if (!rt.caps().floatBlending) {
     throw gl::Error(title + ".apply: this context cannot blend into RGBA32F targets (" + rt.caps().apiName() + ", " +
@@ -99,7 +111,7 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
     gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, x.texture().id());
     glUniform1i(m_program.uniformLocation("u_x"), 0);
     glUniform2i(m_program.uniformLocation("u_targetSize"), y.layout().width(), y.layout().height());
-    glBindVertexArray(m_vao.id());
+    glBindVertexArray(vertexArray().id());
     // gl_PointSize = 1 whatever the host's glPointSize (ES always takes gl_PointSize).
     if (rt.caps().programPointSize) glEnable(GL_PROGRAM_POINT_SIZE);
     glEnable(GL_BLEND);

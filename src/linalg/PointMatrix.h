@@ -48,10 +48,14 @@ class PointMatrix : public StoredMatrix {
   std::size_t nonZeros() const { return m_nonZeros; }
 
  private:
+  /// The vertex array of the current context (GL shares the vertex buffer between the
+  /// contexts of a share group, never vertex arrays): made on first use in each.
+  const gl::VertexArray& vertexArray() const;
+
   std::size_t m_nonZeros = 0;
   gl::Program m_program;
   gl::Buffer m_vertices;
-  gl::VertexArray m_vao;
+  mutable std::vector<gl::VertexArray> m_vaos;
 };
 
 }  // namespace texstream::linalg

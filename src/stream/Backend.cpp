@@ -1,6 +1,7 @@
 #include <texstream/stream/Backend.h>
 
 #include <texstream/gl/Capabilities.h>
+#include <texstream/gl/ContextRecord.h>
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Runtime.h>
 
@@ -43,11 +44,13 @@ BackendScope::BackendScope(std::optional<Backend> b) {
   rt.requireBackend(*b);
   m_previous = rt.m_override;
   rt.m_override = b;
-  m_active = true;
+  m_runtime = gl::currentRecord().runtime;
 }
 
 BackendScope::~BackendScope() {
-  if (m_active && Runtime::exists()) Runtime::current().m_override = m_previous;
+  // The runtime the scope changed, even if another context is current now; nothing if it
+  // was shut down meanwhile.
+  if (std::shared_ptr<void> runtime = m_runtime.lock()) static_cast<Runtime*>(runtime.get())->m_override = m_previous;
 }
 
 }  // namespace texstream::stream

@@ -5,6 +5,7 @@
 //  - Compute: the same kernel body in a compute shader that imageStores its texel
 //    (GL 4.3 / ES 3.1 and up; on data-centre GPUs the only path that reaches memory bandwidth).
 // The default is "auto": compute where the context has compute shaders, else fragment.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +28,7 @@ Backend autoBackend(const gl::Capabilities& caps);
 /// A request resolved on a context: nullopt is autoBackend(caps).
 Backend resolveBackend(std::optional<Backend> request, const gl::Capabilities& caps);
 
-/// Overrides the current thread's backend for its lifetime (per-call selection):
+/// Overrides the current context's backend for its lifetime (per-call selection):
 ///   { BackendScope scope(Backend::Compute); cg(A, b, x); }
 class BackendScope {
  public:
@@ -39,7 +40,7 @@ class BackendScope {
 
  private:
   std::optional<Backend> m_previous;
-  bool m_active = false;
+  std::weak_ptr<void> m_runtime;  // the context's runtime the scope changed
 };
 
 }  // namespace texstream::stream

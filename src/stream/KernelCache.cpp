@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -18,9 +19,23 @@ const std::map<std::string, std::string>& embeddedShaders();  // generated at bu
 namespace {
 
 std::mutex g_registeredMutex;
-std::map<std::string, std::string>& registeredSources() {
-  static std::map<std::string, std::string> sources;  // "shaders/x.glsl" -> text
+struct RegisteredSource {
+  std::string text;
+  std::uint64_t version = 0;  // g_registeredVersion when registered
+};
+std::map<std::string, RegisteredSource>& registeredSources() {
+  static std::map<std::string, RegisteredSource> sources;  // "shaders/x.glsl" -> text
   return sources;
+}
+// Counts registrations: a compiled variant older than the registration of its kernel's
+// source is compiled again (in whichever share group holds it).
+std::atomic<std::uint64_t> g_registeredVersion{0};
+
+// The version of the registration of shaders/<kernel>.glsl (0: not registered).
+std::uint64_t registrationVersion(const std::string& kernel) {
+  std::lock_guard<std::mutex> lock(g_registeredMutex);
+  auto it = registeredSources().find("shaders/" + kernel + ".glsl");
+  return it == registeredSources().end() ? 0 : it->second.version;
 }
 
 std::string readSource(const std::string& path) {
@@ -28,7 +43,7 @@ std::string readSource(const std::string& path) {
   {
     std::lock_guard<std::mutex> lock(g_registeredMutex);
     auto it = registeredSources().find(path);
-    if (it != registeredSources().end()) return it->second;
+    if (it != registeredSources().end()) return it->second.text;
   }
   if (const char* dir = std::getenv("TEXSTREAM_SHADER_DIR"); dir && *dir) {
     const std::string rel = path.substr(std::string("shaders/").size());
@@ -97,8 +112,10 @@ std::string outputDeclarations(const KernelVariant& v) {
 void registerKernelSource(const std::string& name, std::string source) {
   {
     std::lock_guard<std::mutex> lock(g_registeredMutex);
-    registeredSources()["shaders/" + name + ".glsl"] = std::move(source);
+    const std::uint64_t version = g_registeredVersion.fetch_add(1) + 1;
+    registeredSources()["shaders/" + name + ".glsl"] = {std::move(source), version};
   }
+  // The current group's variants go now; other groups' on their next use (KernelCache::get).
   if (Runtime::exists()) Runtime::current().kernels().forget(name);
 }
 
@@ -132,8 +149,16 @@ std::string KernelVariant::title() const {
 
 const gl::Program& KernelCache::get(const KernelVariant& v) {
   const std::string key = v.key();
+  const std::uint64_t version = g_registeredVersion.load(std::memory_order_acquire);
   auto it = m_programs.find(key);
-  if (it != m_programs.end()) return it->second;
+  if (it != m_programs.end()) {
+    if (it->second.sources == version) return it->second.program;
+    if (registrationVersion(v.kernel) <= it->second.sources) {
+      it->second.sources = version;
+      return it->second.program;
+    }
+    m_programs.erase(it);  // its source was registered again since it was compiled
+  }
 
   const gl::Capabilities& caps = Runtime::current().caps();
   std::string header;
@@ -187,8 +212,8 @@ const gl::Program& KernelCache::get(const KernelVariant& v) {
     pieces.push_back({"<generated main>", main, 1});
     stages.push_back({GL_COMPUTE_SHADER, caps.glslHeader(430, 310), std::move(pieces)});
   }
-  auto [pos, inserted] = m_programs.emplace(key, gl::Program(v.title(), stages));
-  return pos->second;
+  auto [pos, inserted] = m_programs.emplace(key, Entry{gl::Program(v.title(), stages), version});
+  return pos->second.program;
 }
 
 gl::Program rasterProgram(std::string name, std::vector<gl::ShaderPiece> vertex, std::vector<gl::ShaderPiece> fragment) {

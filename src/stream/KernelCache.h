@@ -8,6 +8,7 @@
 #include <texstream/gl/Texture.h>
 #include <texstream/stream/Backend.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ struct KernelVariant {
   std::string title() const;
 };
 
+/// One per share group (stream::Runtime): its programs serve every context of the group.
 class KernelCache {
  public:
   const gl::Program& get(const KernelVariant& variant);
@@ -37,12 +39,17 @@ class KernelCache {
   void clear() { m_programs.clear(); }
 
  private:
-  std::map<std::string, gl::Program> m_programs;
+  struct Entry {
+    gl::Program program;
+    std::uint64_t sources = 0;  // registeredSourcesVersion() when compiled or last checked
+  };
+  std::map<std::string, Entry> m_programs;
 };
 
 /// Makes `source` the text of kernel `name` (as if it were shaders/<name>.glsl), for
 /// kernels generated at run time (src/codegen). A later registration of the same name
-/// replaces it, and this thread's compiled variants of that name are dropped.
+/// replaces it: every share group's compiled variants of that name are compiled again
+/// on their next use.
 void registerKernelSource(const std::string& name, std::string source);
 
 /// The source of shaders/<path> (registered, from TEXSTREAM_SHADER_DIR, or embedded), split into pieces

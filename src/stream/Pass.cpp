@@ -113,6 +113,8 @@ void Pass::run() {
 }
 
 void Pass::run(const std::vector<Rect>& rects) {
+  // The call boundary first: the runtime below is the record's the guard has checked.
+  gl::StateGuard guard;
   Runtime& rt = Runtime::current();
   const bool raw = m_groups[0] > 0;
   // A raw kernel may write storage buffers only (stream::ScalarReadback's copy).
@@ -137,6 +139,15 @@ void Pass::run(const std::vector<Rect>& rects) {
                         " (texstream's solvers and reductions need 32-bit floats)");
     }
   }
+  // Textures of a context that does not share objects with the current one would be
+  // other textures of the same names here.
+  for (const Input& in : m_inputs) {
+    if (!in.texture->owner().isCurrent())
+      in.texture->owner().requireCurrent("Pass(\"" + m_kernel + "\"): input " + in.sampler + " (\"" + in.texture->name() + "\")");
+  }
+  for (const gl::Texture* o : m_outputs) {
+    if (!o->owner().isCurrent()) o->owner().requireCurrent("Pass(\"" + m_kernel + "\"): output \"" + o->name() + "\"");
+  }
   for (const Rect& r : rects) {
     if (r.x < 0 || r.y < 0 || r.x + r.w > width || r.y + r.h > height) {
       throw gl::Error("Pass(\"" + m_kernel + "\"): rectangle outside the output \"" + m_outputs[0]->name() + "\"");
@@ -146,8 +157,6 @@ void Pass::run(const std::vector<Rect>& rects) {
   KernelVariant variant{m_kernel, m_defines, backend, {}, raw};
   for (const gl::Texture* o : m_outputs) variant.outputs.push_back(o->format());
   const gl::Program& program = rt.kernels().get(variant);
-
-  gl::StateGuard guard;
 
   // Outputs that are also inputs get a fresh pooled target; it replaces them afterwards.
   // An in-place pass writes its output directly, except on the fragment backend of a

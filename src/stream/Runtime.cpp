@@ -1,10 +1,11 @@
 #include <texstream/stream/Runtime.h>
 
 #include <texstream/gl/Buffer.h>
+#include <texstream/gl/Context.h>
+#include <texstream/gl/ContextRecord.h>
 #include <texstream/gl/Debug.h>
 #include <texstream/gl/Error.h>
 #include <texstream/gl/Framebuffer.h>
-#include <texstream/gl/HeadlessContext.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/stream/KernelCache.h>
@@ -18,43 +19,56 @@
 
 namespace texstream::stream {
 
-namespace {
-// A plain pointer, not a unique_ptr: its GL objects can only be freed while their context
-// is current, which thread exit does not guarantee; shutdown() (called by HeadlessContext,
-// or by the host before destroying its context) frees it.
-thread_local Runtime* t_runtime = nullptr;
-}
+/// What the contexts of one share group share: programs, pooled textures and buffers
+/// (gl/ContextRecord.h keeps it as the group's `shared`).
+struct SharedObjects {
+  KernelCache kernels;
+  TexturePool pool;
+  std::unique_ptr<gl::Texture> unitScalar;
+  std::unique_ptr<gl::Buffer> reductionScratch;
+};
 
 Runtime& Runtime::current() {
-  if (!t_runtime) {
-    gl::ensureGlLoaded();
-    t_runtime = new Runtime();
-#ifndef __EMSCRIPTEN__
-    // The browser has no HeadlessContext: the page's WebGL context lives as long as the page.
-    gl::HeadlessContext::setTeardownHook(&Runtime::shutdown);
-#endif
+  gl::ContextRecord& record = gl::currentRecord();
+  if (!record.runtime) record.runtime = std::shared_ptr<Runtime>(new Runtime(record));
+  return *static_cast<Runtime*>(record.runtime.get());
+}
+
+void Runtime::shutdown() { gl::releaseCurrentContext(); }
+
+bool Runtime::exists() noexcept {
+  const gl::ContextRecord* record = gl::findCurrentRecord();
+  return record && record->runtime;
+}
+
+void Runtime::recycle(gl::Texture&& texture) noexcept {
+  if (texture.id() == 0) return;
+  try {
+    gl::ContextRecord* record = gl::findCurrentRecord();
+    if (record && record->runtime && texture.owner().isCurrent()) {
+      static_cast<Runtime*>(record->runtime.get())->pool().release(std::move(texture));
+      return;
+    }
+  } catch (...) {
   }
-  return *t_runtime;
+  gl::Texture gone(std::move(texture));  // released by its owner (gl::ObjectOwner)
 }
 
-void Runtime::shutdown() {
-  delete t_runtime;
-  t_runtime = nullptr;
-  gl::forgetCapabilities();
-}
-
-bool Runtime::exists() { return t_runtime != nullptr; }
-
-Runtime::Runtime() : m_caps(gl::capabilities()) {
-  if (gl::debugRequestedByEnvironment() && !gl::debugOutputEnabled()) gl::enableDebugOutput();
+Runtime::Runtime(gl::ContextRecord& record) : m_caps(record.caps()) {
+  // Debug output is a setting of each context.
+  if (gl::debugRequestedByEnvironment()) gl::enableDebugOutput();
   gl::StateGuard guard;
-  m_kernels = std::make_unique<KernelCache>();
-  m_pool = std::make_unique<TexturePool>();
+  gl::ShareGroup& group = record.group();
+  if (!group.shared) {
+    auto shared = std::make_shared<SharedObjects>();
+    shared->unitScalar = std::make_unique<gl::Texture>(1, 1, gl::TextureFormat::RGBA32F, "texstream.one");
+    shared->unitScalar->fill(1.0f);
+    group.shared = shared;
+  }
+  m_shared = std::static_pointer_cast<SharedObjects>(group.shared);
   m_profiler = std::make_unique<Profiler>();
   m_framebuffer = std::make_unique<gl::Framebuffer>("texstream.passes");
   m_vao = std::make_unique<gl::VertexArray>("texstream.empty");
-  m_unitScalar = std::make_unique<gl::Texture>(1, 1, gl::TextureFormat::RGBA32F, "texstream.one");
-  m_unitScalar->fill(1.0f);
   m_defaultBackend = autoBackend(m_caps);
   if (const char* env = std::getenv("TEXSTREAM_BACKEND"); env && *env) {
     try {
@@ -66,6 +80,10 @@ Runtime::Runtime() : m_caps(gl::capabilities()) {
 }
 
 Runtime::~Runtime() = default;
+
+KernelCache& Runtime::kernels() { return m_shared->kernels; }
+TexturePool& Runtime::pool() { return m_shared->pool; }
+const gl::Texture& Runtime::unitScalar() const { return *m_shared->unitScalar; }
 
 Backend Runtime::backend() const { return m_override ? *m_override : m_defaultBackend; }
 
@@ -84,14 +102,15 @@ void Runtime::setDefaultBackend(Backend b) {
 }
 
 unsigned int Runtime::reductionScratch() {
-  if (!m_reductionScratch) {
+  std::unique_ptr<gl::Buffer>& scratch = m_shared->reductionScratch;
+  if (!scratch) {
     // 16 bytes of counter (padded to the vec4 alignment of std430), then the partials: two
     // vec4 per group, for double-float reductions' (head, tail) pairs.
     const std::size_t bytes = 16 + 2 * std::size_t(kReductionMaxGroups) * 16;
     const std::vector<unsigned char> zeros(bytes, 0);
-    m_reductionScratch = std::make_unique<gl::Buffer>("texstream.reduction.scratch", bytes, zeros.data(), GL_DYNAMIC_COPY);
+    scratch = std::make_unique<gl::Buffer>("texstream.reduction.scratch", bytes, zeros.data(), GL_DYNAMIC_COPY);
   }
-  return m_reductionScratch->id();
+  return scratch->id();
 }
 
 void Runtime::setReductionGroups(int groups) {

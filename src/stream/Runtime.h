@@ -1,17 +1,22 @@
 #pragma once
-// texstream::stream::Runtime: the per-thread state texstream keeps for the GL context
-// current on that thread: capabilities, the default backend, compiled kernels, the
-// texture pool, the profiler and a few shared GL objects.
+// texstream::stream::Runtime: the state texstream keeps for one GL context: capabilities,
+// the default backend, the framebuffer and vertex array of its passes, the profiler; and,
+// shared by the contexts of a share group, the compiled kernels, the texture pool and a few
+// GL objects.
 //
-// It is created on first use from whatever context is current (a HeadlessContext, or the
-// host's GLFW/Qt/SDL context). Call texstream::stream::Runtime::shutdown() before
-// destroying that context (HeadlessContext does it for you).
+// It is found from the context current on the calling thread (gl/Context.h) and created on
+// first use there (a HeadlessContext, or the host's GLFW/Qt/SDL/EGL context). Call
+// texstream::shutdown() before destroying that context (HeadlessContext does it for you).
 #include <texstream/gl/Capabilities.h>
 #include <texstream/stream/Backend.h>
 
 #include <memory>
 #include <optional>
 #include <string>
+
+namespace texstream::gl {
+class ContextRecord;
+}
 
 namespace texstream::gl {
 class Texture;
@@ -25,18 +30,23 @@ namespace texstream::stream {
 class KernelCache;
 class TexturePool;
 class Profiler;
+struct SharedObjects;
 
 class Runtime {
  public:
-  /// This thread's runtime, created on first call. Throws gl::Error if no context is
-  /// current, the context is older than GL 3.3 / ES 3.0, or it has no RGBA32F render
+  /// The current context's runtime, created on first call. Throws gl::Error if no context
+  /// is current, the context is older than GL 3.3 / ES 3.0, or it has no RGBA32F render
   /// targets. The default backend is autoBackend(caps()) unless TEXSTREAM_BACKEND says
   /// auto, fragment or compute.
   static Runtime& current();
-  /// Frees this thread's runtime and its GL objects (the context must still be current).
+  /// Frees the current context's runtime and its GL objects, and forgets the context
+  /// (gl::releaseCurrentContext; the context must still be current).
   static void shutdown();
-  /// True when this thread has a runtime.
-  static bool exists();
+  /// True when the current context has a runtime (false without a current context).
+  static bool exists() noexcept;
+  /// Gives a pooled texture back to the pool of its share group when a context of that
+  /// group is current, else lets it go (its deletion waits for that group: gl::ObjectOwner).
+  static void recycle(gl::Texture&& texture) noexcept;
 
   const gl::Capabilities& caps() const { return m_caps; }
 
@@ -48,8 +58,9 @@ class Runtime {
   /// Throws the same error when `b` cannot run here.
   void requireBackend(Backend b) const;
 
-  KernelCache& kernels() { return *m_kernels; }
-  TexturePool& pool() { return *m_pool; }
+  /// Shared by the contexts of a share group, like the programs they hold.
+  KernelCache& kernels();
+  TexturePool& pool();
   Profiler& profiler() { return *m_profiler; }
   gl::Framebuffer& framebuffer() { return *m_framebuffer; }
   gl::VertexArray& emptyVertexArray() { return *m_vao; }
@@ -63,7 +74,7 @@ class Runtime {
   int reductionGroups() const { return m_reductionGroups; }
   void setReductionGroups(int groups);
   /// A 1x1 texture holding (1, 1, 1, 1): the stand-in scalar of constant coefficients.
-  const gl::Texture& unitScalar() const { return *m_unitScalar; }
+  const gl::Texture& unitScalar() const;
 
   /// Edge of the square block each mip-style reduction pass sums into one texel (Bolz
   /// §3.1.3 uses 2; larger blocks write fewer bytes, which is what the fragment path is
@@ -75,17 +86,14 @@ class Runtime {
 
  private:
   friend class BackendScope;
-  Runtime();
+  explicit Runtime(gl::ContextRecord& record);
   gl::Capabilities m_caps;
   Backend m_defaultBackend = Backend::Fragment;  // autoBackend(m_caps) once constructed
   std::optional<Backend> m_override;
-  std::unique_ptr<KernelCache> m_kernels;
-  std::unique_ptr<TexturePool> m_pool;
+  std::shared_ptr<SharedObjects> m_shared;  // the share group's
   std::unique_ptr<Profiler> m_profiler;
   std::unique_ptr<gl::Framebuffer> m_framebuffer;
   std::unique_ptr<gl::VertexArray> m_vao;
-  std::unique_ptr<gl::Texture> m_unitScalar;
-  std::unique_ptr<gl::Buffer> m_reductionScratch;
   int m_blockFragment = 4, m_blockCompute = 8;
   int m_reductionGroups = 512;  // enough loads in flight on large GPUs (docs/performance.md)
 };

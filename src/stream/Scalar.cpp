@@ -26,14 +26,14 @@ Scalar Scalar::temporary(std::string name) {
 }
 
 Scalar::~Scalar() {
-  if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+  if (m_pooled) Runtime::recycle(std::move(m_texture));
 }
 
 Scalar::Scalar(Scalar&& o) noexcept : m_texture(std::move(o.m_texture)), m_pooled(std::exchange(o.m_pooled, false)) {}
 
 Scalar& Scalar::operator=(Scalar&& o) noexcept {
   if (this != &o) {
-    if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+    if (m_pooled) Runtime::recycle(std::move(m_texture));
     m_texture = std::move(o.m_texture);
     m_pooled = std::exchange(o.m_pooled, false);
   }
@@ -55,6 +55,7 @@ void Scalar::write4(const std::array<float, 4>& values) { m_texture.upload(value
 ScalarReadback::ScalarReadback() {
   Runtime::current();  // a context must be current
   gl::StateGuard guard;
+  m_owner = gl::ObjectOwner::currentGroup();
   gl::StateGuard::preparePixelTransfer();
   glGenBuffers(1, &m_buffer);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
@@ -63,13 +64,14 @@ ScalarReadback::ScalarReadback() {
 }
 
 ScalarReadback::~ScalarReadback() {
-  if (m_fence) glDeleteSync(static_cast<GLsync>(m_fence));
-  if (m_buffer) glDeleteBuffers(1, &m_buffer);
-  if (m_mappedBuffer) glDeleteBuffers(1, &m_mappedBuffer);  // unmaps it
+  m_owner.release(gl::ObjectKind::Sync, reinterpret_cast<std::uintptr_t>(m_fence));
+  m_owner.release(gl::ObjectKind::Buffer, m_buffer);
+  m_owner.release(gl::ObjectKind::Buffer, m_mappedBuffer);  // unmaps it
 }
 
 void ScalarReadback::start(const Scalar& s) {
   Runtime& rt = Runtime::current();
+  if (!m_owner.isCurrent()) m_owner.requireCurrent("ScalarReadback::start(\"" + s.texture().name() + "\")");
   if (rt.backend() == Backend::Compute) {
     // A dispatch copies the texel into the buffer (stream/scalar_to_buffer.glsl says why).
     gl::StateGuard guard;

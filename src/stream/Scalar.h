@@ -64,6 +64,7 @@ class ScalarReadback {
   std::array<float, 4> value();
 
  private:
+  gl::ObjectOwner m_owner;  // the share group of the buffers and the fence
   unsigned int m_buffer = 0;
   void* m_fence = nullptr;
   /// The compute path's persistently mapped buffer (created on its first start) and its

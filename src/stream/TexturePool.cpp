@@ -14,7 +14,9 @@ gl::Texture TexturePool::acquire(int width, int height, gl::TextureFormat format
 }
 
 void TexturePool::release(gl::Texture&& texture) {
-  if (texture.id() == 0 || texture.isArray()) return;
+  // A texture of another share group is not this pool's to reuse: it is let go (its owner
+  // deletes it where it belongs).
+  if (texture.id() == 0 || texture.isArray() || !texture.owner().isCurrent()) return;
   m_free[Key{texture.width(), texture.height(), int(texture.format())}].push_back(std::move(texture));
 }
 

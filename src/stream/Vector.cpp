@@ -39,7 +39,7 @@ Vector Vector::uninitializedTemporary(const Layout& layout, std::string name, gl
 }
 
 Vector::~Vector() {
-  if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+  if (m_pooled) Runtime::recycle(std::move(m_texture));
 }
 
 Vector::Vector(Vector&& o) noexcept
@@ -47,7 +47,7 @@ Vector::Vector(Vector&& o) noexcept
 
 Vector& Vector::operator=(Vector&& o) noexcept {
   if (this != &o) {
-    if (m_pooled && m_texture.id() != 0 && Runtime::exists()) Runtime::current().pool().release(std::move(m_texture));
+    if (m_pooled) Runtime::recycle(std::move(m_texture));
     m_layout = o.m_layout;
     m_texture = std::move(o.m_texture);
     m_pooled = std::exchange(o.m_pooled, false);

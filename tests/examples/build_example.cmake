@@ -1,0 +1,20 @@
+# ctest "example_<name>_build": configures and builds examples/<name> against the texstream
+# package installed in PREFIX, in BUILD, as a user's project would be built.
+#   cmake -DEXAMPLE=<dir> -DPREFIX=<prefix> -DBUILD=<dir> [-DLAUNCHER=ccache] -P build_example.cmake
+file(REMOVE_RECURSE ${BUILD})
+set(_launcher)
+if(LAUNCHER)
+  set(_launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER} -DCMAKE_C_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+foreach(_step IN ITEMS configure build)
+  if(_step STREQUAL configure)
+    set(_command ${CMAKE_COMMAND} -S ${EXAMPLE} -B ${BUILD} -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release ${_launcher})
+  else()
+    set(_command ${CMAKE_COMMAND} --build ${BUILD})
+  endif()
+  execute_process(COMMAND ${_command} RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  message("${_out}")
+  if(NOT _result EQUAL 0)
+    message(FATAL_ERROR "example ${EXAMPLE}: the ${_step} step failed (${_result})")
+  endif()
+endforeach()
