@@ -116,7 +116,11 @@ std::uintptr_t threadKey() {
 // The mark texstream leaves in each context it records: a vertex array (never shared
 // between contexts) whose attribute 0 has a divisor no host sets. A context that lacks the
 // mark is not the context of the record, whatever its handle.
-constexpr GLuint kMarkBase = 0x7e570000u;
+// Below 2^24: emscripten's glGetVertexAttribiv passes the value through a float
+// (Math.fround), which would drop the low bits of a larger value.
+constexpr GLuint kMarkBase = 0x7e0000u;
+constexpr GLuint markValue(std::uint64_t serial) { return kMarkBase + GLuint(serial & 0xffffu); }
+static_assert(kMarkBase + 0xffffu < (1u << 24), "the mark must be exact as a float");
 
 bool contextIsCurrentNoThrow() noexcept {
   try {
@@ -207,7 +211,7 @@ struct Registry {
     GLint divisor = 0;
     glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &divisor);
     glBindVertexArray(GLuint(previous));
-    return GLuint(divisor) == kMarkBase + r.m_serial;
+    return GLuint(divisor) == markValue(r.m_serial);
   }
 
   static void leaveMark(ContextRecord& r) {
@@ -215,7 +219,7 @@ struct Registry {
     glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &previous);
     glGenVertexArrays(1, &r.m_markVao);
     glBindVertexArray(r.m_markVao);
-    glVertexAttribDivisor(0, kMarkBase + r.m_serial);
+    glVertexAttribDivisor(0, markValue(r.m_serial));
     glBindVertexArray(GLuint(previous));
   }
 
