@@ -83,7 +83,7 @@ void frame(const char* label, float scale) {
     texstream::Vector b(problem.size(), "b"), u(problem.size(), "u");
     b.upload(problem.f);
     texstream::CgOptions options;
-    options.tolerance = 1e-5f;  // above float's floor for this problem: "converged" is the true residual's
+    options.tolerance = 5e-5f;  // above float's floor for this problem (about 1e-5): "converged" is the true residual's
     options.maxIterations = 1000;
     options.backend = backend;
     const texstream::SolverStatus status = texstream::cg(A, b, u, options);

@@ -53,7 +53,7 @@ void frame(View& view, int number) {
   scaled.f = f;
   view.b.upload(f);
   texstream::CgOptions options;
-  options.tolerance = 1e-5f;  // above float's floor for this problem: "converged" is the true residual's
+  options.tolerance = 5e-5f;  // above float's floor for this problem (about 1e-5): "converged" is the true residual's
   options.maxIterations = 1000;
   const texstream::SolverStatus status = texstream::cg(view.A, view.b, view.u, options);
   const std::vector<float> x = view.u.download();

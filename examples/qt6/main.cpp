@@ -102,7 +102,7 @@ class SolveView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
     for (float& v : scaled.f) v *= float(1 + number);
     m_b->upload(scaled.f);
     texstream::CgOptions options;
-    options.tolerance = 1e-5f;  // above float's floor for this problem: "converged" is the true residual's
+    options.tolerance = 5e-5f;  // above float's floor for this problem (about 1e-5): "converged" is the true residual's
     options.maxIterations = 1000;
     const texstream::SolverStatus status = texstream::cg(*m_A, *m_b, *m_u, options);
     const std::vector<float> x = m_u->download();

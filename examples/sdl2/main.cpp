@@ -55,7 +55,7 @@ int main(int, char**) {
       for (float& v : scaled.f) v *= float(1 + number);
       b.upload(scaled.f);
       texstream::CgOptions options;
-      options.tolerance = 1e-5f;  // above float's floor for this problem: "converged" is the true residual's
+      options.tolerance = 5e-5f;  // above float's floor for this problem (about 1e-5): "converged" is the true residual's
       options.maxIterations = 1000;
       const texstream::SolverStatus status = texstream::cg(A, b, u, options);
       const std::vector<float> x = u.download();

@@ -53,9 +53,10 @@ double poissonResidual(stream::Backend backend, std::size_t nx, std::size_t ny, 
   b.upload(f);
   u.upload(std::vector<float>(n, 0.0f));
   solvers::CgOptions options;
-  // f > 0 makes u large against f: float's floor for the true residual is near 3e-6 here,
-  // and the verdict is the true residual's (a tolerance below the floor ends stagnated).
-  options.tolerance = 1e-5f;
+  // f > 0 makes u large against f: float's floor for the true residual is near 1e-5 on the
+  // largest grid here (33 x 29), and the verdict is the true residual's (a tolerance below
+  // the floor ends stagnated).
+  options.tolerance = 5e-5f;
   options.maxIterations = 1000;
   options.backend = backend;
   const solvers::SolverStatus s = solvers::cg(A, b, u, options);
