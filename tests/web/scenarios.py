@@ -1,4 +1,4 @@
-"""What the browser tests do to a running demo page (cdp_driver.py --scenario NAME) and check
+"""What the browser tests do to a running demo page (cdp_driver.py or bidi_driver.py --scenario NAME) and check
 after its verdict (--check NAME). Each function takes the driver's Page and raises Failure
 with the reason when the page does not do what it should. The demos' pages fill a
 1024x700 viewport; their Dear ImGui panel sits at the top left, so touches land right of it.
@@ -9,7 +9,7 @@ Standard library only.
 import json
 import math
 
-from cdp_driver import Failure
+from page_driver import Failure
 
 
 def mean_colour(rows):
