@@ -40,12 +40,43 @@ double boundingRadius(const geometry::Mesh& m) {
 
 ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings(std::move(settings)) {
   (void)ctx;
+  describeParamSettings(m_table, m_settings);
+  start();
+}
+
+nlohmann::ordered_json ParamDemo::saveSettings() { return m_table.toJson(); }
+
+std::vector<std::string> ParamDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
+  ParamSettings next = m_settings;
+  std::vector<std::string> problems;
+  {
+    SettingTable table;
+    describeParamSettings(table, next);
+    problems = table.setJson(values, source);
+  }
+  checkParamSettings(next);
+  ParamSettings previous = m_settings;
+  m_settings = next;
+  try {
+    start();
+  } catch (const std::exception& e) {
+    m_settings = previous;
+    start();
+    throw std::runtime_error(source + ": " + e.what());
+  }
+  m_status = "loaded " + source;
+  return problems;
+}
+
+void ParamDemo::start() {
+  m_dirty = m_reframe = true;
+  m_dragPin = -1;
   const std::string prefix = "builtin:";
   if (m_settings.mesh.rfind(prefix, 0) == 0) {
     std::string rest = m_settings.mesh.substr(prefix.size());
     std::size_t vertices = 2000;
     if (const std::size_t colon = rest.find(':'); colon != std::string::npos) {
-      vertices = std::stoul(rest.substr(colon + 1));  // validated by main()
+      vertices = std::stoul(rest.substr(colon + 1));  // validated by the settings (checkMeshSpec)
       rest = rest.substr(0, colon);
     }
     m_mesh = geometry::builtinMesh(rest, vertices, 0.0, m_settings.seed);
@@ -57,7 +88,7 @@ ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings
   if (m_settings.noise > 0) geometry::addNormalNoise(m_mesh, m_settings.noise, m_settings.seed);
 
   geometry::LscmOptions o;
-  o.pins = m_settings.pins;
+  o.pins = parsePins("pins", m_settings.pins);
   o.solver = m_settings.solver;
   m_lscm = std::make_unique<geometry::Lscm>(m_mesh, o, "lscm");
   for (const std::string& note : m_lscm->notes()) std::cerr << "texstream-param: " << m_mesh.name << ": " << note << "\n";
@@ -284,6 +315,7 @@ void ParamDemo::report(nlohmann::json& out) const {
   const solvers::SystemSolver& solver = m_lscm->solver();
   const solvers::SystemSolverSetup& setup = solver.setup();
   out["size"] = {m_lscm->uv().layout().width(), m_lscm->uv().layout().height()};
+  out["settings"] = nlohmann::json(m_table.toJson());
   out["mesh"] = m_mesh.name;
   out["vertices"] = m_mesh.vertexCount();
   out["faces"] = m_mesh.triangleCount();

@@ -7,6 +7,8 @@
 #include "KeyBindings.h"
 #include "OrbitCamera.h"
 #include "ParamRenderer.h"
+#include "ParamSettings.h"
+#include "Settings.h"
 
 #include <texstream/geometry/Lscm.h>
 #include <texstream/geometry/Mesh.h>
@@ -19,21 +21,6 @@
 #include <vector>
 
 namespace texstream::app {
-
-struct ParamSettings {
-  /// A mesh file (.obj, .off, .ply) or "builtin:patch[:VERTICES]".
-  std::string mesh = "builtin:patch";
-  double noise = 0;  ///< normal noise in mean edge lengths
-  std::uint64_t seed = 1;
-  std::optional<std::array<std::int32_t, 2>> pins;
-  solvers::SystemSolverOptions solver;
-  /// Filled when the demo ends (for --out): the mesh and its (u, v).
-  std::shared_ptr<geometry::Mesh> resultMesh;
-  std::shared_ptr<std::vector<double>> resultUv;
-  /// Written before the first solve when set: the normal equations as Matrix Market or PETSc.
-  std::string exportDirectory;
-  bool exportPetsc = false;
-};
 
 inline constexpr Binding kParamBindings[] = {
     {"drag on the left", "orbit the mesh"},
@@ -55,13 +42,22 @@ class ParamDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
+  bool hasPresets() const override { return true; }
+  nlohmann::ordered_json saveSettings() override;
+  /// Builds the mesh and the map from the loaded settings; on an error the demo keeps the
+  /// previous ones and the error names the source.
+  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
  private:
+  /// Reads the mesh and builds the map's system from m_settings (the constructor and a
+  /// loaded preset).
+  void start();
   void solve();
   /// The plane view's transform from the current (u, v) box into the right half.
   void frameUv(int width, int height);
 
   ParamSettings m_settings;
+  SettingTable m_table;  ///< over m_settings
   geometry::Mesh m_mesh;
   std::unique_ptr<geometry::Lscm> m_lscm;
   std::unique_ptr<ParamRenderer> m_renderer;

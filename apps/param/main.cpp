@@ -11,9 +11,9 @@
 #include "MainGuard.h"
 #include "OutputPath.h"
 #include "ParamDemo.h"
+#include "ParamSettings.h"
 
 #include <texstream/geometry/MeshIo.h>
-#include <texstream/geometry/ProceduralMeshes.h>
 
 #include <filesystem>
 #include <iostream>
@@ -28,38 +28,8 @@ int runMain(int argc, char** argv) {
                        "texstream-param: least squares conformal maps (Levy et al. 2002) on the GPU, solved as the CNC "
                        "does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
                        defaults);
-  std::string meshText = "builtin:patch", noiseText = "0", seedText = "1", pinsText, routeText = "normal",
-              formatText = "auto", precondText = "auto", tolText = "1e-6", itText = "5000", refineText = "10", outPath,
-              exportDir, exportFormat = "mtx";
+  std::string outPath, exportDir, exportFormat = "mtx";
   CLI::App& cli = cmd.cli();
-  cli.add_option("--mesh", meshText,
-                 "A mesh file (.obj, .off, .ply) with a boundary, or builtin:patch[:VERTICES] (default 2000 vertices; the "
-                 "other built-in meshes are closed, which LSCM refuses)")
-      ->type_name("PATH|builtin:NAME")
-      ->capture_default_str();
-  cli.add_option("--noise", noiseText, "Normal noise added to the mesh, in mean edge lengths")
-      ->type_name("X")
-      ->capture_default_str();
-  cli.add_option("--seed", seedText, "Seed of the noise and of the built-in mesh")->type_name("N")->capture_default_str();
-  cli.add_option("--pins", pinsText, "The two pinned vertices (0-based); default: the boundary vertices farthest apart")
-      ->type_name("A,B");
-  cli.add_option("--route", routeText, "normal: A^T A on the CPU, Jacobi-PCG on the GPU; cgls: A and A^T on the GPU")
-      ->type_name("normal|cgls")
-      ->capture_default_str();
-  cli.add_option("--format", formatText, "The normal matrix's GPU format (auto: BCRS 2x2)")
-      ->type_name("auto|segment|bcrs2|bcrs4")
-      ->capture_default_str();
-  cli.add_option("--precond", precondText,
-                 "CG's preconditioner: smoothed-aggregation multigrid (normal route only), Jacobi, or none; auto: "
-                 "multigrid on the normal route, Jacobi for CGLS")
-      ->type_name("auto|multigrid|jacobi|none")->capture_default_str();
-  cli.add_option("--cg-tol", tolText, "Relative residual of the normal equations to reach, in (0, 1)")
-      ->type_name("TOL")
-      ->capture_default_str();
-  cli.add_option("--cg-max-iter", itText, "Iteration cap of one GPU solve, >= 1")->type_name("N")->capture_default_str();
-  cli.add_option("--refine", refineText, "Rounds of defect correction in double after the GPU solve at most, ending early when one gains less than 2x (0: none)")
-      ->type_name("N")
-      ->capture_default_str();
   cli.add_option("--out", outPath, "Write the mesh with its (u, v) as OBJ (vt lines) after the run")->type_name("PATH.obj");
   cli.add_option("--export-system", exportDir,
                  "Write the LSCM normal equations A^T A x = A^T b into DIR before solving (for other solvers; see "
@@ -69,61 +39,15 @@ int runMain(int argc, char** argv) {
                                                   "(system.petsc)")
       ->type_name("mtx|petsc")
       ->capture_default_str();
-  cmd.footer(app::kParamBindings);
 
   app::ParamSettings settings;
+  app::SettingTable table;
+  app::describeParamSettings(table, settings);
+  cmd.settings(table);
+  cmd.footer(app::kParamBindings);
+
   const auto exitCode = cmd.parse(argc, argv, [&] {
-    const std::string prefix = "builtin:";
-    if (meshText.rfind(prefix, 0) == 0) {
-      std::string rest = meshText.substr(prefix.size());
-      if (const std::size_t colon = rest.find(':'); colon != std::string::npos) {
-        app::parseInteger("--mesh", rest.substr(colon + 1), 4, 16'000'000);
-        rest = rest.substr(0, colon);
-      }
-      const auto& names = geometry::builtinMeshNames();
-      if (std::find(names.begin(), names.end(), rest) == names.end())
-        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": unknown built-in mesh \"" + rest +
-                              "\" (the open one is patch)");
-    } else {
-      try {
-        geometry::meshFormatFromPath(meshText);
-      } catch (const geometry::MeshError&) {
-        throw app::UsageError("--mesh: invalid value \"" + meshText + "\": unknown mesh format; accepted: .obj, .off, "
-                              ".ply or builtin:patch");
-      }
-      if (!std::filesystem::exists(meshText)) throw app::UsageError("--mesh: invalid value \"" + meshText + "\": no such file");
-    }
-    settings.mesh = meshText;
-    settings.noise = app::parseReal("--noise", noiseText, 0.0, 100.0, true);
-    settings.seed = std::uint64_t(app::parseInteger("--seed", seedText, 0, (1ll << 53)));
-    if (!pinsText.empty()) {
-      const std::size_t comma = pinsText.find(',');
-      if (comma == std::string::npos)
-        throw app::UsageError("--pins: invalid value \"" + pinsText + "\": expected two vertex indices A,B");
-      settings.pins = std::array<std::int32_t, 2>{
-          std::int32_t(app::parseInteger("--pins", pinsText.substr(0, comma), 0, INT32_MAX)),
-          std::int32_t(app::parseInteger("--pins", pinsText.substr(comma + 1), 0, INT32_MAX))};
-    }
-    settings.solver.route = app::parseChoice("--route", routeText, {"normal", "cgls"}) == "cgls"
-                                ? solvers::LeastSquaresRoute::Cgls
-                                : solvers::LeastSquaresRoute::NormalEquations;
-    const std::string format = app::parseChoice("--format", formatText, {"auto", "segment", "bcrs2", "bcrs4"});
-    settings.solver.format = format == "segment" ? solvers::SystemMatrixFormat::Segment
-                             : format == "bcrs2" ? solvers::SystemMatrixFormat::Bcrs2
-                             : format == "bcrs4" ? solvers::SystemMatrixFormat::Bcrs4
-                                                 : solvers::SystemMatrixFormat::Auto;
-    const std::string precond = app::parseChoice("--precond", precondText, {"auto", "multigrid", "jacobi", "none"});
-    settings.solver.preconditioner = precond == "multigrid" ? solvers::SystemPreconditioner::Multigrid
-                                     : precond == "jacobi"  ? solvers::SystemPreconditioner::Jacobi
-                                     : precond == "none"    ? solvers::SystemPreconditioner::None
-                                                            : solvers::SystemPreconditioner::Auto;
-    if (settings.solver.route == solvers::LeastSquaresRoute::Cgls &&
-        settings.solver.preconditioner == solvers::SystemPreconditioner::Multigrid)
-      throw app::UsageError("--precond: invalid value \"multigrid\" with --route cgls: CGLS never forms the normal "
-                            "matrix that multigrid coarsens (use --precond jacobi, or --route normal)");
-    settings.solver.tolerance = float(app::parseReal("--cg-tol", tolText, 0.0, 0.999999, false));
-    settings.solver.maxIterations = int(app::parseInteger("--cg-max-iter", itText, 1, 10000000));
-    settings.solver.refinementSteps = int(app::parseInteger("--refine", refineText, 0, 100));
+    app::checkParamSettings(settings);
     app::requireWritablePath("--out", outPath);
     if (!outPath.empty()) {
       settings.resultMesh = std::make_shared<geometry::Mesh>();

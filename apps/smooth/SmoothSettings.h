@@ -3,6 +3,7 @@
 // options, and how the mesh is drawn, as one table of named settings (Settings.h) that the
 // command line, presets and the panel share.
 #include "DsiMethod.h"
+#include "MeshSpec.h"
 #include "Settings.h"
 
 #include <texstream/geometry/CurvatureFlow.h>
@@ -44,18 +45,5 @@ struct SmoothSettings {
 
 /// Fills `table` with the settings of `s` (names = command-line options = preset keys).
 void describeSmoothSettings(SettingTable& table, SmoothSettings& s);
-
-/// A parsed mesh specification.
-struct MeshSpec {
-  bool builtin = false;
-  std::string name;  ///< built-in name or file path
-  std::size_t vertices = 10000;
-};
-/// "builtin:NAME[:VERTICES]" or a path; throws UsageError for an unknown built-in or a
-/// bad vertex count, naming `option`.
-MeshSpec parseMeshSpec(const std::string& option, const std::string& text);
-/// parseMeshSpec, and for a file: a known format (by the extension) that exists; throws
-/// UsageError naming `option` (the command line's --mesh, a preset's key).
-MeshSpec checkMeshSpec(const std::string& option, const std::string& text);
 
 }  // namespace texstream::app

@@ -3,7 +3,7 @@
 # presets), recording through ffmpeg (the clip decodes and holds one frame per step), the
 # panel at 1280x800 with nothing clipped (and a narrow window, where the check must fail),
 # and files dropped onto the window (the drop callback fed the path, as GLFW feeds it).
-if(NOT TARGET texstream-fluid OR NOT TARGET texstream-wave OR NOT TARGET texstream-smooth)
+if(NOT TARGET texstream-fluid OR NOT TARGET texstream-wave OR NOT TARGET texstream-smooth OR NOT TARGET texstream-param)
   return()
 endif()
 set(_shell_tests)
@@ -17,7 +17,8 @@ set(_check $<TARGET_FILE:check_app_output>)
 set(_rt_fluid "fluid|--preset|fluid-cavity-re1000|--size|33|--dye-colors|speed|--splats|2" "divergence_after")
 set(_rt_wave "wave|--size|40x24|--scheme|explicit|--dt|0.005|--ripple-height|0.06" "energy")
 set(_rt_smooth "smooth|--mesh|builtin:torus:600|--noise|0.2|--precond|jacobi|--wireframe" "area")
-foreach(_demo fluid wave smooth)
+set(_rt_param "param|--mesh|builtin:patch:300|--route|cgls|--precond|jacobi|--pins|0,7|--cg-tol|1e-5" "pin_uv")
+foreach(_demo fluid wave smooth param)
   list(GET _rt_${_demo} 0 _args)
   list(GET _rt_${_demo} 1 _record)
   string(REPLACE "${_demo}|" "" _args "${_args}")

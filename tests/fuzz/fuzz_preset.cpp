@@ -1,5 +1,5 @@
 // libFuzzer target: a preset's JSON text through Preset (parsePreset) and each demo's
-// settings table (fluid, fluid3d, wave, smooth) into its settings, as --preset, a dropped file and
+// settings table (fluid, fluid3d, wave, smooth, param) into its settings, as --preset, a dropped file and
 // the page's file picker read it. parsePreset may only return or throw UsageError;
 // SettingTable::setJson names its problems and throws nothing; the settings a preset left
 // save as a preset that loads again without a problem.
@@ -9,6 +9,7 @@
 #include "FluidSettings.h"
 #include "Preset.h"
 #include "Settings.h"
+#include "ParamSettings.h"
 #include "SmoothSettings.h"
 #include "WaveSettings.h"
 
@@ -48,5 +49,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   load<app::Fluid3DSettings>(text, "fluid3d", app::describeFluid3DSettings, [](app::Fluid3DSettings&) {});
   load<app::WaveSettings>(text, "wave", app::describeWaveSettings, app::finishWaveSettings);
   load<app::SmoothSettings>(text, "smooth", app::describeSmoothSettings, [](app::SmoothSettings&) {});
+  // CGLS with multigrid is refused by name (a usage error), not loaded.
+  load<app::ParamSettings>(text, "param", app::describeParamSettings, [](app::ParamSettings& s) {
+    try {
+      app::checkParamSettings(s);
+    } catch (const app::UsageError&) {
+    }
+  });
   return 0;
 }

@@ -4,6 +4,7 @@
 // while the rest loads. CPU only: no context.
 #include "Fluid3DSettings.h"
 #include "FluidSettings.h"
+#include "ParamSettings.h"
 #include "Preset.h"
 #include "Settings.h"
 #include "SmoothSettings.h"
@@ -248,6 +249,12 @@ TEST_CASE("every shipped preset loads into its demo without a problem", "[preset
       SettingTable t;
       describeSmoothSettings(t, s);
       problems = t.setJson(p.values, p.source);
+    } else if (app == "param") {
+      ParamSettings s;
+      SettingTable t;
+      describeParamSettings(t, s);
+      problems = t.setJson(p.values, p.source);
+      checkParamSettings(s);
     } else {
       FAIL("a shipped preset for an unknown demo: " << app);
     }
