@@ -17,9 +17,11 @@
 //  - Smoother: red-black Gauss-Seidel, `smoothing` sweeps red then black before the coarse
 //    correction and the same number black then red after it, so the cycle is symmetric and
 //    CG stays valid; on the coarsest level the same sweeps without a coarser one.
-// Both backends run the same passes; per level and cycle one pass a colour of each sweep,
-// the residual inside the restriction, and the correction inside the first post-smoothing
-// pass.
+// Per level and cycle the fragment backend runs one pass a colour of each sweep, the
+// residual inside the restriction, and the correction inside the first post-smoothing pass;
+// the compute backend runs each whole sweep as one dispatch that marches through the slices
+// with the tile in shared memory (shaders/pressure3d/mg_sweep.glsl), the correction inside
+// the first post-smoothing sweep. Both relax the same cells with the same expression.
 //
 //   PressureMatrix3D A(domain, "p");
 //   PressureMultigrid3D M(A);
@@ -69,6 +71,13 @@ class PressureMultigrid3D : public Preconditioner {
   void cycle(int level, const stream::Vector& r, stream::Vector& z) const;
   /// One colour (red: 0) of a red-black sweep.
   void smooth(int level, const stream::Vector& r, stream::Vector& z, int colour, bool zeroGuess) const;
+  /// A whole sweep, `first` colour then the other, as one compute dispatch; from z = 0
+  /// (zeroGuess), or after adding the correction from level + 1 (correct).
+  void sweep(int level, const stream::Vector& r, stream::Vector& z, int first, bool zeroGuess, bool correct) const;
+  /// Sweeps of the pre-smoothing (red first; the first from z = 0) and of the
+  /// post-smoothing (black first; the first after the coarse correction, if any).
+  void preSmooth(int level, const stream::Vector& r, stream::Vector& z) const;
+  void postSmooth(int level, const stream::Vector& r, stream::Vector& z, bool correct) const;
   void bindLevel(stream::Pass& pass, int level) const;
   const stream::GridField3D& diagonalOf(int level) const;
 
@@ -80,6 +89,7 @@ class PressureMultigrid3D : public Preconditioner {
   Options m_options;
   std::vector<Level> m_levels;  ///< levels 1, 2, ... (level 0 is A's)
   int m_blockLevel = -1;
+  bool m_sweepDispatch = false;  ///< whole sweeps as one dispatch (compute backend)
 };
 
 }  // namespace texstream::solvers
