@@ -65,6 +65,7 @@ void runCg(BenchContext& ctx) {
       Timing t = timeGl(solve, ctx.timing, /*gpuTimer=*/false);
       t.ms /= k;
       t.wallMs /= k;
+      t.passes /= k;
       if (status.iterations != k)
         throw std::runtime_error(op + ": the solver stopped after " + std::to_string(status.iterations) +
                                  " of " + std::to_string(k) + " iterations: " + status.message);

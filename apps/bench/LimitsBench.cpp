@@ -197,7 +197,7 @@ void passLatency(BenchContext& ctx, stream::Backend backend) {
     }
   };
   auto perPass = [](Timing t) {
-    t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.reps *= kChain;
+    t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.passes /= kChain, t.reps *= kChain;
     return t;
   };
   {

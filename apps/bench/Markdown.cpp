@@ -36,14 +36,15 @@ std::string markdownReport(const Report& report) {
   md << "Date: " << (report.date.empty() ? "unknown" : report.date);
   if (!report.preset.empty()) md << ", preset `" << report.preset << "`";
   md << "\n\n";
-  md << "| op | backend | n | ms | GB/s | GB/s written | GFLOP/s | of ceiling | vs peer | max rel err |\n";
-  md << "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
+  md << "| op | backend | n | ms | GB/s | GB/s written | GFLOP/s | of ceiling | of floor | vs peer | max rel err |\n";
+  md << "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
   bool anyFragment = false;
   for (const Row& r : report.rows) {
     anyFragment = anyFragment || backendKind(r.backend) == "fragment";
     std::string ceiling = "-";
     if (r.op == r.ceiling) ceiling = "(ceiling)";
     else if (r.ratio) ceiling = fixed(100 * *r.ratio, 0) + "% of " + shortName(r.ceiling);
+    const std::string floor = r.ofFloor() ? fixed(100 * *r.ofFloor(), 0) + "%" : "-";
     std::string peer = "-";
     if (r.peerSpeedup) peer = significant(*r.peerSpeedup) + "× " + shortName(r.peer);
     char err[32];
@@ -51,14 +52,15 @@ std::string markdownReport(const Report& report) {
     md << "| " << escape(r.op) << " | " << r.backend << " | " << r.n << " | " << significant(r.ms) << " | "
        << significant(r.gbps()) << " | " << significant(r.gbpsWritten()) << " | "
        << (r.flops > 0 ? significant(r.gflops()) : "-")
-       << " | " << ceiling << " | " << peer << " | " << (std::isfinite(r.maxRelErr) ? err : "NaN")
+ << " | " << ceiling << " | " << floor << " | " << peer << " | " << (std::isfinite(r.maxRelErr) ? err : "NaN")
        << (r.ok() ? "" : " (fail)") << " |\n";
   }
   md << "\n";
   md << "ms: median time per repetition. GB/s: bytes read + written per repetition / ms. "
         "Of ceiling: against the ceiling row of the same backend in the same run";
   if (anyFragment) md << " (fragment rows: bytes written against the write-only fill)";
-  md << ". vs peer: peer ms / texstream ms on the same data in the same run (above 1: texstream is faster). "
+  md << ". Of floor: the least time the row could take in the same run (the larger of its bytes at the "
+        "ceiling's rate and its dependent passes times one pass's latency) / ms. vs peer: peer ms / texstream ms on the same data in the same run (above 1: texstream is faster). "
         "Max rel err: max |result - CPU double reference| / max |reference|.\n";
   return md.str();
 }

@@ -1,5 +1,6 @@
 #include "Report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -32,6 +33,11 @@ const char* ceilingFor(const std::string& backendName) {
   return "";
 }
 
+std::string passLatencyFor(const std::string& backendName) {
+  const std::string backend = backendKind(backendName);
+  return backend == "fragment" || backend == "compute" ? "limits." + backend + "_pass" : std::string();
+}
+
 Row makeRow(std::string op, std::string backend, std::size_t n, const Timing& t, double bytes,
             double bytesWritten, double flops) {
   Row r;
@@ -47,6 +53,7 @@ Row makeRow(std::string op, std::string backend, std::size_t n, const Timing& t,
   r.bytes = bytes;
   r.bytesWritten = bytesWritten;
   r.flops = flops;
+  r.passes = t.passes;
   return r;
 }
 
@@ -69,6 +76,16 @@ void Report::finalize() {
       const double mine = fragment ? r.gbpsWritten() : r.gbps();
       const double limit = fragment ? c->gbpsWritten() : c->gbps();
       if (limit > 0 && mine > 0) r.ratio = mine / limit;
+    }
+    r.floorMs.reset();
+    if (const Row* c = find(ceilingOp, r.backend); c && c->ms > 0) {
+      const bool fragment = backendKind(r.backend) == "fragment";
+      const double moved = fragment ? r.bytesWritten : r.bytes, ceilingMoved = fragment ? c->bytesWritten : c->bytes;
+      double floor = ceilingMoved > 0 && moved > 0 ? moved / ceilingMoved * c->ms : 0;
+      const std::string passOp = passLatencyFor(r.backend);
+      const Row* pass = passOp.empty() ? nullptr : find(passOp, r.backend);
+      if (pass && r.passes > 0) floor = std::max(floor, r.passes * pass->ms);
+      if (floor > 0) r.floorMs = floor;
     }
     // Candidates come from the run; a report read from JSON keeps the peer it names.
     std::vector<std::string> candidates = r.peerCandidates;
@@ -119,6 +136,9 @@ nlohmann::ordered_json Report::toJson() const {
     j["bytes"] = number(r.bytes);
     j["bytes_written"] = number(r.bytesWritten);
     j["flops"] = number(r.flops);
+    j["passes"] = r.passes >= 0 ? number(r.passes) : OrderedJson(nullptr);
+    j["floor_ms"] = optionalNumber(r.floorMs);
+    j["of_floor"] = optionalNumber(r.ofFloor());
     j["tolerance"] = number(r.tolerance);
     if (!r.note.empty()) j["note"] = r.note;
     if (!r.extras.empty()) {
@@ -162,6 +182,7 @@ Report Report::fromJson(const nlohmann::json& j) {
     r.bytes = readNumber(e, "bytes", readNumber(e, "gbps") * r.ms * 1e6);
     r.bytesWritten = readNumber(e, "bytes_written", readNumber(e, "gbps_written") * r.ms * 1e6);
     r.flops = readNumber(e, "flops", readNumber(e, "gflops") * r.ms * 1e6);
+    r.passes = readNumber(e, "passes", -1);  // floor_ms is recomputed
     r.maxRelErr = readNumber(e, "max_rel_err", NAN);
     r.tolerance = readNumber(e, "tolerance", INFINITY);
     r.note = readString(e, "note");
@@ -186,19 +207,20 @@ std::string isoDateNow() {
 
 std::string formatHeader() {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%-30s %-8s %11s %10s %9s %9s %9s %8s %10s %s", "op", "backend", "n",
-                "ms", "GB/s", "GB/s wr", "GFLOP/s", "ceiling", "max_rel", "peer");
+  std::snprintf(buf, sizeof buf, "%-30s %-8s %11s %10s %9s %9s %9s %8s %8s %10s %s", "op", "backend", "n",
+                "ms", "GB/s", "GB/s wr", "GFLOP/s", "ceiling", "floor", "max_rel", "peer");
   return buf;
 }
 
 std::string formatRow(const Row& r) {
-  char ratio[32] = "-", peer[96] = "", err[32];
+  char ratio[32] = "-", floor[32] = "-", peer[96] = "", err[32];
   if (r.ratio) std::snprintf(ratio, sizeof ratio, "%.0f%%", 100 * *r.ratio);
+  if (r.ofFloor()) std::snprintf(floor, sizeof floor, "%.0f%%", 100 * *r.ofFloor());
   if (r.peerSpeedup) std::snprintf(peer, sizeof peer, "x%.3g vs %s", *r.peerSpeedup, r.peer.c_str());
   std::snprintf(err, sizeof err, "%.1e%s", r.maxRelErr, r.ok() ? "" : "!");
   char buf[384];
-  std::snprintf(buf, sizeof buf, "%-30s %-8s %11zu %10.4f %9.2f %9.2f %9.2f %8s %10s %s", r.op.c_str(),
-                r.backend.c_str(), r.n, r.ms, r.gbps(), r.gbpsWritten(), r.gflops(), ratio, err, peer);
+  std::snprintf(buf, sizeof buf, "%-30s %-8s %11zu %10.4f %9.2f %9.2f %9.2f %8s %8s %10s %s", r.op.c_str(),
+                r.backend.c_str(), r.n, r.ms, r.gbps(), r.gbpsWritten(), r.gflops(), ratio, floor, err, peer);
   return buf;
 }
 

@@ -24,6 +24,9 @@ inline constexpr const char* kCudaCeiling = "limits.cuda_copy";
 inline constexpr const char* kCpuCeiling = "limits.cpu_copy";
 /// The ceiling row a row of `backend` is judged against ("" when none).
 const char* ceilingFor(const std::string& backend);
+/// The row of one dependent pass's latency on `backend` ("limits.compute_pass"; "" for the
+/// CUDA and CPU backends).
+std::string passLatencyFor(const std::string& backend);
 
 struct Row {
   std::string op;       ///< "axpy", "spmv.stencil3d", "peer.cublas_saxpy", "limits.compute_copy"
@@ -36,6 +39,8 @@ struct Row {
   double bytes = 0;         ///< bytes moved per repetition (reads + writes)
   double bytesWritten = 0;  ///< bytes written per repetition (what the fragment path is bound by)
   double flops = 0;
+  /// Dependent passes per repetition (Timing::passes); -1 where not counted.
+  double passes = -1;
   double maxRelErr = 0;     ///< against the CPU double reference; NaN when results were missing
   double tolerance = 0;     ///< max_rel_err above this fails the run
   std::vector<std::string> peerCandidates;  ///< peer ops, best first (set by the case)
@@ -48,6 +53,15 @@ struct Row {
   std::optional<double> ratio;
   std::string peer;
   std::optional<double> peerSpeedup;  ///< peer ms / this ms (> 1: texstream is faster)
+  /// The least time the row could take on this GPU, from the same run: the larger of its
+  /// bytes at the ceiling's rate and its dependent passes times one pass's latency
+  /// (limits.<backend>_pass). Fragment rows count bytes written against the fill's rate, as
+  /// ratio does. Unset without a ceiling row or bytes and passes.
+  std::optional<double> floorMs;
+  /// floorMs / ms: 1 at the floor.
+  std::optional<double> ofFloor() const {
+    return floorMs && ms > 0 ? std::optional<double>(*floorMs / ms) : std::nullopt;
+  }
 
   double gbps() const { return ms > 0 ? bytes / (ms * 1e6) : 0; }
   double gbpsWritten() const { return ms > 0 ? bytesWritten / (ms * 1e6) : 0; }

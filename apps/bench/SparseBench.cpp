@@ -267,6 +267,7 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
       Timing t = timeGl(solve, ctx.timing, /*gpuTimer=*/false);
       t.ms /= k;
       t.wallMs /= k;
+      t.passes /= k;
       if (status.iterations != k) {
         throw std::runtime_error("cg_iteration." + f.op + "." + tag + ": stopped after " +
                                  std::to_string(status.iterations) + " of " + std::to_string(k) + ": " + status.message);

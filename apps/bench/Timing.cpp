@@ -77,7 +77,9 @@ Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gp
     glFinish();
   }
   t0 = Clock::now();
+  const long long passesBefore = stream::Runtime::current().profiler().passesBegun();
   body();
+  const long long passes = stream::Runtime::current().profiler().passesBegun() - passesBefore;
   glFinish();
   const int reps = repetitionsFor(msSince(t0), spec);
 
@@ -110,6 +112,7 @@ Timing timeGl(const std::function<void()>& body, const TimingSpec& spec, bool gp
   }
   t.reps = reps;
   t.batches = spec.batches;
+  t.passes = double(passes);
   return t;
 }
 

@@ -27,6 +27,11 @@ struct Timing {
   /// wallMs means the CPU side (library + driver) bounds the rate, not the GPU.
   double submitMs = 0;
   int reps = 0, batches = 0;
+  /// Passes (stream::Pass runs) in one repetition, counted on its calibration run: each
+  /// waits for the one before, so their number times the pass latency bounds the time from
+  /// below; a case that reports per iteration divides it as it divides ms. -1 where not
+  /// counted (CPU and CUDA work).
+  double passes = -1;
   const char* method = "";  ///< "GL_TIME_ELAPSED", "glFinish+clock", "cudaEvent", "clock"
 };
 

@@ -24,6 +24,7 @@ std::string Profiler::unavailableReason() {
 void Profiler::setEnabled(bool on) { m_enabled = on && available(); }
 
 void Profiler::begin(const std::string& label) {
+  ++m_passesBegun;
   if (!m_enabled || m_open) return;
   gl::TimerQuery q;
   if (!m_spare.empty()) {

@@ -29,6 +29,9 @@ class Profiler {
   bool enabled() const { return m_enabled; }
   /// Called by Pass around its work.
   void begin(const std::string& label);
+  /// Passes begun on this context since it was made, timed or not: a benchmark counts the
+  /// dependent passes of its work from it (each pass waits for the one before).
+  long long passesBegun() const { return m_passesBegun; }
   void end();
   /// Collects the results that are ready; call once per frame. Accumulates per label.
   void collect();
@@ -45,6 +48,7 @@ class Profiler {
   };
   bool m_enabled = false;
   bool m_open = false;
+  long long m_passesBegun = 0;
   long long m_frame = 0;
   std::vector<Pending> m_pending;
   std::vector<gl::TimerQuery> m_spare;

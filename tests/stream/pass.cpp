@@ -1,7 +1,8 @@
 // Tests src/stream/Pass.* and KernelCache.*: the same kernel body on both backends,
-// rectangles, several outputs, in-place outputs, coefficients, #define variants, and the
-// prelude's element fetch. Test kernels are written to a temporary folder that
-// TEXSTREAM_SHADER_DIR points at (files not found there come from the embedded set).
+// rectangles, several outputs, in-place outputs, coefficients, #define variants, the
+// prelude's element fetch, and the pass count the bench's floors use. Test kernels are
+// written to a temporary folder that TEXSTREAM_SHADER_DIR points at (files not found there
+// come from the embedded set).
 #include <catch2/catch.hpp>
 
 #include "support/Gl.h"
@@ -10,6 +11,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Pass.h>
+#include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>
@@ -169,4 +171,20 @@ TEST_CASE("kernels registered at run time replace earlier text of the same name"
   Pass("test/generated").input("u_x", x).output(y).run();
   // The padding texel of n = 9 holds 0 in x, so -x keeps it zero.
   REQUIRE(y.download() == std::vector<float>(9, -2.0f));
+}
+
+TEST_CASE("the profiler counts every pass run, timed or not", "[gl][stream]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  writeTestKernels();
+  Vector x(10, "x"), a(10, "a"), b(10, "b");
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  REQUIRE_FALSE(profiler.enabled());
+  const long long before = profiler.passesBegun();
+  for (int i = 0; i < 3; ++i) {
+    Pass("test/two_outputs").define("SHIFT", "0.25").input("u_x", x).coefficient("u_a", stream::Coefficient(1.0f)).output(a).output(b).run();
+  }
+  // Several rectangles are one pass.
+  Pass("test/two_outputs").define("SHIFT", "0.25").input("u_x", x).coefficient("u_a", stream::Coefficient(1.0f)).output(a).output(b).run(
+      {stream::Rect{0, 0, 1, 1}, stream::Rect{1, 0, 1, 1}});
+  CHECK(profiler.passesBegun() - before == 4);
 }
