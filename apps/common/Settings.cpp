@@ -164,7 +164,22 @@ Setting& SettingTable::add(Setting::Kind kind, std::string name, std::string hel
 const Setting* SettingTable::find(std::string_view name) const {
   for (const Setting& s : m_settings)
     if (s.m_name == name) return &s;
+  for (const Setting& s : m_settings)
+    if (s.answersTo(name)) return &s;
   return nullptr;
+}
+
+Setting& Setting::formerly(std::string name) {
+  if (m_kind == Kind::Flag) throw std::logic_error("Setting \"" + m_name + "\": formerly() is not for flags");
+  m_formerNames.push_back(std::move(name));
+  return *this;
+}
+
+bool Setting::answersTo(std::string_view name) const {
+  if (name == m_name) return true;
+  for (const std::string& former : m_formerNames)
+    if (former == name) return true;
+  return false;
 }
 
 bool SettingTable::widget(std::string_view name) const {
@@ -458,9 +473,10 @@ std::vector<std::string> SettingTable::setJson(const nlohmann::json& values, std
   }
   for (const Setting& s : m_settings) {
     auto it = values.find(s.m_name);
+    for (std::size_t f = 0; it == values.end() && f < s.m_formerNames.size(); ++f) it = values.find(s.m_formerNames[f]);
     if (it == values.end()) continue;
     try {
-      s.setJson(prefix + s.m_name, *it);
+      s.setJson(prefix + it.key(), *it);
     } catch (const UsageError& e) {
       problems.push_back(e.what());
     }
@@ -497,6 +513,9 @@ void SettingTable::addTo(CLI::App& cli, const std::string& group) {
       s.m_option = cli.add_option(option, s.m_cliText, s.m_help);
       s.m_option->type_name(s.m_typeName);
       if (s.isSet()) s.m_option->default_str(s.text());
+      // Former names: the same text, left out of --help (an empty group hides an option).
+      for (const std::string& former : s.m_formerNames)
+        s.m_formerOptions.push_back(cli.add_option("--" + former, s.m_cliText, "formerly " + option)->group(""));
     }
     s.m_option->group(group);
   }
@@ -504,8 +523,20 @@ void SettingTable::addTo(CLI::App& cli, const std::string& group) {
 
 void SettingTable::applyCommandLine() const {
   for (const Setting& s : m_settings) {
-    if (!s.m_option || s.m_option->count() == 0) continue;
-    const std::string option = "--" + s.m_name;
+    if (!s.m_option) continue;
+    std::string option = "--" + s.m_name;
+    auto former = std::find_if(s.m_formerOptions.begin(), s.m_formerOptions.end(),
+                               [](const CLI::Option* o) { return o->count() > 0; });
+    if (former != s.m_formerOptions.end() && s.m_option->count() > 0) {
+      throw UsageError(option + ": given twice, also as --" +
+                       s.m_formerNames[std::size_t(former - s.m_formerOptions.begin())] + " (its former name)");
+    }
+    if (s.m_option->count() == 0) {
+      if (former == s.m_formerOptions.end()) continue;
+      option = "--" + s.m_formerNames[std::size_t(former - s.m_formerOptions.begin())];
+      s.set(option, s.m_cliText);
+      continue;
+    }
     if (s.m_kind == Setting::Kind::Flag) {
       s.set(option, s.m_cliFlag ? "true" : "false");
     } else if (!s.m_cliText.empty() || s.m_option->results().empty()) {

@@ -45,6 +45,11 @@ class Setting {
   Setting& unsetWhen(std::function<bool()> unset);
   /// The --help type name ("N", "X", "NAME").
   Setting& typeName(std::string text);
+  /// A name the setting had before: still read from the command line (--NAME, left out of
+  /// --help) and from presets, never written. Not for flags.
+  Setting& formerly(std::string name);
+  /// True for the setting's name and its former ones.
+  bool answersTo(std::string_view name) const;
 
   const std::string& name() const { return m_name; }
   const std::string& labelText() const { return m_label; }
@@ -74,6 +79,7 @@ class Setting {
 
   Kind m_kind;
   std::string m_name, m_help, m_label, m_typeName;
+  std::vector<std::string> m_formerNames;
   std::function<bool()> m_unset;
   std::function<void(std::string_view source, std::string_view text)> m_parse;
   std::function<nlohmann::json()> m_get;
@@ -88,6 +94,7 @@ class Setting {
   mutable std::string m_cliText;
   mutable bool m_cliFlag = false;
   CLI::Option* m_option = nullptr;
+  std::vector<CLI::Option*> m_formerOptions;
   // A grid size's value being edited before "apply".
   mutable int m_pending[3] = {0, 0, 0};
   mutable bool m_pendingValid = false;
@@ -136,7 +143,7 @@ class SettingTable {
                 std::string help);
 
   const std::deque<Setting>& settings() const { return m_settings; }
-  /// The setting called `name`, or nullptr.
+  /// The setting called `name` (now or formerly), or nullptr.
   const Setting* find(std::string_view name) const;
   /// The named setting's widget (Setting::widget); a name the table lacks is a programming
   /// error (std::logic_error).

@@ -59,10 +59,12 @@ void describeParamSettings(SettingTable& t, ParamSettings& s) {
           "The normal matrix's GPU format");
   t.named("precond", s.solver.preconditioner, NameTable<solvers::SystemPreconditioner>(kPreconditionerNames),
           "CG's preconditioner (multigrid on the normal route only)");
-  t.real("cg-tol", s.solver.tolerance, 0.0, 0.999999, false,
+  t.real("tolerance", s.solver.tolerance, 0.0, 0.999999, false,
          "Relative residual of the normal equations to reach, in (0, 1)")
+      .formerly("cg-tol")
       .label("CG tolerance");
-  t.integer("cg-max-iter", s.solver.maxIterations, 1, 10000000, "Iteration cap of one GPU solve, >= 1")
+  t.integer("max-iterations", s.solver.maxIterations, 1, 10000000, "Iteration cap of one GPU solve, >= 1")
+      .formerly("cg-max-iter")
       .label("CG iteration cap");
   t.integer("refine", s.solver.refinementSteps, 0, 100,
             "Rounds of defect correction in double after the GPU solve at most, ending early when one gains less than "

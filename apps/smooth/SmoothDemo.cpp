@@ -433,8 +433,8 @@ void SmoothDemo::gui(ShellControls& controls) {
   }
 
   if (section("conjugate gradients")) {
-    const bool tol = m_table.widget("cg-tol");
-    const bool cap = m_table.widget("cg-max-iter");
+    const bool tol = m_table.widget("tolerance");
+    const bool cap = m_table.widget("max-iterations");
     if (tol || cap) flow.setCg(m_settings.cgTolerance, m_settings.cgMaxIterations);
     if (m_table.widget("precond")) flow.setJacobi(m_settings.jacobi);
     bool precision = m_table.widget("precision");

@@ -34,12 +34,14 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
       .slider(0.0, 2.0, false, "%.2f")
       .unsetWhen([&s] { return s.noise < 0; });
   t.integer("seed", s.seed, 0, 1ll << 53, "Seed of the noise");
-  t.real("cg-tol", s.cgTolerance, 0.0, 0.999999, false,
+  t.real("tolerance", s.cgTolerance, 0.0, 0.999999, false,
          "CG tolerance: stop at ||r|| / ||b|| below it (x, y, z together), in (0, 1)")
+      .formerly("cg-tol")
       .label("CG tolerance")
       .slider(1e-7, 1e-2, true, "%.1e")
       .typeName("TOL");
-  t.integer("cg-max-iter", s.cgMaxIterations, 1, 10000000, "CG iteration cap per step, >= 1")
+  t.integer("max-iterations", s.cgMaxIterations, 1, 10000000, "CG iteration cap per step, >= 1")
+      .formerly("cg-max-iter")
       .label("CG iteration cap")
       .slider(1, 5000, true);
   t.named("precond", s.jacobi, std::span<const stream::EnumName<bool>>(kPreconditionerNames),
@@ -47,8 +49,8 @@ void describeSmoothSettings(SettingTable& t, SmoothSettings& s) {
       .label("preconditioner");
   t.named("flow", s.flow, geometry::flowNames(), "Flow");
   t.named("precision", s.precision, solvers::precisionNames(),
-          "Solver precision: mixed reaches --cg-tol on ill-conditioned steps where float CG stalls; auto solves "
-          "each step in float and solves again in mixed precision the steps float cannot bring to --cg-tol");
+          "Solver precision: mixed reaches --tolerance on ill-conditioned steps where float CG stalls; auto solves "
+          "each step in float and solves again in mixed precision the steps float cannot bring to --tolerance");
   t.real("inner-tol", s.innerTolerance, 0.0, 0.999999, false,
          "Mixed precision: the fall of CG's float residual after which the true one replaces it, in (0, 1)")
       .label("inner tolerance")

@@ -26,14 +26,14 @@ bool stillFalling(const solvers::SolverStatus& status) {
 
 StepRemedy largerCap(const StepSettings& s, bool stillConverging) {
   const std::string value = std::to_string(s.cgMaxIterations * 4);
-  return {"cg-max-iter", value, "CG iteration cap", value,
+  return {"max-iterations", value, "CG iteration cap", value,
           std::string(stillConverging ? "CG was still converging at the cap; " : "") + "now " +
               std::to_string(s.cgMaxIterations)};
 }
 
 StepRemedy looserTolerance(const StepSettings& s, const std::string& why) {
   const std::string value = number(s.cgTolerance * 10);
-  return {"cg-tol", value, "CG tolerance", value, why + "now " + number(s.cgTolerance)};
+  return {"tolerance", value, "CG tolerance", value, why + "now " + number(s.cgTolerance)};
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ if(TARGET texstream-solve)
     foreach(backend fragment compute)
       add_test(NAME app_solve_${format}_${backend}
         COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/${format}_${backend}
-          "-DARGS=${_assets}/mesh_spd.mtx|--format|${format}|--backend|${backend}|--tol|1e-6"
+          "-DARGS=${_assets}/mesh_spd.mtx|--format|${format}|--backend|${backend}|--tolerance|1e-6"
           -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -P ${_check})
     endforeach()
   endforeach()
@@ -27,7 +27,7 @@ if(TARGET texstream-solve)
   foreach(backend fragment compute)
     add_test(NAME app_solve_mixed_${backend}
       COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/mixed_${backend}
-        "-DARGS=${_assets}/mesh_spd.mtx|--backend|${backend}|--tol|1e-11|--precision|mixed|--max-iter|3000"
+        "-DARGS=${_assets}/mesh_spd.mtx|--backend|${backend}|--tolerance|1e-11|--precision|mixed|--max-iterations|3000"
         -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -DEXPECT_TRUE_BELOW=1e-11 -P ${_check})
   endforeach()
   # A nearly singular system (condition number 2e9) whose entries use all 53 bits: the
@@ -36,9 +36,10 @@ if(TARGET texstream-solve)
   foreach(backend fragment compute)
     add_test(NAME app_solve_pairs_${backend}
       COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/pairs_${backend}
-        "-DARGS=${_assets}/nearly_singular.mtx|${_assets}/nearly_singular_b.mtx|--backend|${backend}|--tol|1e-11|--precision|mixed"
+        "-DARGS=${_assets}/nearly_singular.mtx|${_assets}/nearly_singular_b.mtx|--backend|${backend}|--tolerance|1e-11|--precision|mixed"
         -DEXPECT_EXIT=0 -DEXPECT_TRUE_BELOW=1e-11 "-DEXPECT_STDERR=going on with double-float CG" -P ${_check})
   endforeach()
+  # Written with the former spelling --tol, which still works (left out of --help).
   add_test(NAME app_solve_mixed_stagnated
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/mixed_stagnated
       "-DARGS=${_assets}/mesh_spd.mtx|--tol|1e-17|--precision|auto"
@@ -49,13 +50,13 @@ if(TARGET texstream-solve)
   # precision. --precision auto above 1e-6 solves such a system again in mixed precision.
   add_test(NAME app_solve_single_stagnated
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/single_stagnated
-      "-DARGS=${_assets}/mesh_spd.mtx|--precision|single|--tol|1e-10"
+      "-DARGS=${_assets}/mesh_spd.mtx|--precision|single|--tolerance|1e-10"
       -DEXPECT_EXIT=1 -DEXPECT_STATUS=stagnated
       "-DEXPECT_STDERR=stagnated at float precision: the recurrence residual [^\n]* met the tolerance 1e-10 [^\n]*the true residual [^\n]*[(]in double[^)]*[)] does not. solve in mixed precision [(]--precision mixed[)]"
       -P ${_check})
   add_test(NAME app_solve_auto_again_in_mixed
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/auto_again
-      "-DARGS=${_assets}/mesh_spd.mtx|--precision|auto|--tol|1e-6"
+      "-DARGS=${_assets}/mesh_spd.mtx|--precision|auto|--tolerance|1e-6"
       -DEXPECT_EXIT=0 -DEXPECT_ONES=1 -DEXPECT_PRECISION=mixed
       "-DEXPECT_STDERR=stagnated at float precision[^\n]*. solving again in mixed precision [(]--precision auto[)]"
       -P ${_check})
@@ -64,13 +65,14 @@ if(TARGET texstream-solve)
   # double-float CG where float CG breaks down on the float-rounded matrix, reaches 1e-10.
   add_test(NAME app_solve_beam_single
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/beam_single
-      "-DARGS=${_assets}/beam_stiffness.mtx|--precision|single|--tol|1e-10|--max-iter|500"
+      "-DARGS=${_assets}/beam_stiffness.mtx|--precision|single|--tolerance|1e-10|--max-iterations|500"
       -DEXPECT_EXIT=1 -P ${_check})
   add_test(NAME app_solve_beam_mixed
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/beam_mixed
-      "-DARGS=${_assets}/beam_stiffness.mtx|--precision|mixed|--tol|1e-10"
+      "-DARGS=${_assets}/beam_stiffness.mtx|--precision|mixed|--tolerance|1e-10"
       -DEXPECT_EXIT=0 -DEXPECT_TRUE_BELOW=1e-10 -DEXPECT_PRECISION=mixed -P ${_check})
-  # Not converged within the cap: exit 1, JSON still written.
+  # Not converged within the cap: exit 1, JSON still written. The cap by its former
+  # spelling, --max-iter.
   add_test(NAME app_solve_not_converged
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/capped
       "-DARGS=${_assets}/mesh_spd.mtx|--max-iter|3|--precond|none"

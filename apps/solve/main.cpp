@@ -50,8 +50,8 @@ constexpr const char* kDescription =
     "texstream-solve: solve A x = b on the GPU by conjugate gradients, A sparse symmetric positive definite\n"
     "from a Matrix Market file (coordinate real|integer|pattern, general|symmetric).\n\n"
     "  texstream-solve A.mtx [b.mtx] [--x0 X.mtx] [--format segment|bcrs2|bcrs4|auto]\n"
-    "                  [--precond jacobi|none] [--tol T] [--max-iter N] [--precision single|mixed|auto]\n"
-    "                  [--inner-tol T] [--out x.mtx] [--json PATH]\n"
+    "                  [--precond jacobi|none] [--tolerance T] [--max-iterations N]\n"
+    "                  [--precision single|mixed|auto] [--inner-tol T] [--out x.mtx] [--json PATH]\n"
     "                  [--export-petsc DIR]\n\n"
     "Right-hand side: b.mtx (an n x 1 array or coordinate file) or, when absent, b = A * 1 (the row sums\n"
     "of A), so that the exact solution is all ones; the run then also reports max_i |x_i - 1|.\n"
@@ -64,9 +64,9 @@ constexpr const char* kDescription =
     "with A's entries held as pairs in a segment matrix (the JSON's double_float_iterations).\n"
     "Progress (iteration, relative residual) goes to stderr at every residual check.\n"
     "The verdict is the true residual's, ||b - A x|| / ||b|| in double against the file's A: where CG's float\n"
-    "recurrence meets --tol and the true residual does not, the outcome is \"stagnated\" (at float precision,\n"
+    "recurrence meets --tolerance and the true residual does not, the outcome is \"stagnated\" (at float precision,\n"
     "naming mixed precision).\n"
-    "Exit status: 0 converged (the true residual meets --tol), 1 not converged (iteration cap, breakdown,\n"
+    "Exit status: 0 converged (the true residual meets --tolerance), 1 not converged (iteration cap, breakdown,\n"
     "NaN, stagnated at float precision), 2 bad command line or\n"
     "input file (message with file:line; output paths are checked before the solve), 3 the GPU could not\n"
     "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, naming the\n"
@@ -78,7 +78,7 @@ struct Settings {
   bool rcm = false;
   float tolerance = 1e-6f;
   int maxIterations = 1000;
-  /// Whether --max-iter was given: mixed precision's cap is otherwise its solver's (20000).
+  /// Whether --max-iterations was given: mixed precision's cap is otherwise its solver's (20000).
   bool maxIterationsGiven = false;
   int checkEvery = 8;
   /// "single", "mixed" or "auto" (mixed below kFloatCgReach; above it single, and mixed
@@ -151,7 +151,7 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x, const Settings& s,
                           solvers::RefinementStatus& status) {
   const std::size_t n = A.rows;
-  // --max-iter caps float and double-float iterations together.
+  // --max-iterations caps float and double-float iterations together.
   const int budget = s.maxIterationsGiven ? s.maxIterations - status.iterations
                                           : solvers::kDoubleFloatCgDefaults.maxIterations;
   if (budget <= 0) return 0;
@@ -332,7 +332,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     // The matrix on the GPU holds A's entries rounded to float. Mixed-precision CG
     // (solvers/MixedPrecisionCg.h): float CG on the GPU whose residual is replaced, each
     // time it falls by --inner-tol, by b - A x formed in double on the CPU against the
-    // file's A, x kept in double here; until the true residual meets --tol or stops falling.
+    // file's A, x kept in double here; until the true residual meets --tolerance or stops falling.
     x = x0;
     stream::Vector rUser(n, "r"), cUser(n, "c");
     solvers::DefectCorrection host;
@@ -366,7 +366,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     };
     solvers::CgOptions cgo = opts;
     cgo.onCheck = nullptr;
-    // With --max-iter, float CG gets half of it and double-float CG the rest (a float
+    // With --max-iterations, float CG gets half of it and double-float CG the rest (a float
     // residual can fall for thousands of iterations where the true one no longer moves).
     cgo.maxIterations = s.maxIterationsGiven ? (s.maxIterations + 1) / 2 : solvers::kMixedPrecisionCgDefaults.maxIterations;
     refinement = solvers::mixedPrecisionCg(matrix.internalLayout(), host, Ai, ro, cgo, M.get());
@@ -408,7 +408,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     j["precision"] = mixed ? "mixed" : "single";
     j["precision_requested"] = s.precision;
     if (single) {
-      // --precision auto: the float solve that could not reach --tol, solved again in mixed.
+      // --precision auto: the float solve that could not reach --tolerance, solved again in mixed.
       j["single_precision_attempt"] = {{"status", solvers::outcomeName(single->outcome)},
                                        {"iterations", single->iterations},
                                        {"relative_residual", single->relativeResidual},
@@ -467,17 +467,26 @@ int runMain(int argc, char** argv) {
   cli.add_option("--precond", s.precond, "Preconditioner: jacobi (diag(A)) or none")
       ->type_name("jacobi|none")
       ->capture_default_str();
-  cli.add_option("--tol", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
-  cli.add_option("--max-iter", maxIterText,
-                 "Iteration cap, >= 1 (mixed precision: float and double-float CG together, at most half of it float; unset, 20000 for each)")->type_name("N")->capture_default_str();
+  // --tolerance and --max-iterations as every demo spells them; the former --tol and
+  // --max-iter still work, left out of --help.
+  CLI::Option* tolerance =
+      cli.add_option("--tolerance", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
+  CLI::Option* formerTolerance = cli.add_option("--tol", tolText, "formerly --tolerance")->group("");
+  CLI::Option* maxIterations =
+      cli.add_option("--max-iterations", maxIterText,
+                     "Iteration cap, >= 1 (mixed precision: float and double-float CG together, at most half of it float; "
+                     "unset, 20000 for each)")
+          ->type_name("N")
+          ->capture_default_str();
+  CLI::Option* formerMaxIterations = cli.add_option("--max-iter", maxIterText, "formerly --max-iterations")->group("");
   cli.add_option("--check-every", checkText, "Iterations between residual checks (and progress lines), >= 1")
       ->type_name("N")
       ->capture_default_str();
   cli.add_option("--precision", s.precision,
                  "single: float CG; mixed: float CG inside defect correction in double, for tolerances down to "
                  "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), "
-                 "CG in double-float arithmetic on the entries held as pairs; auto: mixed when --tol is below 1e-6, "
-                 "else float CG, and mixed again where float CG cannot reach --tol (stagnated, the cap, a breakdown)")
+                 "CG in double-float arithmetic on the entries held as pairs; auto: mixed when --tolerance is below 1e-6, "
+                 "else float CG, and mixed again where float CG cannot reach --tolerance (stagnated, the cap, a breakdown)")
       ->type_name("single|mixed|auto")
       ->capture_default_str();
   cli.add_option("--inner-tol", innerTolText,
@@ -494,11 +503,16 @@ int runMain(int argc, char** argv) {
     s.format = app::parseChoice("--format", s.format, {"segment", "bcrs2", "bcrs4", "auto"});
     s.packing = app::parseChoice("--packing", s.packing, {"groups", "tiles"});
     s.precond = app::parseChoice("--precond", s.precond, {"jacobi", "none"});
-    s.tolerance = float(app::parseReal("--tol", tolText, 0.0, 1.0, false));
+    if (tolerance->count() && formerTolerance->count())
+      throw app::UsageError("--tolerance: given twice, also as --tol (its former name)");
+    if (maxIterations->count() && formerMaxIterations->count())
+      throw app::UsageError("--max-iterations: given twice, also as --max-iter (its former name)");
+    s.tolerance = float(app::parseReal(formerTolerance->count() ? "--tol" : "--tolerance", tolText, 0.0, 1.0, false));
     s.precision = app::parseChoice("--precision", s.precision, {"single", "mixed", "auto"});
     s.innerTolerance = app::parseReal("--inner-tol", innerTolText, 0.0, 1.0, false);
-    s.maxIterations = int(app::parseInteger("--max-iter", maxIterText, 1, 1000000000));
-    s.maxIterationsGiven = cli.count("--max-iter") > 0;
+    s.maxIterations = int(app::parseInteger(formerMaxIterations->count() ? "--max-iter" : "--max-iterations", maxIterText, 1,
+                                            1000000000));
+    s.maxIterationsGiven = maxIterations->count() + formerMaxIterations->count() > 0;
     s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
     app::requireWritablePath("--out", s.outPath);
     if (!s.exportPetsc.empty() && std::filesystem::exists(s.exportPetsc) && !std::filesystem::is_directory(s.exportPetsc))

@@ -16,7 +16,7 @@ foreach(variant normal_fragment normal_compute cgls_compute)
   add_test(NAME app_param_headless_${variant}
     COMMAND ${CMAKE_COMMAND}
       -DAPP=$<TARGET_FILE:texstream-param>
-      "-DAPP_ARGS=--headless|--backend|${_backend}|--route|${_route}|--mesh|builtin:patch:500|--cg-tol|1e-5|--json|${_j}|--screenshot|${_p}|--out|${_o}"
+      "-DAPP_ARGS=--headless|--backend|${_backend}|--route|${_route}|--mesh|builtin:patch:500|--tolerance|1e-5|--json|${_j}|--screenshot|${_p}|--out|${_o}"
       "-DOUTPUTS=${_j}|${_p}|${_o}"
       -DCHECKER=$<TARGET_FILE:check_app_output>
       "-DCHECK_ARGS=--json|${_j}|--app|param|--steps|1|--array|residual_history|--string|route|--equals|outcome=converged|--png|${_p}"
@@ -30,7 +30,7 @@ endforeach()
 
 # Windowed under Xvfb: the panel (route, distortion, residual plot) drawn for a few frames.
 texstream_add_window_test(app_param_window_xvfb texstream-param ${_param_out}/param_window
-  "--steps|3|--mesh|builtin:patch:300|--cg-tol|1e-5" "--app|param|--steps|3|--equals|outcome=converged")
+  "--steps|3|--mesh|builtin:patch:300|--tolerance|1e-5" "--app|param|--steps|3|--equals|outcome=converged")
 list(APPEND _param_tests app_param_window_xvfb)
 
 # A closed mesh: exit 1 and the reason with what to do; bad values: exit 2.
@@ -65,7 +65,7 @@ find_program(TEXSTREAM_MPIRUN mpirun)
 set(_petsc_script ${PROJECT_SOURCE_DIR}/apps/solve/petsc_solve.py)
 add_test(NAME app_param_petsc_handoff
   COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-param>
-    "-DAPP_ARGS=--headless|--mesh|builtin:patch:400|--cg-tol|1e-9|--export-system|${_param_out}/petsc_lscm|--export-format|petsc"
+    "-DAPP_ARGS=--headless|--mesh|builtin:patch:400|--tolerance|1e-9|--export-system|${_param_out}/petsc_lscm|--export-format|petsc"
     -DPYTHON=${TEXSTREAM_SYSTEM_PYTHON} -DSCRIPT=${_petsc_script} -DMPIRUN=${TEXSTREAM_MPIRUN}
     -DDIR=${_param_out}/petsc_lscm -DX=${_param_out}/petsc_lscm/x_texstream.mtx "-DPETSC_ARGS=--pc|hypre|--rtol|1e-12"
     -DTOLERANCE=1e-5 -P ${CMAKE_CURRENT_SOURCE_DIR}/PetscHandOff.cmake)
@@ -73,7 +73,7 @@ list(APPEND _param_tests app_param_petsc_handoff)
 if(TARGET texstream-solve)
   add_test(NAME app_solve_petsc_handoff
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve>
-      "-DAPP_ARGS=${PROJECT_SOURCE_DIR}/tests/assets/sparse/mesh_spd.mtx|--tol|1e-7|--export-petsc|${_param_out}/petsc_solve|--out|${_param_out}/petsc_solve_x.mtx"
+      "-DAPP_ARGS=${PROJECT_SOURCE_DIR}/tests/assets/sparse/mesh_spd.mtx|--tolerance|1e-7|--export-petsc|${_param_out}/petsc_solve|--out|${_param_out}/petsc_solve_x.mtx"
       -DPYTHON=${TEXSTREAM_SYSTEM_PYTHON} -DSCRIPT=${_petsc_script} -DMPIRUN=${TEXSTREAM_MPIRUN}
       -DDIR=${_param_out}/petsc_solve -DX=${_param_out}/petsc_solve_x.mtx "-DPETSC_ARGS=--pc|gamg|--rtol|1e-10"
       -DTOLERANCE=1e-4 -P ${CMAKE_CURRENT_SOURCE_DIR}/PetscHandOff.cmake)

@@ -39,7 +39,8 @@ set(_bad_builtin "--mesh|builtin:bunny" "--mesh: invalid value \"builtin:bunny\"
 set(_bad_missing "--mesh|/nonexistent/m.obj" "--mesh: invalid value \"/nonexistent/m.obj\": no such file" 2)
 set(_bad_count "--mesh|builtin:cube:ten" "--mesh: invalid value \"ten\"" 2)
 set(_bad_dt "--dt=-1" "--dt: invalid value \"-1\"" 2)
-set(_bad_tol "--cg-tol|0" "--cg-tol: invalid value \"0\"" 2)
+set(_bad_tol "--tolerance|0" "--tolerance: invalid value \"0\"" 2)
+# The cap's former name still works, and an error names it as given.
 set(_bad_iter "--cg-max-iter|0" "--cg-max-iter: invalid value \"0\"" 2)
 set(_bad_rescale "--rescale|mass" "--rescale: invalid value \"mass\"" 2)
 set(_bad_index "--mesh|${_smooth_out}/smooth_bad_index.obj" "smooth_bad_index.obj:5: face uses vertex 9 but the file has 3 vertices" 1)
@@ -94,9 +95,9 @@ set(_j ${_smooth_out}/smooth_advice.json)
 add_test(NAME app_smooth_unconverged_advice
   COMMAND ${CMAKE_COMMAND}
     -DAPP=$<TARGET_FILE:texstream-smooth>
-    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--precision|single|--json|${_j}"
+    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--max-iterations|4|--precision|single|--json|${_j}"
     "-DOUTPUTS=${_j}"
-    "-DEXPECT_STDERR=step 1 did not converge [(]max-iterations, [^)]* after 4 iterations, tolerance 1e-05[)]. the mesh shows where CG stopped.* Try: --cg-max-iter 16 [(]CG was still converging at the cap. now 4[)], --flow cmcf .*--precision mixed .*, or --dt "
+    "-DEXPECT_STDERR=step 1 did not converge [(]max-iterations, [^)]* after 4 iterations, tolerance 1e-05[)]. the mesh shows where CG stopped.* Try: --max-iterations 16 [(]CG was still converging at the cap. now 4[)], --flow cmcf .*--precision mixed .*, or --dt "
     -DCHECKER=$<TARGET_FILE:check_app_output>
     "-DCHECK_ARGS=--json|${_j}|--app|smooth|--steps|2|--equals|unconverged_steps/0/step=1|--equals|unconverged_steps/1/step=2|--equals|unconverged_steps/0/outcome=max-iterations|--equals|unconverged_steps/0/iterations=4|--string|unconverged_steps/1/advice"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/RunApp.cmake)
@@ -104,7 +105,7 @@ set(_j ${_smooth_out}/smooth_advice_cmcf.json)
 add_test(NAME app_smooth_unconverged_advice_cmcf
   COMMAND ${CMAKE_COMMAND}
     -DAPP=$<TARGET_FILE:texstream-smooth>
-    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|1|--cg-max-iter|1|--flow|cmcf|--precision|mixed|--precond|none|--json|${_j}"
+    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|1|--max-iterations|1|--flow|cmcf|--precision|mixed|--precond|none|--json|${_j}"
     "-DOUTPUTS=${_j}"
     "-DEXPECT_STDERR=step 1 did not converge .* Try: .*--precond jacobi"
     "-DREJECT_STDERR=--flow cmcf|--precision mixed"
@@ -117,7 +118,7 @@ set(_j ${_smooth_out}/smooth_auto.json)
 add_test(NAME app_smooth_precision_auto
   COMMAND ${CMAKE_COMMAND}
     -DAPP=$<TARGET_FILE:texstream-smooth>
-    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--cg-max-iter|4|--json|${_j}"
+    "-DAPP_ARGS=--headless|--mesh|builtin:torus:3000|--steps|2|--max-iterations|4|--json|${_j}"
     "-DOUTPUTS=${_j}"
     "-DEXPECT_STDERR=solved again in mixed precision [(]float CG: cg[(][^\n]*not converged after 4 iterations"
     -DCHECKER=$<TARGET_FILE:check_app_output>

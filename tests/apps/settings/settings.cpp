@@ -10,6 +10,7 @@
 #include "SmoothSettings.h"
 #include "WaveSettings.h"
 
+#include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -355,4 +356,37 @@ TEST_CASE("a typo's closest setting name is suggested, a stranger's is not", "[s
   CHECK(closestName("cycels", names) == std::optional<std::string>("cycles"));
   CHECK(closestName("dye-colours", names) == std::optional<std::string>("dye-colors"));
   CHECK(!closestName("temperature", names));
+}
+
+TEST_CASE("a setting's former name still works on the command line and in presets, unwritten and unlisted",
+          "[settings]") {
+  double tolerance = 1e-5;
+  bool wireframe = false;
+  SettingTable t;
+  t.real("tolerance", tolerance, 0.0, 0.999999, false, "CG tolerance").formerly("cg-tol");
+  CHECK_THROWS_AS(t.flag("wireframe", wireframe, "Wireframe").formerly("wire"), std::logic_error);
+
+  CLI::App cli("test");
+  t.addTo(cli, "Settings");
+  std::vector<std::string> args = {"1e-3", "--cg-tol"};  // CLI11 takes them last first
+  cli.parse(args);
+  t.applyCommandLine();
+  CHECK(tolerance == 1e-3);
+  CHECK_THAT(cli.help(), Catch::Contains("--tolerance") && !Catch::Contains("cg-tol"));
+
+  std::vector<std::string> bad = {"0", "--cg-tol"};
+  cli.parse(bad);
+  CHECK_THROWS_WITH(t.applyCommandLine(), Catch::Contains("--cg-tol: invalid value \"0\""));
+
+  std::vector<std::string> both = {"1e-3", "--cg-tol", "1e-4", "--tolerance"};
+  cli.parse(both);
+  CHECK_THROWS_WITH(t.applyCommandLine(), Catch::Contains("--tolerance: given twice, also as --cg-tol"));
+
+  CHECK(t.setJson(nlohmann::json{{"cg-tol", 2e-3}}, "old.json").empty());
+  CHECK(tolerance == 2e-3);
+  CHECK(t.toJson().contains("tolerance"));
+  CHECK_FALSE(t.toJson().contains("cg-tol"));
+  const std::vector<std::string> problems = t.setJson(nlohmann::json{{"cg-tol", 0}}, "old.json");
+  REQUIRE(problems.size() == 1);
+  CHECK_THAT(problems[0], Catch::Contains("old.json: cg-tol: invalid value"));
 }
