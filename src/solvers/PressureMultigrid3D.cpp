@@ -61,6 +61,8 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
     // The whole-sweep dispatch holds four slices of its tile and halo, a vec4 a texel.
     m_sweepDispatch = invocations >= kSweepThreadsX * kSweepThreadsY && sizeX >= kSweepThreadsX &&
                       sizeY >= kSweepThreadsY && sharedBytes >= 4 * kSweepThreadsX * kSweepThreadsY * 16;
+    // The restriction with one invocation a fine texel: 8 x 8 x 4 of them, a vec2 each.
+    m_fineRestriction = invocations >= 256 && sharedBytes >= 256 * 8;
     const std::size_t maxCells = std::size_t(std::max(0, sharedBytes - 64)) / 9;
     for (int l = 1; l < levels() && invocations >= 256; ++l) {
       std::size_t total = 0;
@@ -228,15 +230,22 @@ void PressureMultigrid3D::cycle(int level, const stream::Vector& r, stream::Vect
     return;
   }
   const Level& coarse = m_levels[std::size_t(level)];
-  // The residual is evaluated inside the restriction.
-  stream::Pass restrict("pressure3d/mg_restrict");
+  // The residual is evaluated inside the restriction; on the compute backend one invocation
+  // a fine texel (pressure3d/mg_restrict_fine.glsl), else one a coarse texel.
+  const bool fineInvocations = m_fineRestriction && stream::Runtime::current().backend() == stream::Backend::Compute;
+  stream::Pass restrict(fineInvocations ? "pressure3d/mg_restrict_fine" : "pressure3d/mg_restrict");
   restrict.label("mg3d residual + restrict")
       .input("u_r", r)
       .input("u_z", z)
       .input("u_coarseDiagonal", coarse.diagonal)
       .output(coarse.r);
   bindLevel(restrict, level);
-  stream::bindGrid(restrict, "u_coarse", coarse.grid).run();
+  stream::bindGrid(restrict, "u_coarse", coarse.grid);
+  if (fineInvocations) {
+    const GridLayout3D& g = grid(level);
+    restrict.workgroups((g.tileWidth() + 7) / 8, (g.ny() + 7) / 8, (g.nz() + 3) / 4);
+  }
+  restrict.run();
   cycle(level + 1, coarse.r, coarse.z);
   postSmooth(level, r, z, true);
 }

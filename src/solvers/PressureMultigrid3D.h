@@ -21,7 +21,8 @@
 // residual inside the restriction, and the correction inside the first post-smoothing pass;
 // the compute backend runs each whole sweep as one dispatch that marches through the slices
 // with the tile in shared memory (shaders/pressure3d/mg_sweep.glsl), the correction inside
-// the first post-smoothing sweep. Both relax the same cells with the same expression.
+// the first post-smoothing sweep, and the restriction one invocation a fine texel
+// (mg_restrict_fine.glsl). Both relax the same cells with the same expression.
 //
 //   PressureMatrix3D A(domain, "p");
 //   PressureMultigrid3D M(A);
@@ -90,6 +91,7 @@ class PressureMultigrid3D : public Preconditioner {
   std::vector<Level> m_levels;  ///< levels 1, 2, ... (level 0 is A's)
   int m_blockLevel = -1;
   bool m_sweepDispatch = false;  ///< whole sweeps as one dispatch (compute backend)
+  bool m_fineRestriction = false;  ///< the restriction one invocation a fine texel (compute backend)
 };
 
 }  // namespace texstream::solvers
