@@ -9,8 +9,10 @@
 // its faces to fluid or air (-1 on air cells, 0 on solid ones), held as a byte.
 // Cell (i, j, k) of block level m is at u_offset[m] + i + nx (j + ny k). Inputs: u_r (the
 // block level's right-hand side, packed) and u_diagonal0 .. (each block level's diagonal
-// field, packed); output u_image0, the block level's z, packed.
-layout(local_size_x = 256) in;
+// field, packed); output u_image0, the block level's z, packed. BLOCK_THREADS invocations
+// (as many as the context allows, up to 1024: the levels' passes are latency, and more
+// invocations split each colour's cells into fewer rounds).
+layout(local_size_x = BLOCK_THREADS) in;
 #include "grid3d/grid.glsl"
 
 uniform Grid3 u_levels[BLOCK_LEVELS];
@@ -44,7 +46,7 @@ shared float s_z[SHARED_CELLS];
 shared float s_r[SHARED_CELLS];
 shared uint s_diagonal[(SHARED_CELLS + 3) / 4];  // a byte a cell: the diagonal + 1
 
-const int kThreads = 256;
+const int kThreads = BLOCK_THREADS;
 
 float diagonalAt(int index) { return float((s_diagonal[index >> 2] >> (8 * (index & 3))) & 255u) - 1.0; }
 
@@ -81,13 +83,18 @@ void load(int m, sampler2D diagonal, bool withR) {
   }
 }
 
-// One colour of a red-black sweep on level m.
+// One colour of a red-black sweep on level m. Invocation t takes the pair of cells 2q, 2q + 1
+// of a row (t numbering the pairs) and relaxes the one of the colour, so that no round
+// leaves half its invocations idle.
 void relax(int m, int colour) {
   ivec3 n = u_levels[m].size.xyz;
-  int o = u_offset[m], cells = n.x * n.y * n.z;
-  for (int c = int(gl_LocalInvocationIndex); c < cells; c += kThreads) {
-    ivec3 p = cellOf(c, n.x, n.y);
-    if (((p.x + p.y + p.z) & 1) != colour) continue;
+  int pairsX = (n.x + 1) / 2;
+  int o = u_offset[m], pairs = pairsX * n.y * n.z;
+  for (int t = int(gl_LocalInvocationIndex); t < pairs; t += kThreads) {
+    ivec3 p = cellOf(t, pairsX, n.y);
+    p.x = 2 * p.x + ((colour + p.y + p.z) & 1);
+    if (p.x >= n.x) continue;
+    int c = p.x + n.x * (p.y + n.y * p.z);
     float d = diagonalAt(o + c);
     if (d <= 0.0) continue;
     float sum = s_r[o + c];

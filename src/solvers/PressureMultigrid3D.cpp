@@ -50,7 +50,7 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
   update();
 
   // The block cycle: shared memory holds z and r (8 bytes a cell) and the diagonal (a byte)
-  // of its levels, at most 8 of them (sampler and uniform arrays), 256 invocations.
+  // of its levels, at most 8 of them (sampler and uniform arrays), 256 invocations or more.
   const gl::Capabilities& caps = stream::Runtime::current().caps();
   if (caps.compute) {
     GLint sharedBytes = 0, invocations = 0, sizeX = 0, sizeY = 0;
@@ -64,6 +64,7 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
     // The restriction with one invocation a fine texel: 8 x 8 x 4 of them, a vec2 each.
     m_fineRestriction = invocations >= 256 && sharedBytes >= 256 * 8;
     const std::size_t maxCells = std::size_t(std::max(0, sharedBytes - 64)) / 9;
+    m_blockThreads = std::min(1024, invocations);
     for (int l = 1; l < levels() && invocations >= 256; ++l) {
       std::size_t total = 0;
       for (int m = l; m < levels(); ++m) total += grid(m).cells();
@@ -129,7 +130,7 @@ void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vec
 void PressureMultigrid3D::blockCycle(int level, const stream::Vector& r, stream::Vector& z) const {
   const int count = levels() - level;
   stream::Pass pass("pressure3d/mg_block_cycle");
-  pass.label("mg3d block cycle").define("BLOCK_LEVELS", (long long)count);
+  pass.label("mg3d block cycle").define("BLOCK_LEVELS", (long long)count).define("BLOCK_THREADS", (long long)m_blockThreads);
   std::vector<int> offsets;
   int cells = 0;
   for (int m = 0; m < count; ++m) {

@@ -90,6 +90,7 @@ class PressureMultigrid3D : public Preconditioner {
   Options m_options;
   std::vector<Level> m_levels;  ///< levels 1, 2, ... (level 0 is A's)
   int m_blockLevel = -1;
+  int m_blockThreads = 256;  ///< the block cycle's invocations: the context's most, up to 1024
   bool m_sweepDispatch = false;  ///< whole sweeps as one dispatch (compute backend)
   bool m_fineRestriction = false;  ///< the restriction one invocation a fine texel (compute backend)
 };
