@@ -7,7 +7,7 @@
 // the advected value alone; otherwise damped by u_damping = 1 / (1 + dissipation dt), with
 // SOURCE blended toward u_sourceValue in a sphere (u_source: centre in cell units, radius
 // in cells; a soft edge one cell wide) at the rate u_sourceRate, with SOLIDS 0 in solid
-// cells.
+// cells. Channels from CHANNELS on come out 0.
 #include "fluid3d/mac.glsl"
 
 uniform sampler2D u_q;
@@ -29,6 +29,31 @@ uniform sampler2D u_solids;
 #endif
 #endif
 
+// The trilinear interpolation of u_q's first CHANNELS channels at x (cell-centre units, cell
+// c at c), and the range of the cells blended (gridInterpolate). The compute backend takes
+// the channels one gather pair each (gridInterpolateChannel) where fewer than four carry
+// values; the other channels are 0.
+vec4 interpolateCells(vec3 x, out vec4 lo, out vec4 hi) {
+#if CHANNELS < 4 && defined(TEXSTREAM_COMPUTE)
+  vec4 v = vec4(0.0);
+  lo = vec4(0.0);
+  hi = vec4(0.0);
+  for (int c = 0; c < CHANNELS; ++c) {
+    float l, h;
+    v[c] = gridInterpolateChannel(u_q, u_cells, x, cellCount() - 1, c, l, h);
+    lo[c] = l;
+    hi[c] = h;
+  }
+  return v;
+#else
+  vec4 used = vec4(lessThan(ivec4(0, 1, 2, 3), ivec4(CHANNELS)));
+  vec4 v = gridInterpolate(u_q, u_cells, x, cellCount() - 1, lo, hi);
+  lo *= used;
+  hi *= used;
+  return v * used;
+#endif
+}
+
 void kernel(ivec2 texel) {
   ivec3 c = gridBlock(u_cells, texel);
   if (c.z >= u_cells.size.z) {
@@ -44,11 +69,12 @@ void kernel(ivec2 texel) {
 #endif
 #ifdef MACCORMACK
   vec4 lo, hi;
-  gridInterpolate(u_q, u_cells, from - 0.5, cellCount() - 1, lo, hi);
+  interpolateCells(from - 0.5, lo, hi);
   vec4 q = clamp(texelFetch(u_forward, texel, 0) + 0.5 * (texelFetch(u_q, texel, 0) - texelFetch(u_backward, texel, 0)),
                  lo, hi);
 #else
-  vec4 q = gridInterpolate(u_q, u_cells, from - 0.5, cellCount() - 1);
+  vec4 lo, hi;
+  vec4 q = interpolateCells(from - 0.5, lo, hi);
 #endif
 #ifndef RAW
   q *= u_damping;

@@ -168,4 +168,55 @@ vec4 gridInterpolate(sampler2D f, Grid3 g, vec3 p, ivec3 last) {
   return gridInterpolate(f, g, p, last, lo, hi);
 }
 
+#ifdef TEXSTREAM_COMPUTE
+// Channel `channel` of the 2x2 texels from `corner` in one gather (GLSL 4.00, ES 3.10: every
+// context with compute shaders), ordered (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1). A
+// gather fetches what one RGBA32F texelFetch does, so a single channel's trilinear
+// interpolation takes two fetches rather than eight (texel fetches bound the advection).
+vec4 gridGather(sampler2D f, ivec2 corner, int channel) {
+  vec2 at = vec2(corner + 1) / vec2(textureSize(f, 0));
+  vec4 v;
+  if (channel == 0) v = textureGather(f, at, 0);
+  else if (channel == 1) v = textureGather(f, at, 1);
+  else if (channel == 2) v = textureGather(f, at, 2);
+  else v = textureGather(f, at, 3);
+  return v.wzxy;
+}
+#endif
+
+// Channel `channel` of gridInterpolate (the same value, lo and hi). On the compute backend
+// the texels come by gridGather; where the high texel is clamped onto the low one (p on the
+// grid's last plane) the gather takes the texel beyond it instead, whose weight is then 0
+// and which the range leaves out.
+float gridInterpolateChannel(sampler2D f, Grid3 g, vec3 p, ivec3 last, int channel, out float lo, out float hi) {
+  vec3 q = clamp(p, vec3(0.0), vec3(last));
+  ivec3 b0 = ivec3(floor(q));
+  ivec3 b1 = min(b0 + 1, last);
+  vec3 w = q - vec3(b0);
+  ivec2 o0 = gridSliceOrigin(g, b0.z), o1 = gridSliceOrigin(g, b1.z);
+#ifdef TEXSTREAM_COMPUTE
+  vec4 s0 = gridGather(f, o0 + b0.xy, channel), s1 = gridGather(f, o1 + b0.xy, channel);
+#else
+  vec4 s0 = vec4(texelFetch(f, o0 + b0.xy, 0)[channel], texelFetch(f, o0 + ivec2(b1.x, b0.y), 0)[channel],
+                 texelFetch(f, o0 + ivec2(b0.x, b1.y), 0)[channel], texelFetch(f, o0 + b1.xy, 0)[channel]);
+  vec4 s1 = vec4(texelFetch(f, o1 + b0.xy, 0)[channel], texelFetch(f, o1 + ivec2(b1.x, b0.y), 0)[channel],
+                 texelFetch(f, o1 + ivec2(b0.x, b1.y), 0)[channel], texelFetch(f, o1 + b1.xy, 0)[channel]);
+#endif
+  bvec3 low = lessThanEqual(w, vec3(1.0 - kGridOnPlane)), high = greaterThan(w, vec3(kGridOnPlane));
+  lo = 3.0e38;
+  hi = -3.0e38;
+  float corner[8] = float[8](s0.x, s0.y, s0.z, s0.w, s1.x, s1.y, s1.z, s1.w);
+  for (int k = 0; k < 8; ++k) {
+    bvec3 side = bvec3((k & 1) != 0, (k & 2) != 0, (k & 4) != 0);
+    bvec3 taken = bvec3(side.x ? high.x : low.x, side.y ? high.y : low.y, side.z ? high.z : low.z);
+    if (all(taken)) {
+      lo = min(lo, corner[k]);
+      hi = max(hi, corner[k]);
+    }
+  }
+  float y0 = mix(mix(s0.x, s0.y, w.x), mix(s0.z, s0.w, w.x), w.y);
+  float y1 = mix(mix(s1.x, s1.y, w.x), mix(s1.z, s1.w, w.x), w.y);
+  return mix(y0, y1, w.z);
+}
+
 #endif

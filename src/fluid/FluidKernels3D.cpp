@@ -111,10 +111,16 @@ void advectCells3D(const MacGrid3D& g, const GridField3D& q, const GridField3D& 
   requireOn("advectCells3D (velocity)", velocity, g.faces());
   requireOn("advectCells3D (out)", out, g.cells());
   if (update.solids) requireOn("advectCells3D (solids)", *update.solids, g.cells());
+  if (update.channels < 1 || update.channels > 4)
+    throw gl::Error("advectCells3D: CellUpdate3D::channels is " + std::to_string(update.channels) + ", not 1 to 4");
+  for (int c = update.channels; c < 4 && update.source; ++c)
+    if (update.sourceValue[std::size_t(c)] != 0.0f)
+      throw gl::Error("advectCells3D: the source's value in channel " + std::to_string(c) +
+                      " is not 0, but CellUpdate3D::channels is " + std::to_string(update.channels));
   gl::StateGuard guard;
   auto start = [&](Pass& pass) {
     bindGrids(pass, g);
-    pass.input("u_velocity", velocity).uniform("u_dtOverH", dtOverH);
+    pass.input("u_velocity", velocity).uniform("u_dtOverH", dtOverH).define("CHANNELS", (long long)update.channels);
   };
   auto finish = [&](Pass& pass) {
     pass.uniform("u_damping", update.damping);

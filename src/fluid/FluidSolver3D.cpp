@@ -457,6 +457,7 @@ void FluidSolver3D::Impl::advectVelocity(const FluidParameters3D& p) {
 
 void FluidSolver3D::Impl::advectScalars(const FluidParameters3D& p) {
   CellUpdate3D update;
+  update.channels = liquid ? 1 : 2;  // phi; density and temperature
   if (!liquid) {
     update.damping = float(1.0 / (1.0 + p.dissipation * p.dt));
     // Clear of the floor: a source touching it feeds the axis from the stagnation point
