@@ -435,16 +435,15 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   };
   host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
 
-  solvers::RefinementOptions refinement;
-  refinement.tolerance = m_options.cgTolerance;
-  refinement.innerTolerance = m_options.innerTolerance;
+  solvers::RefinementOptions updates;
+  updates.innerTolerance = m_options.innerTolerance;
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
   // Float CG gets half the cap: where the float-rounded matrix is the limit its residual
   // can fall slowly for thousands of iterations without the true one moving, and the rest
   // is for double-float CG (continueInDoubleFloat).
   solvers::CgOptions floatPhase = cgOptions();
   floatPhase.maxIterations = (m_options.cgMaxIterations + 1) / 2;
-  m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, floatPhase, M);
+  m_lastSolve = solvers::cg(m_positions.layout(), host, *m_operator, floatPhase, M, updates);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
   if (!m_lastSolve.converged()) continueInDoubleFloat(system, x, offDiagonal, diagonal);
   m_hostPositions = std::move(x);
@@ -506,12 +505,11 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   host.addCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, 1.0); };
   host.subtractCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, -1.0); };
 
-  solvers::RefinementOptions refinement;
-  refinement.tolerance = m_options.cgTolerance;
   solvers::IterativeOptions inner;
+  inner.tolerance = m_options.cgTolerance;
   inner.maxIterations = budget;
   const solvers::RefinementStatus pairs =
-      solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, refinement, inner,
+      solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, inner, {},
                                        m_options.jacobi ? m_jacobi->inverseDiagonal() : nullptr);
   m_matrix->setKeepEntryTails(false);
   const int floatIterations = m_lastSolve.iterations;
