@@ -161,7 +161,8 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     for (const MixedRow m : {MixedRow{1e-6, 1e-3, "mixed"}, MixedRow{1e-10, 1e-3, "mixed"},
                              MixedRow{1e-10, 1e-5, "mixed_inner1e-5"}}) {
       const double target = m.target;
-      const solvers::IterativeOptions outer{.tolerance = float(target)};
+      solvers::IterativeOptions outer;
+      outer.tolerance = float(target);
       solvers::RefinementOptions options;
       options.innerTolerance = m.innerTolerance;
       solvers::CgOptions inner;

@@ -80,6 +80,14 @@ std::vector<std::string> flowNotes(const Mesh& mesh) {
 
 }  // namespace
 
+solvers::CgOptions CurvatureFlowOptions::defaultCg() {
+  solvers::CgOptions cg;
+  cg.tolerance = 1e-6f;
+  cg.maxIterations = 1000;
+  cg.checkEvery = 2;
+  return cg;
+}
+
 CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
     : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_notes(flowNotes(m_mesh)), m_topology(m_mesh) {
   const std::string title = "CurvatureFlow(\"" + m_name + "\")";

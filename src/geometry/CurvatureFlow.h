@@ -100,7 +100,7 @@ struct CurvatureFlowOptions {
   /// (docs/performance.md). asynchronousCheck is off: a fast driver lets the CPU enqueue
   /// iterations faster than the GPU runs them, so the solve overshoots far past convergence
   /// before a read-back lands.
-  solvers::CgOptions cg{.tolerance = 1e-6f, .maxIterations = 1000, .checkEvery = 2};
+  solvers::CgOptions cg = defaultCg();
   /// Jacobi-preconditioned CG. On by default: on real scans (irregular triangle sizes)
   /// the diagonal varies by orders of magnitude and plain CG stalls, most of all in the
   /// conformalized flow; on regular meshes at λΔt = h² it costs a pass per iteration for
@@ -129,6 +129,9 @@ struct CurvatureFlowOptions {
   /// Row packing and segment layout of the SegmentMatrix (Bolz §3.2); interleaving, when
   /// unset, follows the backend current at construction.
   linalg::SegmentOptions segment;
+
+  /// cg's default above: tolerance 1e-6, 1000 iterations, a check every 2.
+  static solvers::CgOptions defaultCg();
 };
 
 /// Area, enclosed volume (about origin(); meaningful for closed meshes) and degenerate

@@ -96,6 +96,14 @@ struct SystemSolver::Gpu {
   std::vector<std::vector<double>> lockedValues;
 };
 
+CgOptions SystemSolverOptions::defaultCg() {
+  CgOptions cg;
+  cg.tolerance = 1e-6f;
+  cg.maxIterations = 5000;
+  cg.checkEvery = 8;
+  return cg;
+}
+
 SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptions options)
     : m_name(system.name()), m_options(std::move(options)), m_mode(system.mode()), m_systems(system.systems()),
       m_unknowns(system.unknowns()), m_rows(system.rowCount()), m_scalars(system.scalars()), m_gpu(std::make_unique<Gpu>()) {

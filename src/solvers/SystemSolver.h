@@ -99,12 +99,15 @@ struct SystemSolverOptions {
   /// 5000), checkEvery (unset: 8), onCheck and the others. The first solve of a refined
   /// system stops at a looser tolerance, and restartOnDrift is off while rounds follow (see
   /// above).
-  CgOptions cg{.tolerance = 1e-6f, .maxIterations = 5000, .checkEvery = 8};
+  CgOptions cg = defaultCg();
   /// Rounds of defect correction in double after the GPU solve at most (see above); 0
   /// leaves the float solve's verdict as it is. Where the float-rounded matrix limits each
   /// round to a constant gain (LSCM on large flat patches: about 10x a round) the tolerance
   /// needs several.
   int refinementSteps = 10;
+
+  /// cg's default above: tolerance 1e-6, 5000 iterations, a check every 8.
+  static CgOptions defaultCg();
 };
 
 /// Where the set-up time goes (milliseconds, GPU work finished).
