@@ -260,7 +260,7 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
     options.preconditioner = route.preconditioner;
     // CGLS in float stops near 4e-6 on A^T r (Cgls.h: its result is not corrected in
     // double); the normal equations reach further through SystemSolver's defect correction.
-    options.tolerance = route.route == LeastSquaresRoute::Cgls ? std::max(a.tolerance, 1e-6f) : a.tolerance;
+    options.cg.tolerance = route.route == LeastSquaresRoute::Cgls ? std::max(a.tolerance, 1e-6f) : a.tolerance;
     for (stream::Backend backend : ctx.backends) {
       if (backend == stream::Backend::Fragment && n > 200000 && a.app == "lscm") {
         // Thousands of CG iterations at a few ms each: minutes per row on the fragment path.
@@ -313,7 +313,7 @@ void gpuRows(BenchContext& ctx, const Application& a, const std::string& tag, st
       row.note = meshNote + "; set-up (" + setupNote() + ") + solve: " + std::to_string(status.iterations) +
                  " iterations (slowest system), " +
                  (status.restarts > 0 ? std::to_string(status.restarts) + " restart(s), " : "") + "tolerance " +
-                 text::formatNumber(options.tolerance) + ", relative residual " + text::formatNumber(status.relativeResidual) +
+                 text::formatNumber(options.cg.tolerance) + ", relative residual " + text::formatNumber(status.relativeResidual) +
                  (status.converged() ? "" : " NOT CONVERGED: " + status.message);
       if (route.preconditioner == solvers::SystemPreconditioner::Multigrid) {
         // Where a multigrid solve's GPU time goes (V-cycle passes against CG's own).

@@ -11,7 +11,7 @@
 //    (each asking for a 1e-3 reduction, RefinementOptions' default), x and b as double-float
 //    pairs, the defect b - A x in double-float arithmetic on the GPU;
 //    solve_1e-10.mixed_inner1e-5.<tag>: the same with inner solves asking for 1e-5;
-//  - solve_1e-6.mixed_cg.<tag>, solve_1e-10.mixed_cg.<tag>: mixedPrecisionCg (reliable
+//  - solve_1e-6.mixed_cg.<tag>, solve_1e-10.mixed_cg.<tag>: cg in mixed precision (reliable
 //    updates: one float CG whose residual is replaced by the double-float defect each time
 //    it falls by 1e-2, the search direction kept); solve_1e-10.mixed_cg_async.<tag> with
 //    asynchronous checks;
@@ -161,8 +161,9 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     for (const MixedRow m : {MixedRow{1e-6, 1e-3, "mixed"}, MixedRow{1e-10, 1e-3, "mixed"},
                              MixedRow{1e-10, 1e-5, "mixed_inner1e-5"}}) {
       const double target = m.target;
+      solvers::IterativeOptions outer;
+      outer.tolerance = float(target);
       solvers::RefinementOptions options;
-      options.tolerance = target;
       options.innerTolerance = m.innerTolerance;
       solvers::CgOptions inner;
       inner.maxIterations = kMaxIterations;
@@ -171,7 +172,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       const Timing t = timeGl(
           [&] {
             xPair.setZero();
-            status = solvers::refine(A, bPair, xPair, options, innerSolve);
+            status = solvers::refine(A, bPair, xPair, outer, options, innerSolve);
           },
           spec, /*gpuTimer=*/false);
       Row row = makeRow("solve_" + targetName(target) + "." + m.variant + "." + s.tag, stream::backendName(backend), n,
@@ -179,7 +180,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       row.maxRelErr = trueResidual(s.csr, b, xPair.download());
       const std::string passes = passBreakdown([&] {
         xPair.setZero();
-        solvers::refine(A, bPair, xPair, options, innerSolve);
+        solvers::refine(A, bPair, xPair, outer, options, innerSolve);
       });
       row.tolerance = target;
       row.peerCandidates = target == 1e-6 ? peers6 : peers10;
@@ -206,17 +207,17 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
     };
     for (const CgRow c : {CgRow{1e-6, false}, CgRow{1e-10, false}, CgRow{1e-10, true}}) {
       const double target = c.target;
-      solvers::RefinementOptions options;
-      options.tolerance = target;
-      options.innerTolerance = 1e-2;
+      solvers::RefinementOptions updates;
+      updates.innerTolerance = 1e-2;
       solvers::CgOptions cgOptions;
+      cgOptions.tolerance = float(target);
       cgOptions.maxIterations = kMaxIterations;
       cgOptions.asynchronousCheck = c.asynchronous;
       solvers::RefinementStatus status;
       const Timing t = timeGl(
           [&] {
             xPair.setZero();
-            status = solvers::mixedPrecisionCg(A, bPair, xPair, options, cgOptions);
+            status = solvers::cg(A, bPair, xPair, cgOptions, nullptr, updates);
           },
           spec, /*gpuTimer=*/false);
       Row row = makeRow("solve_" + targetName(target) + (c.asynchronous ? ".mixed_cg_async." : ".mixed_cg.") + s.tag,
@@ -224,7 +225,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
       row.maxRelErr = trueResidual(s.csr, b, xPair.download());
       const std::string passes = passBreakdown([&] {
         xPair.setZero();
-        solvers::mixedPrecisionCg(A, bPair, xPair, options, cgOptions);
+        solvers::cg(A, bPair, xPair, cgOptions, nullptr, updates);
       });
       row.tolerance = target;
       row.peerCandidates = {"peer.cusparse_dcg_" + targetName(target) + "." + s.tag,
@@ -234,7 +235,7 @@ void systemRows(BenchContext& ctx, const RefineSystem& s) {
         if (!inners.empty()) inners += '+';
         inners += std::to_string(k);
       }
-      row.note = s.note + "; mixedPrecisionCg (reliable updates at 1e-2" +
+      row.note = s.note + "; cg in mixed precision (reliable updates at 1e-2" +
                  (c.asynchronous ? ", asynchronous checks), " : "), ") + std::to_string(status.iterations) +
                  " iterations (" + inners + "), " + std::to_string(status.restarts) + " restart(s)" +
                  (status.converged() ? "" : ", NOT CONVERGED: " + status.message) +

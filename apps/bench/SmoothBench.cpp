@@ -142,7 +142,7 @@ void runSmooth(BenchContext& ctx) {
                  std::to_string(mesh.triangleCount()) + " triangles, lambdaDt = h^2");
 
     geometry::CurvatureFlowOptions options;
-    options.cgTolerance = kCgTolerance;
+    options.cg.tolerance = kCgTolerance;
     // CurvatureFlow hands unchanged coordinates back bit-exact: the GPU's x0 is the mesh's.
     const std::vector<double>& x0 = mesh.positions;
     const geometry::TriangleTopology topology(mesh);

@@ -441,7 +441,7 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["solver"] = fluid::pressureSolverName(p.solver);
   out["cycles"] = p.cycles;
   out["iterations_per_step"] = p.iterations;
-  out["tolerance"] = p.tolerance;
+  out["tolerance"] = p.pressure.tolerance;
   out["pre_smoothing"] = p.multigrid.preSmoothing;
   out["post_smoothing"] = p.multigrid.postSmoothing;
   out["omega"] = p.multigrid.omega;

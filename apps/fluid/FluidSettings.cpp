@@ -79,7 +79,7 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
           "Layered borders kept in sync by copy passes (Bolz) or in the kernels (faster on the compute backend, "
           "docs/performance.md)")
       .label("border sync");
-  t.real("tolerance", p.tolerance, 0.0, 1.0, true,
+  t.real("tolerance", p.pressure.tolerance, 0.0, 1.0, true,
          "Solve to this relative residual each step (0: a fixed number of cycles or iterations)")
       .label("tolerance (0: fixed)")
       .typeName("TOL");
@@ -117,6 +117,6 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
       .slider(0.1, 5.0);
 }
 
-void finishFluidSettings(FluidSettings& s) { s.params.maxIterations = std::max(200, s.params.iterations); }
+void finishFluidSettings(FluidSettings& s) { s.params.pressure.maxIterations = std::max(200, s.params.iterations); }
 
 }  // namespace texstream::app

@@ -257,9 +257,9 @@ void ParamDemo::gui(ShellControls& controls) {
   if (route == 1 && options.preconditioner == solvers::SystemPreconditioner::Multigrid) preconditioner = 0;
   if (ImGui::Combo("preconditioner", &preconditioner, route == 1 ? kCglsPreconditioners : kPreconditioners)) rebuild = true;
   options.preconditioner = solvers::SystemPreconditioner(preconditioner);
-  float tol = options.tolerance;
+  float tol = options.cg.tolerance;
   if (ImGui::SliderFloat("tolerance", &tol, 1e-9f, 1e-2f, "%.1e", ImGuiSliderFlags_Logarithmic) && tol > 0 && tol < 1) {
-    m_lscm->solver().setTolerance(tol, options.maxIterations);
+    m_lscm->solver().setTolerance(tol, *options.cg.maxIterations);
     m_dirty = true;
   }
   if (rebuild) {
@@ -327,7 +327,7 @@ void ParamDemo::report(nlohmann::json& out) const {
   out["route"] = solvers::leastSquaresRouteName(solver.options().route);
   out["format"] = solvers::systemMatrixFormatName(solver.format());
   out["preconditioner"] = solvers::systemPreconditionerName(solver.preconditioner());
-  out["tolerance"] = solver.options().tolerance;
+  out["tolerance"] = solver.options().cg.tolerance;
   out["matrix_nonzeros"] = setup.matrixNonZeros;
   out["build_rows_ms"] = m_lscm->buildMs();
   out["normal_matrix_ms"] = setup.normalMatrixMs;

@@ -59,11 +59,11 @@ void describeParamSettings(SettingTable& t, ParamSettings& s) {
           "The normal matrix's GPU format");
   t.named("precond", s.solver.preconditioner, NameTable<solvers::SystemPreconditioner>(kPreconditionerNames),
           "CG's preconditioner (multigrid on the normal route only)");
-  t.real("tolerance", s.solver.tolerance, 0.0, 0.999999, false,
+  t.real("tolerance", s.solver.cg.tolerance, 0.0, 0.999999, false,
          "Relative residual of the normal equations to reach, in (0, 1)")
       .formerly("cg-tol")
       .label("CG tolerance");
-  t.integer("max-iterations", s.solver.maxIterations, 1, 10000000, "Iteration cap of one GPU solve, >= 1")
+  t.integer("max-iterations", *s.solver.cg.maxIterations, 1, 10000000, "Iteration cap of one GPU solve, >= 1")
       .formerly("cg-max-iter")
       .label("CG iteration cap");
   t.integer("refine", s.solver.refinementSteps, 0, 100,

@@ -11,8 +11,8 @@ DsiMethod::DsiMethod(const geometry::CurvatureFlow& flow, const DsiSettings& set
   geometry::DsiOptions o;
   o.fixBoundary = m_fixBoundary;
   o.dataWeight = settings.dataWeight;
-  o.solver.tolerance = tolerance;
-  o.solver.maxIterations = maxIterations;
+  o.solver.cg.tolerance = tolerance;
+  o.solver.cg.maxIterations = maxIterations;
   m_dsi = std::make_unique<geometry::DsiSmoother>(flow.sourceMesh(), o, "smooth.dsi");
   for (const std::string& note : m_dsi->notes())
     std::cerr << "texstream-smooth: DSI: " << flow.sourceMesh().name << ": " << note << "\n";

@@ -123,8 +123,8 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
   geometry::CurvatureFlowOptions o;
   o.fixBoundary = m_settings.fixBoundary;
   o.rescale = m_settings.rescale;
-  o.cgTolerance = m_settings.cgTolerance;
-  o.cgMaxIterations = m_settings.cgMaxIterations;
+  o.cg.tolerance = m_settings.cgTolerance;
+  o.cg.maxIterations = m_settings.cgMaxIterations;
   o.jacobi = m_settings.jacobi;
   o.flow = m_settings.flow;
   o.precision = m_settings.precision;
@@ -231,8 +231,8 @@ StepSettings SmoothDemo::currentStepSettings() const {
   s.jacobi = m_flow->options().jacobi;
   s.lambdaDt = m_lambdaDt;
   s.edgeLengthSquared = m_edgeLength * m_edgeLength;
-  s.cgTolerance = m_flow->options().cgTolerance;
-  s.cgMaxIterations = m_flow->options().cgMaxIterations;
+  s.cgTolerance = m_flow->options().cg.tolerance;
+  s.cgMaxIterations = *m_flow->options().cg.maxIterations;
   s.dsiWeight = m_settings.dsi.dataWeight;
   return s;
 }
@@ -241,8 +241,8 @@ void SmoothDemo::step() {
   for (int k = 0; k < m_settings.stepsPerFrame; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     if (m_settings.dsi.enabled && !(m_dsi && m_dsi->matches(*m_flow, m_settings.dsi)))
-      m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cgTolerance,
-                                          m_flow->options().cgMaxIterations);
+      m_dsi = std::make_unique<DsiMethod>(*m_flow, m_settings.dsi, m_flow->options().cg.tolerance,
+                                          *m_flow->options().cg.maxIterations);
     const solvers::SolverStatus status =
         m_settings.dsi.enabled ? m_dsi->step(*m_flow) : m_flow->step(m_lambdaDt);
     glFinish();
@@ -508,8 +508,8 @@ void SmoothDemo::report(nlohmann::json& out) const {
   out["noise"] = m_noise;
   out["lambda_dt"] = m_lambdaDt;
   out["mean_edge_length"] = m_edgeLength;
-  out["cg_tolerance"] = shortest(flow.options().cgTolerance);
-  out["cg_max_iterations"] = flow.options().cgMaxIterations;
+  out["cg_tolerance"] = shortest(flow.options().cg.tolerance);
+  out["cg_max_iterations"] = *flow.options().cg.maxIterations;
   out["preconditioner"] = flow.options().jacobi ? "jacobi" : "none";
   out["flow"] = stream::nameOf(geometry::flowNames(), flow.options().flow);
   out["precision"] = stream::nameOf(solvers::precisionNames(), flow.options().precision);

@@ -184,7 +184,6 @@ int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, st
   host.addCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, 1.0); };
   host.subtractCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, -1.0); };
   solvers::RefinementOptions refinement;
-  refinement.tolerance = s.tolerance;
   const int before = status.iterations;
   int soFar = before;
   refinement.onStep = [&soFar](int step, int inner, double relative) {
@@ -195,10 +194,11 @@ int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, st
     }
   };
   solvers::IterativeOptions inner;
+  inner.tolerance = s.tolerance;
   inner.maxIterations = budget;
   inner.checkEvery = std::max(s.checkEvery, solvers::kDoubleFloatCgDefaults.checkEvery);
   const solvers::RefinementStatus refined =
-      solvers::refineWithDoubleFloatCg(pairs.internalLayout(), host, P, refinement, inner,
+      solvers::refineWithDoubleFloatCg(pairs.internalLayout(), host, P, inner, refinement,
                                        M ? M->inverseDiagonal() : nullptr);
   status.outcome = refined.outcome;
   status.iterations += refined.iterations;
@@ -356,7 +356,6 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     };
     host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
     solvers::RefinementOptions ro;
-    ro.tolerance = s.tolerance;
     ro.innerTolerance = s.innerTolerance;
     int iterationsSoFar = 0;
     ro.onStep = [&](int, int inner, double relative) {
@@ -369,7 +368,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     // With --max-iterations, float CG gets half of it and double-float CG the rest (a float
     // residual can fall for thousands of iterations where the true one no longer moves).
     cgo.maxIterations = s.maxIterationsGiven ? (s.maxIterations + 1) / 2 : solvers::kMixedPrecisionCgDefaults.maxIterations;
-    refinement = solvers::mixedPrecisionCg(matrix.internalLayout(), host, Ai, ro, cgo, M.get());
+    refinement = solvers::cg(matrix.internalLayout(), host, Ai, cgo, M.get(), ro);
     if (!refinement.converged() && refinement.outcome != solvers::Outcome::NonFinite) {
       pairIterations = continueInDoubleFloat(A, b, x, s, refinement);
     }

@@ -96,6 +96,13 @@ gl::TextureFormat defaultFieldFormat() {
   return gl::capabilities().floatRenderTargets ? gl::TextureFormat::RGBA32F : gl::TextureFormat::RGBA16F;
 }
 
+solvers::IterativeOptions FluidParameters::defaultPressure() {
+  solvers::IterativeOptions o;
+  o.tolerance = 0;
+  o.maxIterations = 200;
+  return o;
+}
+
 FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   const SceneDefaults d = sceneDefaults(params.scene);
   m_nx = params.nx > 0 ? params.nx : d.nx;
@@ -118,13 +125,13 @@ FluidSolver::FluidSolver(const FluidParameters& params) : m_params(params) {
   m_params.buoyancy = orDefault(params.buoyancy, d.buoyancy);
   if (params.dyeScale < 1 || params.dyeScale > 4) throw std::invalid_argument("FluidSolver: dyeScale must be in [1, 4]");
   if (params.particles < 0) throw std::invalid_argument("FluidSolver: particles must be >= 0");
-  if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1)
+  if (params.cycles < 1 || params.iterations < 1 || !(params.pressure.maxIterations.value_or(0) >= 1))
     throw std::invalid_argument("FluidSolver: cycles, iterations and maxIterations must be >= 1");
   if (params.halfFloatSweeps < 1)
     throw std::invalid_argument(
         "FluidSolver: halfFloatSweeps (Jacobi sweeps of the half-float projection) must be >= 1, not " +
         std::to_string(params.halfFloatSweeps));
-  if (!(params.tolerance >= 0)) throw std::invalid_argument("FluidSolver: tolerance must be >= 0");
+  if (!(params.pressure.tolerance >= 0)) throw std::invalid_argument("FluidSolver: tolerance must be >= 0");
   solvers::validate(params.multigrid);
   if (params.fieldFormat != gl::TextureFormat::RGBA32F && params.fieldFormat != gl::TextureFormat::RGBA16F)
     throw std::invalid_argument(std::string("FluidSolver: fieldFormat must be RGBA32F or RGBA16F, not ") +
@@ -250,7 +257,8 @@ void FluidSolver::reset(bool geometry) {
 void FluidSolver::setParameters(const FluidParameters& params) {
   if (params.scene != m_params.scene || (params.nx > 0 && params.nx != m_nx) || (params.ny > 0 && params.ny != m_ny))
     throw std::invalid_argument("FluidSolver::setParameters: scene and grid size need a new solver");
-  if (params.cycles < 1 || params.iterations < 1 || params.maxIterations < 1 || !(params.tolerance >= 0))
+  if (params.cycles < 1 || params.iterations < 1 || !(params.pressure.maxIterations.value_or(0) >= 1) ||
+      !(params.pressure.tolerance >= 0))
     throw std::invalid_argument("FluidSolver::setParameters: cycles, iterations, maxIterations >= 1, tolerance >= 0");
   if (params.halfFloatSweeps < 1)
     throw std::invalid_argument(
@@ -488,12 +496,11 @@ void FluidSolver::solvePressure() {
   // A tolerance: solve to it. Else fixed work, checked (the statistics' residuals) after
   // every cycle or CG iteration and every 10 Jacobi sweeps, or not at all: then nothing is
   // read back.
-  const bool toTolerance = m_params.tolerance > 0;
-  const int count = toTolerance ? m_params.maxIterations
+  const bool toTolerance = m_params.pressure.tolerance > 0;
+  const int count = toTolerance ? *m_params.pressure.maxIterations
                                 : m_params.solver == PressureSolver::Multigrid ? m_params.cycles : m_params.iterations;
   const int checkEvery = m_params.solver == PressureSolver::Jacobi ? 10 : 1;
-  solvers::IterativeOptions o;
-  o.tolerance = m_params.tolerance;
+  solvers::IterativeOptions o = m_params.pressure;
   o.maxIterations = count;
   o.fixedIterations = !toTolerance;
   o.checkEvery = toTolerance || m_params.statistics ? checkEvery : count + 1;

@@ -81,10 +81,11 @@ struct FluidParameters {
   /// steps); CG or Jacobi iterations per step for the other solvers.
   int cycles = 2;
   int iterations = 50;
-  /// > 0: iterate until the relative residual reaches it (at most maxIterations), instead
-  /// of a fixed count.
-  float tolerance = 0;
-  int maxIterations = 200;
+  /// The pressure solve's options (solvers::IterativeOptions): tolerance > 0 iterates until
+  /// the relative residual reaches it, at most maxIterations (always set: 200 by default);
+  /// tolerance 0 runs the fixed count above instead. Each step sets fixedIterations and
+  /// checkEvery; the other fields apply as given.
+  solvers::IterativeOptions pressure = defaultPressure();
   /// The pressure and viscosity hierarchies; omega is also the Jacobi solver's weight.
   solvers::MultigridOptions multigrid{.preSmoothing = 4, .postSmoothing = 2};
 
@@ -95,6 +96,9 @@ struct FluidParameters {
   /// The half-float mode's projection: weighted Jacobi sweeps per step (multigrid.omega
   /// their weight, as the Jacobi solver's), >= 1.
   int halfFloatSweeps = 40;
+
+  /// pressure's default above: tolerance 0 (the fixed count), at most 200 iterations.
+  static solvers::IterativeOptions defaultPressure();
 };
 
 /// RGBA32F where the current context renders into it, else RGBA16F (a half-float-only

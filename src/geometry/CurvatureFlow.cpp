@@ -80,10 +80,18 @@ std::vector<std::string> flowNotes(const Mesh& mesh) {
 
 }  // namespace
 
+solvers::CgOptions CurvatureFlowOptions::defaultCg() {
+  solvers::CgOptions cg;
+  cg.tolerance = 1e-6f;
+  cg.maxIterations = 1000;
+  cg.checkEvery = 2;
+  return cg;
+}
+
 CurvatureFlow::CurvatureFlow(const Mesh& mesh, CurvatureFlowOptions options, std::string name)
     : m_name(std::move(name)), m_options(options), m_mesh(mesh), m_notes(flowNotes(m_mesh)), m_topology(m_mesh) {
   const std::string title = "CurvatureFlow(\"" + m_name + "\")";
-  setCg(options.cgTolerance, options.cgMaxIterations);
+  setCg(options.cg.tolerance, options.cg.maxIterations.value_or(solvers::kCgDefaults.maxIterations));
   setRescale(options.rescale);
   setPrecision(options.precision, options.innerTolerance);
   gl::StateGuard guard;
@@ -203,8 +211,8 @@ void CurvatureFlow::setCg(float tolerance, int maxIterations) {
   if (maxIterations < 1)
     throw std::invalid_argument("CurvatureFlow(\"" + m_name + "\"): CG iteration cap " +
                                 std::to_string(maxIterations) + " is below 1");
-  m_options.cgTolerance = tolerance;
-  m_options.cgMaxIterations = maxIterations;
+  m_options.cg.tolerance = tolerance;
+  m_options.cg.maxIterations = maxIterations;
 }
 
 void CurvatureFlow::uploadPositions(std::span<const double> xyz) {
@@ -368,19 +376,10 @@ solvers::SolverStatus CurvatureFlow::step(double lambdaDt) {
   return m_lastSolve;
 }
 
-solvers::CgOptions CurvatureFlow::cgOptions() const {
-  solvers::CgOptions cg;
-  cg.tolerance = m_options.cgTolerance;
-  cg.maxIterations = m_options.cgMaxIterations;
-  cg.checkEvery = m_options.cgCheckEvery;
-  cg.asynchronousCheck = m_options.cgAsynchronousCheck;
-  return cg;
-}
-
 void CurvatureFlow::solveStep() {
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
   m_lastSolve = {};
-  static_cast<solvers::SolverStatus&>(m_lastSolve) = solvers::cg(*m_operator, m_rhs, m_positions, cgOptions(), M);
+  static_cast<solvers::SolverStatus&>(m_lastSolve) = solvers::cg(*m_operator, m_rhs, m_positions, m_options.cg, M);
 }
 
 void CurvatureFlow::solveStepMixed(double lambdaDt) {
@@ -435,16 +434,15 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   };
   host.setSolutionZero = [&] { std::fill(x.begin(), x.end(), 0.0); };
 
-  solvers::RefinementOptions refinement;
-  refinement.tolerance = m_options.cgTolerance;
-  refinement.innerTolerance = m_options.innerTolerance;
+  solvers::RefinementOptions updates;
+  updates.innerTolerance = m_options.innerTolerance;
   const solvers::Preconditioner* M = m_options.jacobi ? m_jacobi.get() : nullptr;
   // Float CG gets half the cap: where the float-rounded matrix is the limit its residual
   // can fall slowly for thousands of iterations without the true one moving, and the rest
   // is for double-float CG (continueInDoubleFloat).
-  solvers::CgOptions floatPhase = cgOptions();
-  floatPhase.maxIterations = (m_options.cgMaxIterations + 1) / 2;
-  m_lastSolve = solvers::mixedPrecisionCg(m_positions.layout(), host, *m_operator, refinement, floatPhase, M);
+  solvers::CgOptions floatPhase = m_options.cg;
+  floatPhase.maxIterations = (*m_options.cg.maxIterations + 1) / 2;
+  m_lastSolve = solvers::cg(m_positions.layout(), host, *m_operator, floatPhase, M, updates);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
   if (!m_lastSolve.converged()) continueInDoubleFloat(system, x, offDiagonal, diagonal);
   m_hostPositions = std::move(x);
@@ -481,8 +479,8 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   // is about 1, so no float correction can help (docs/performance.md). Defect correction
   // goes on with double-float CG on the matrix held as pairs: the defect in double here,
   // each correction solved in pairs and added in double (solvers/DoubleFloatCg.h).
-  // cgMaxIterations caps the step's iterations in both arithmetics together.
-  const int budget = m_options.cgMaxIterations - m_lastSolve.iterations;
+  // cg.maxIterations caps the step's iterations in both arithmetics together.
+  const int budget = *m_options.cg.maxIterations - m_lastSolve.iterations;
   if (budget <= 0) return;
   const std::size_t n = m_mesh.vertexCount();
   const std::vector<std::int32_t>& toInternal = m_matrix->userToInternal();
@@ -506,12 +504,11 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   host.addCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, 1.0); };
   host.subtractCorrection = [&](const linalg::DoubleFloatVector& c) { correct(c, -1.0); };
 
-  solvers::RefinementOptions refinement;
-  refinement.tolerance = m_options.cgTolerance;
   solvers::IterativeOptions inner;
+  inner.tolerance = m_options.cg.tolerance;
   inner.maxIterations = budget;
   const solvers::RefinementStatus pairs =
-      solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, refinement, inner,
+      solvers::refineWithDoubleFloatCg(m_positions.layout(), host, *m_operator, inner, {},
                                        m_options.jacobi ? m_jacobi->inverseDiagonal() : nullptr);
   m_matrix->setKeepEntryTails(false);
   const int floatIterations = m_lastSolve.iterations;

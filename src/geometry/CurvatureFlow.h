@@ -94,9 +94,13 @@ struct CurvatureFlowOptions {
   /// Hold boundary vertices in place (Bolz §3.1.2 does); else they move like the others.
   bool fixBoundary = true;
   Rescale rescale = Rescale::None;
-  /// CG stops at ||r|| / ||b|| <= cgTolerance over x, y and z together.
-  float cgTolerance = 1e-6f;
-  int cgMaxIterations = 1000;
+  /// Each step's CG (solvers::CgOptions): it stops at ||r|| / ||b|| <= cg.tolerance over x,
+  /// y and z together, after cg.maxIterations at most (always set: setCg). checkEvery is 2:
+  /// warm-started steps converge in a few iterations, so cg's default of 8 overshoots
+  /// (docs/performance.md). asynchronousCheck is off: a fast driver lets the CPU enqueue
+  /// iterations faster than the GPU runs them, so the solve overshoots far past convergence
+  /// before a read-back lands.
+  solvers::CgOptions cg = defaultCg();
   /// Jacobi-preconditioned CG. On by default: on real scans (irregular triangle sizes)
   /// the diagonal varies by orders of magnitude and plain CG stalls, most of all in the
   /// conformalized flow; on regular meshes at λΔt = h² it costs a pass per iteration for
@@ -110,9 +114,9 @@ struct CurvatureFlowOptions {
   /// al. 2007 split the work).
   /// On thin features of real scans the step's condition number amplifies float's rounding
   /// of the matrix entries themselves, so the defect needs entries in double, not only a
-  /// double x. cgTolerance is then the true residual's in double; when float CG stagnates
+  /// double x. cg.tolerance is then the true residual's in double; when float CG stagnates
   /// (the float-rounded matrix itself is the limit), the step goes on with double-float CG
-  /// on the matrix held as pairs (solvers/DoubleFloatCg.h). cgMaxIterations caps the step's
+  /// on the matrix held as pairs (solvers/DoubleFloatCg.h). cg.maxIterations caps the step's
   /// CG iterations, float and double-float together; float CG gets at most half of them. Costs per step: one CPU assembly and, per residual replacement,
   /// a CPU product and a vertex vector each way.
   /// Auto: float CG first; a step it cannot bring to the tolerance
@@ -122,17 +126,12 @@ struct CurvatureFlowOptions {
   /// Mixed: the fall of CG's float residual after which it is replaced by the true one, in
   /// (0, 1).
   float innerTolerance = 1e-3f;
-  /// CG iterations between residual checks (solvers::CgOptions::checkEvery). Warm-started
-  /// steps converge in a few iterations, so the solver's default of 8 overshoots
-  /// (docs/performance.md).
-  int cgCheckEvery = 2;
-  /// solvers::CgOptions::asynchronousCheck. Off: a fast driver lets the CPU enqueue
-  /// iterations faster than the GPU runs them, so the solve overshoots far past
-  /// convergence before a read-back lands.
-  bool cgAsynchronousCheck = false;
   /// Row packing and segment layout of the SegmentMatrix (Bolz §3.2); interleaving, when
   /// unset, follows the backend current at construction.
   linalg::SegmentOptions segment;
+
+  /// cg's default above: tolerance 1e-6, 1000 iterations, a check every 2.
+  static solvers::CgOptions defaultCg();
 };
 
 /// Area, enclosed volume (about origin(); meaningful for closed meshes) and degenerate
@@ -251,7 +250,6 @@ class CurvatureFlow {
   stream::Pass ringPass(const std::string& kernel, const linalg::SegmentGroup& g) const;
   void rescale();
   /// The CG options of every solve from m_options.
-  solvers::CgOptions cgOptions() const;
   /// One step's solve in single precision (m_lastSolve).
   void solveStep();
   /// One step's solve in mixed precision (see CurvatureFlowOptions::precision).

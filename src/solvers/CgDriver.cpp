@@ -41,7 +41,7 @@ using stream::Vector;
 // its denominator goes negative. docs/performance.md has the cases.
 constexpr int kMaxRestarts = 3;
 constexpr const char* kFloatRemedy =
-    "solve in mixed precision (solvers::mixedPrecisionCg: the residual replaced by b - A x in double-float), or "
+    "solve in mixed precision (solvers::cg on double-float pairs: the residual replaced by b - A x in double-float), or "
     "loosen the tolerance";
 
 /// r = b - A x.
@@ -86,12 +86,12 @@ std::string cgFailureMessage(int code, int when, double value, const std::string
   }
 }
 
-CgDriver::CgDriver(CgSystem& system, const IterationLimits& limits, const IterativeOptions& options,
+CgDriver::CgDriver(CgSystem* system, const IterationLimits& limits, const IterativeOptions& options,
                    SolveRecorder& recorder)
     : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
       m_check(stream::Scalar::temporary("cg.check")), m_restartsLeft(options.restartOnDrift ? kMaxRestarts : 0),
       m_checkTrueResidual(options.checkTrueResidual), m_recurrenceTarget(limits.tolerance) {
-  if (options.asynchronousCheck) m_readback = std::make_unique<stream::ScalarReadback>();
+  if (options.asynchronousCheck && system) m_readback = std::make_unique<stream::ScalarReadback>();
 }
 
 SolverStatus CgDriver::finish(const Verdict& v) {
@@ -102,33 +102,33 @@ SolverStatus CgDriver::finish(const Verdict& v) {
 }
 
 void CgDriver::precondition() {
-  if (m_sys.M) m_sys.M->apply(m_sys.r, m_sys.z);
+  if (m_sys->M) m_sys->M->apply(m_sys->r, m_sys->z);
 }
 
 void CgDriver::setUpInPasses() {
   stream::Scalar bb = stream::Scalar::temporary("cg.bb");
-  stream::dot(m_sys.b, m_sys.b, bb);
-  trueResidual(m_sys);
-  stream::dot(m_sys.r, m_sys.r, m_rr);
+  stream::dot(m_sys->b, m_sys->b, bb);
+  trueResidual(*m_sys);
+  stream::dot(m_sys->r, m_sys->r, m_rr);
   const double tolerance = m_limits.tolerance;
   Pass("solvers/cg_set_up_check").label("cg set-up check").input("u_bb", bb).input("u_rr", m_rr)
-      .uniform("u_toleranceSquared", float(tolerance * tolerance)).output(m_check).output(m_sys.status).run();
+      .uniform("u_toleranceSquared", float(tolerance * tolerance)).output(m_check).output(m_sys->status).run();
 }
 
 bool CgDriver::setUpFused(CgIteration& it) {
   // A x lands in r, and the reduction writes r = b - A x over it.
-  m_sys.A.apply(m_sys.x, m_sys.r);
-  const bool jacobi = m_sys.M && m_sys.inverseDiagonal;
-  const CgIteration::StartSums sums = (!m_sys.M || jacobi) ? it.startSums() : CgIteration::StartSums{};
+  m_sys->A.apply(m_sys->x, m_sys->r);
+  const bool jacobi = m_sys->M && m_sys->inverseDiagonal;
+  const CgIteration::StartSums sums = (!m_sys->M || jacobi) ? it.startSums() : CgIteration::StartSums{};
   const bool giveSums = sums.ru && sums.rr;
   const double tolerance = m_limits.tolerance;
-  stream::reduceCustom(m_sys.b.layout(), {"solvers/cg_set_up_reduce", [&](Pass& pass) {
+  stream::reduceCustom(m_sys->b.layout(), {"solvers/cg_set_up_reduce", [&](Pass& pass) {
     pass.label("cg set-up: residual, sums, check").inPlace();
-    pass.input("u_b", m_sys.b).input("u_ax", m_sys.r).uniform("u_toleranceSquared", float(tolerance * tolerance))
-        .uniform("u_n", int(m_sys.b.size())).uniform("u_width", m_sys.b.layout().width());
-    pass.output(m_sys.r);
-    if (jacobi) pass.define("JACOBI").input("u_inverseDiagonal", *m_sys.inverseDiagonal).output(m_sys.z);
-    pass.output(m_check).output(m_sys.status);
+    pass.input("u_b", m_sys->b).input("u_ax", m_sys->r).uniform("u_toleranceSquared", float(tolerance * tolerance))
+        .uniform("u_n", int(m_sys->b.size())).uniform("u_width", m_sys->b.layout().width());
+    pass.output(m_sys->r);
+    if (jacobi) pass.define("JACOBI").input("u_inverseDiagonal", *m_sys->inverseDiagonal).output(m_sys->z);
+    pass.output(m_check).output(m_sys->status);
     if (giveSums) pass.define("START_SUMS").output(*sums.ru).output(*sums.rr);
   }});
   m_preconditioned = jacobi;
@@ -151,14 +151,14 @@ std::optional<Verdict> CgDriver::setUp(CgIteration& it) {
 std::optional<Verdict> CgDriver::initialVerdict(const std::array<float, 4>& texel) {
   const double bb0 = texel[0], rr0 = texel[1];
   const bool stopped = texel[2] != 0.0f;
-  if (auto v = rightHandSideVerdict(std::sqrt(bb0), "b", m_sys.b.name(), m_recorder)) {
-    if (v->outcome == Outcome::Converged) m_sys.x.setZero();
+  if (auto v = rightHandSideVerdict(std::sqrt(bb0), "b", m_sys->b.name(), m_recorder)) {
+    if (v->outcome == Outcome::Converged) m_sys->x.setZero();
     return v;
   }
   if (!std::isfinite(rr0)) {
     m_recorder.status().relativeResidual = NAN;
     return Verdict{Outcome::NonFinite, 0,
-                   "the initial residual b - A x is not finite: NaN or Inf in x " + quoted(m_sys.x.name()) + " or in A"};
+                   "the initial residual b - A x is not finite: NaN or Inf in x " + quoted(m_sys->x.name()) + " or in A"};
   }
   m_bnorm2 = bb0;
   m_recorder.record(0, std::sqrt(rr0 / m_bnorm2));
@@ -179,16 +179,22 @@ std::optional<Verdict> CgDriver::takeInitialCheck(bool wait) {
   return initialVerdict(texel);
 }
 
+std::array<float, 4> CgDriver::readCheck(CgIteration& it) {
+  if (std::optional<std::array<float, 4>> texel = it.readCheck()) return *texel;
+  enqueueCheck(it);
+  return m_check.read4();
+}
+
 void CgDriver::enqueueCheck(CgIteration& it) {
   // The packed check texel: (||r||^2, status code, iteration, value).
-  Pass("solvers/cg_check").label("cg check").input("u_rr", it.residualSquared()).input("u_status", m_sys.status)
+  Pass("solvers/cg_check").label("cg check").input("u_rr", it.residualSquared()).input("u_status", m_sys->status)
       .output(m_check).run();
 }
 
 double CgDriver::confirmConvergence(CgIteration& it, int now, bool& restarted) {
   if (m_readback && m_readback->pending()) m_readback->value();  // a stale check: drop it
-  m_trueHow = verdictResidual(m_sys);
-  stream::dot(m_sys.r, m_sys.r, m_rr);
+  m_trueHow = verdictResidual(*m_sys);
+  stream::dot(m_sys->r, m_sys->r, m_rr);
   const double trueRelres = std::sqrt(double(m_rr.read4()[0]) / m_bnorm2);
   // A restart after the first must have gained: else the float floor is reached.
   const bool gaining = !std::isfinite(m_trueRelres) || trueRelres <= 0.5 * m_lastMiss;
@@ -201,7 +207,7 @@ double CgDriver::confirmConvergence(CgIteration& it, int now, bool& restarted) {
     m_recurrenceTarget = std::max(0.1 * m_limits.tolerance, m_recurrenceTarget * m_limits.tolerance / trueRelres);
     --m_restartsLeft;
     ++m_recorder.status().restarts;
-    m_sys.status.write4({0.0f, 0.0f, 0.0f, 0.0f});  // a fresh start: no code from before it
+    m_sys->status.write4({0.0f, 0.0f, 0.0f, 0.0f});  // a fresh start: no code from before it
     precondition();
     it.start(now + 1);
   }
@@ -216,7 +222,7 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
   const double value = v[3];
   const double tol = m_limits.tolerance;
   const double relres = std::sqrt(double(v[0]) / m_bnorm2);
-  const std::string preconditioner = quoted(m_sys.M ? m_sys.M->name() : "");
+  const std::string preconditioner = quoted(m_sys->M ? m_sys->M->name() : "");
   std::string trueResidual;
   if (m_checkTrueResidual && relres <= m_recurrenceTarget && (code == kCgRunning || code == kCgRhoZero)) {
     bool restarted = false;
@@ -255,6 +261,16 @@ std::optional<Verdict> CgDriver::evaluate(CgIteration& it, int at, int now, cons
   return std::nullopt;
 }
 
+std::optional<Verdict> CgDriver::judge(CgIteration& it, int at, int now, const std::array<float, 4>& texel) {
+  if (m_policy) return m_policy->check(it, now, now == m_limits.maxIterations, texel);
+  return evaluate(it, at, now, texel);
+}
+
+Verdict CgDriver::iterate(CgIteration& it, ResidualPolicy& policy) {
+  m_policy = &policy;
+  return iterate(it);
+}
+
 Verdict CgDriver::iterate(CgIteration& it) {
   const int cap = m_limits.maxIterations;
   if (m_startSumsGiven) it.startFromSetUpSums(1);
@@ -270,10 +286,12 @@ Verdict CgDriver::iterate(CgIteration& it) {
     // The set-up check lands while the first iterations run; a check waits for it.
     if (std::optional<Verdict> initial = takeInitialCheck(/*wait=*/due)) return *initial;
     std::optional<Verdict> verdict;
-    if (!m_readback) {
-      if (due) {
-        enqueueCheck(it);
-        verdict = evaluate(it, k, k, m_check.read4());
+    // A policy checks the cap itself (unless the work is fixed), on the current iterate.
+    const bool policyAtCap = m_policy && k == cap && !m_limits.fixed;
+    if (!m_readback || policyAtCap) {
+      if (due || policyAtCap) {
+        if (m_readback && m_readback->pending()) m_readback->value();  // stale: the cap reads the current state
+        verdict = judge(it, k, k, readCheck(it));
         lastChecked = k;
       }
     } else {
@@ -287,7 +305,7 @@ Verdict CgDriver::iterate(CgIteration& it) {
       // iteration before the GPU reaches the read-back, and a solve needing a few
       // iterations runs to its cap.
       if (m_readback->pending() && (m_readback->ready() || k - pendingAt >= m_limits.checkEvery)) {
-        verdict = evaluate(it, pendingAt, k, m_readback->value());
+        verdict = judge(it, pendingAt, k, m_readback->value());
         lastChecked = pendingAt;
       }
     }
@@ -306,6 +324,7 @@ Verdict CgDriver::iterate(CgIteration& it) {
     enqueueCheck(it);
     if (std::optional<Verdict> verdict = evaluate(it, cap, cap, m_check.read4())) return *verdict;
   }
+  if (m_policy) return m_policy->atCap(cap);
   const std::string relres = formatNumber(m_recorder.status().relativeResidual);
   if (m_limits.fixed) return Verdict{Outcome::MaxIterations, cap, "ran the fixed " + std::to_string(cap) + " iterations: ||r||/||b|| = " + relres};
   return Verdict{Outcome::MaxIterations, cap,

@@ -1,11 +1,23 @@
 #pragma once
-// What the two CG algorithms of cg() (ConjugateGradient.h) share: the system and its state
+// What the CG algorithms of cg() (ConjugateGradient.h) share: the system and its state
 // (CgSystem), the interface an algorithm implements (CgIteration: the paper's loop body),
 // and the driver around it (CgDriver): the set-up r = b - A x, residual checks every
-// checkEvery iterations (read blocking, or through a PBO and a fence), the verdicts from the
-// check texel, the restart from the true residual after a drifted convergence, and the
-// final verdict by the true residual (SolverStatus.h, holdToTrueResidual).
-// The algorithms: ClassicCg.cpp (Krüger & Westermann; Bolz et al.), ChronopoulosGearCg.cpp.
+// checkEvery iterations (read blocking, or through a PBO and a fence), and the verdicts from
+// the check texel under a residual policy:
+//  - plain: the recurrence residual decides, checked once against b - A x
+//    (IterativeOptions::checkTrueResidual; the verdict is the true residual's,
+//    SolverStatus.h, holdToTrueResidual);
+//  - restart on drift: where b - A x misses the tolerance the recurrence met, the iteration
+//    restarts from it (IterativeOptions::restartOnDrift);
+//  - replaced from a defect: each time the recurrence residual has fallen far enough, a
+//    defect formed in higher precision (on the host, or in double-float pairs) replaces it
+//    (the reliable updates of cg's mixed precision, MixedPrecisionCg.cpp; double-float CG,
+//    DoubleFloatCg.cpp).
+// A method whose verdicts are its own (those two, and CGLS's on the normal equations,
+// Cgls.cpp) hands the driver a ResidualPolicy; the driver keeps the loop, the check
+// schedule and the read-backs.
+// The algorithms: ClassicCg.cpp (Krüger & Westermann; Bolz et al.), ChronopoulosGearCg.cpp,
+// and the iterations of DoubleFloatCg.cpp and Cgls.cpp.
 #include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/Preconditioner.h>
 #include <texstream/solvers/SolveRecorder.h>
@@ -69,6 +81,10 @@ class CgIteration {
   virtual void replaceResidual(int next) = 0;
   /// ||r||^2 of the current r, on the GPU, for a check.
   virtual const stream::Scalar& residualSquared() = 0;
+  /// A check read blocking by the iteration itself, for one whose arithmetic the check
+  /// texel of solvers/cg_check.glsl cannot carry (double-float CG: ||r||^2 as a pair); its
+  /// ResidualPolicy reads it. nullopt: the driver's check texel.
+  virtual std::optional<std::array<float, 4>> readCheck() { return std::nullopt; }
 
   /// Where the set-up may write r . u and ||r||^2 for start() (the compute backend's set-up
   /// sums them in the dispatch that forms r): both null where start() takes them itself.
@@ -86,10 +102,26 @@ std::unique_ptr<CgIteration> classicCg(CgSystem& system);
 /// Chronopoulos & Gear 1989: one synchronisation point an iteration (the compute backend's).
 std::unique_ptr<CgIteration> chronopoulosGearCg(CgSystem& system);
 
+/// A residual policy of a method's own: what a check decides instead of the driver's
+/// verdicts (reliable updates, double-float CG's replacements, CGLS's drift restart).
+class ResidualPolicy {
+ public:
+  virtual ~ResidualPolicy() = default;
+  /// The check texel (||r||^2, status code, iteration, value; or the iteration's own,
+  /// CgIteration::readCheck) read after iteration k (the cap where `last`): a verdict, or
+  /// nullopt to iterate on, having replaced the residual or restarted `it` where it decided
+  /// to.
+  virtual std::optional<Verdict> check(CgIteration& it, int k, bool last, const std::array<float, 4>& texel) = 0;
+  /// The verdict when the cap ended the solve without one.
+  virtual Verdict atCap(int cap) = 0;
+};
+
 class CgDriver {
  public:
-  /// options: asynchronousCheck, checkTrueResidual and restartOnDrift.
-  CgDriver(CgSystem& system, const IterationLimits& limits, const IterativeOptions& options, SolveRecorder& recorder);
+  /// options: asynchronousCheck, checkTrueResidual and restartOnDrift. system: nullptr for
+  /// an iteration that keeps its own vectors (double-float CG), which only
+  /// iterate(it, policy) runs, with blocking checks.
+  CgDriver(CgSystem* system, const IterationLimits& limits, const IterativeOptions& options, SolveRecorder& recorder);
   /// r = b - A x, u = M^-1 r and the set-up check, decided on the GPU
   /// (solvers/cg_set_up_decision.glsl): where the solve ends there (b = 0 or not finite, r
   /// not finite, x already converged) the status stops the iterations from moving x. Its
@@ -101,6 +133,11 @@ class CgDriver {
   std::optional<Verdict> setUp(CgIteration& it);
   /// Iterates `it` (after setUp) to a verdict.
   Verdict iterate(CgIteration& it);
+  /// Iterates `it` from the state the caller set up (no setUp), `policy` deciding at each
+  /// check and at the cap, which it checks whether or not it is due (unless the work is
+  /// fixed); with asynchronousCheck a decision comes up to checkEvery iterations after the
+  /// check it reads.
+  Verdict iterate(CgIteration& it, ResidualPolicy& policy);
   /// The status of verdict `v` (SolveRecorder::finish), judged by the true residual where
   /// a convergence formed it: Stagnated at float precision where it misses the tolerance.
   SolverStatus finish(const Verdict& v);
@@ -114,7 +151,11 @@ class CgDriver {
   /// nullopt while it is in flight, once taken, or when the solve goes on.
   std::optional<Verdict> takeInitialCheck(bool wait);
   void enqueueCheck(CgIteration& it);
+  /// The check texel after the current iteration, read blocking.
+  std::array<float, 4> readCheck(CgIteration& it);
   std::optional<Verdict> evaluate(CgIteration& it, int at, int now, const std::array<float, 4>& texel);
+  /// evaluate(), or the policy's check where there is one.
+  std::optional<Verdict> judge(CgIteration& it, int at, int now, const std::array<float, 4>& texel);
   /// The true relative residual (kept for finish()); restarts `it` from it (once, with
   /// restartOnDrift) when it misses the tolerance.
   double confirmConvergence(CgIteration& it, int now, bool& restarted);
@@ -126,11 +167,12 @@ class CgDriver {
   /// it wrote `it`'s start sums (and, with a diagonal M, u).
   bool setUpFused(CgIteration& it);
 
-  CgSystem& m_sys;
+  CgSystem* m_sys;
   IterationLimits m_limits;
   SolveRecorder& m_recorder;
   std::unique_ptr<stream::ScalarReadback> m_readback;
   std::unique_ptr<stream::ScalarReadback> m_initialCheck;  ///< in flight until iterate() takes it
+  ResidualPolicy* m_policy = nullptr;
   stream::Scalar m_rr, m_check;
   double m_bnorm2 = 0;
   bool m_startSumsGiven = false;  ///< setUp wrote the iteration's start sums

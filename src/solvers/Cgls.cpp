@@ -7,6 +7,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/linalg/VectorOps.h>
+#include <texstream/solvers/CgDriver.h>
 #include <texstream/solvers/SolveRecorder.h>
 #include <texstream/solvers/SolverInputs.h>
 #include <texstream/stream/Aliasing.h>
@@ -31,7 +32,7 @@ using stream::Pass;
 using stream::Scalar;
 using stream::Vector;
 
-// Mirrors shaders/solvers/cg_status.glsl.
+// Mirrors shaders/solvers/cg_status.glsl (CgStatusCode, with cgls_converged.glsl's code).
 enum StatusCode { kRunning = 0, kPqNotPositive = 1, kNonFinite = 2, kRhoZero = 3, kRhoNegative = 4, kConverged = 5 };
 
 IterationLimits validate(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b,
@@ -56,6 +57,157 @@ IterationLimits validate(const linalg::LinearOperator& A, const linalg::LinearOp
   return limits;
 }
 
+// CGLS's iteration and its residual policy: the recurrence's normal residual s = A^T r
+// decides, each convergence or failure confirmed by the true A^T (b - A x), a drift beyond
+// twice the tolerance restarting once from it (as cg() does).
+class CglsIteration final : public CgIteration, public ResidualPolicy {
+ public:
+  /// M: nullptr without a preconditioner; `preconditioner` names it for the messages.
+  CglsIteration(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b, Vector& x,
+                const Preconditioner* M, std::string preconditioner, double tolerance, SolveRecorder& recorder)
+      : m_A(A), m_At(At), m_b(b), m_x(x), m_M(M), m_preconditioner(std::move(preconditioner)), m_tol(tolerance),
+        m_recorder(recorder) {
+    if (M) m_z = Vector::temporary(x.layout(), "cgls.z");
+  }
+  /// ||A^T b||^2, which the relative residuals divide by.
+  void setAtb2(double atb2) { m_atb2 = atb2; }
+
+  /// r = b - A x, s = A^T r and ||s||^2 into ss (not read).
+  void normalResidual() {
+    m_A.apply(m_x, m_q);
+    linalg::linearCombination(1.0f, m_b, -1.0f, m_q, m_r);
+    m_At.apply(m_r, m_s);
+    stream::dot(m_s, m_s, m_ss);
+  }
+  Scalar& ss() { return m_ss; }
+  Scalar& qq() { return m_qq; }
+  Vector& s() { return m_s; }
+
+  // p = z = M^-1 s, gamma = s.z: from the set-up or from the true residual after a drift.
+  void start(int) override {
+    if (m_M) m_M->apply(m_s, m_z);
+    stream::dot(m_s, zs(), m_gamma);
+    linalg::copy(zs(), m_p);
+    m_status.write4({0.0f, 0.0f, 0.0f, 0.0f});
+  }
+
+  void iterate(int k, bool last) override {
+    m_A.apply(m_p, m_q);            // q = A p
+    stream::dot(m_q, m_q, m_qq);    // alpha = gamma / q.q
+    Pass("solvers/cg_alpha").label("cgls alpha").input("u_rho", m_gamma).input("u_pq", m_qq).input("u_status", m_status)
+        .uniform("u_iteration", k).output(m_alpha).output(m_status).run();
+    linalg::axpy(Coefficient(m_alpha), m_p, m_x);  // x += alpha p
+    linalg::axpy(-m_alpha, m_q, m_r);              // r -= alpha q
+    m_At.apply(m_r, m_s);                          // s = A^T r
+    if (m_M) m_M->apply(m_s, m_z);                 // z = M^-1 s
+    stream::dot(m_s, zs(), m_gammaNew);            // gamma' = s.z
+    if (m_M) stream::dot(m_s, m_s, m_ss);
+    // The GPU freezes x at the first iterate meeting the tolerance (Cgls.h).
+    Pass("solvers/cgls_converged").label("cgls converged").input("u_ss", m_M ? m_ss : m_gammaNew)
+        .input("u_status", m_status).uniform("u_threshold", float(m_tol * m_tol * m_atb2)).uniform("u_iteration", k)
+        .output(m_status).run();
+    if (!last) {  // beta = gamma' / gamma; p = z + beta p
+      Pass("solvers/cg_beta").label("cgls beta").input("u_rhoNew", m_gammaNew).input("u_rho", m_gamma).output(m_beta).run();
+      linalg::xpay(zs(), Coefficient(m_beta), m_p);
+    }
+    std::swap(m_gamma, m_gammaNew);
+  }
+
+  void replaceResidual(int) override {}  // check() restarts instead
+  const Scalar& residualSquared() override { return m_M ? m_ss : m_gamma; }
+
+  std::optional<std::array<float, 4>> readCheck() override {
+    Pass("solvers/cg_check").label("cgls check").input("u_rr", residualSquared()).input("u_status", m_status)
+        .output(m_check).run();
+    return m_check.read4();
+  }
+
+  std::optional<Verdict> check(CgIteration& it, int k, bool last, const std::array<float, 4>& texel) override;
+  Verdict atCap(int cap) override {
+    return {Outcome::MaxIterations, cap,
+            "not converged after " + std::to_string(cap) + " iterations: ||A^T r||/||A^T b|| = " +
+                formatNumber(m_recorder.status().relativeResidual) + " > " + formatNumber(m_tol)};
+  }
+
+ private:
+  Vector& zs() { return m_M ? m_z : m_s; }
+
+  const linalg::LinearOperator& m_A;
+  const linalg::LinearOperator& m_At;
+  const Vector& m_b;
+  Vector& m_x;
+  const Preconditioner* m_M;
+  std::string m_preconditioner;
+  double m_atb2 = 1, m_tol;
+  SolveRecorder& m_recorder;
+  Vector m_r = Vector::temporary(m_b.layout(), "cgls.r"), m_q = Vector::temporary(m_b.layout(), "cgls.q");
+  Vector m_s = Vector::temporary(m_x.layout(), "cgls.s"), m_p = Vector::temporary(m_x.layout(), "cgls.p"), m_z;
+  Scalar m_gamma = Scalar::temporary("cgls.gamma"), m_gammaNew = Scalar::temporary("cgls.gammaNew");
+  Scalar m_qq = Scalar::temporary("cgls.qq"), m_alpha = Scalar::temporary("cgls.alpha"),
+         m_beta = Scalar::temporary("cgls.beta");
+  Scalar m_ss = Scalar::temporary("cgls.ss"), m_status = Scalar::temporary("cgls.status"),
+         m_check = Scalar::temporary("cgls.check");
+  int m_restartsLeft = 1;
+};
+
+std::optional<Verdict> CglsIteration::check(CgIteration& it, int k, bool last, const std::array<float, 4>& v) {
+  SolverStatus& result = m_recorder.status();
+  const double tol = m_tol;
+  const int code = int(std::lround(v[1]));
+  const int when = int(std::lround(v[2]));
+  const double relres = std::sqrt(double(v[0]) / m_atb2);
+  const bool reportsConvergence = code == kConverged || (relres <= tol && code == kRunning);
+  if (code == kRunning && !reportsConvergence && std::isfinite(relres)) {
+    m_recorder.record(k, relres);
+    return std::nullopt;
+  }
+  // A verdict. A failure after the last step that mattered (s underflowing once x solves
+  // the problem: 0/0 in alpha) leaves x unchanged since (alpha = 0), so x itself decides.
+  normalResidual();
+  const double trueRelres = std::sqrt(double(m_ss.read4()[0]) / m_atb2);
+  if (trueRelres <= tol || (reportsConvergence && trueRelres <= 2.0 * tol)) {
+    m_recorder.record(k, trueRelres);
+    const int at = code == kRunning ? k : code == kConverged ? when : std::max(when - 1, 1);
+    return Verdict{Outcome::Converged, at,
+                   "converged: ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) + " <= " +
+                       formatNumber(trueRelres <= tol ? tol : 2.0 * tol) + " at iteration " + std::to_string(at) +
+                       (result.restarts > 0 ? " (after a restart from b - A x)" : "")};
+  }
+  if (reportsConvergence && std::isfinite(trueRelres) && !last && m_restartsLeft > 0) {
+    // The recurrence drifted from the true residual: restart from it once (as cg() does).
+    --m_restartsLeft;
+    ++result.restarts;
+    m_recorder.record(k, trueRelres);
+    it.start(k + 1);
+    return std::nullopt;
+  }
+  if (code == kNonFinite || !std::isfinite(relres) || !std::isfinite(trueRelres)) {
+    result.relativeResidual = NAN;
+    const int at = code == kNonFinite ? when : k;
+    return Verdict{Outcome::NonFinite, at,
+                   "a non-finite value appeared by iteration " + std::to_string(at) + " (overflow, or NaN/Inf in the matrix)"};
+  }
+  m_recorder.record(k, trueRelres);
+  if (code == kPqNotPositive) {
+    return Verdict{Outcome::Breakdown, when,
+                   "breakdown at iteration " + std::to_string(when) + ": ||A p||^2 = " + formatNumber(v[3]) +
+                       " while ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) +
+                       ": A is rank deficient (an unknown no row determines, or a null space)"};
+  }
+  if (code == kRhoNegative || code == kRhoZero) {
+    return Verdict{Outcome::Breakdown, when,
+                   "breakdown at iteration " + std::to_string(when) + ": s^T M^-1 s = " + formatNumber(v[3]) +
+                       " while ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) + ": the preconditioner " +
+                       m_preconditioner + " is not positive definite"};
+  }
+  if (reportsConvergence) {  // drifted again after the restart, or at the cap
+    return Verdict{Outcome::MaxIterations, k,
+                   "the recurrence reports convergence but ||A^T (b - A x)||/||A^T b|| = " + formatNumber(trueRelres) +
+                       " > 2 x " + formatNumber(tol) + " (float accuracy limit: ask for a looser tolerance)"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator& At, const Vector& b, Vector& x,
@@ -66,28 +218,17 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
   gl::StateGuard guard;
   stream::BackendScope backendScope(opts.backend);
   stream::Runtime::current().requireBackend(stream::Runtime::current().backend());
-  const bool preconditioned = M != nullptr && !M->isIdentity();
-
-  Vector r = Vector::temporary(b.layout(), "cgls.r");
-  Vector q = Vector::temporary(b.layout(), "cgls.q");
-  Vector s = Vector::temporary(x.layout(), "cgls.s");
-  Vector p = Vector::temporary(x.layout(), "cgls.p");
-  Vector z;
-  if (preconditioned) z = Vector::temporary(x.layout(), "cgls.z");
-  Vector& zs = preconditioned ? z : s;
-  Scalar gamma = Scalar::temporary("cgls.gamma"), gammaNew = Scalar::temporary("cgls.gammaNew");
-  Scalar qq = Scalar::temporary("cgls.qq"), alpha = Scalar::temporary("cgls.alpha"), beta = Scalar::temporary("cgls.beta");
-  Scalar ss = Scalar::temporary("cgls.ss"), status = Scalar::temporary("cgls.status"), check = Scalar::temporary("cgls.check");
   SolverStatus& result = recorder.status();
 
+  const bool preconditioned = M != nullptr && !M->isIdentity();
+  CglsIteration it(A, At, b, x, preconditioned ? M : nullptr, quoted(M ? M->name() : ""), limits.tolerance, recorder);
+
   // ||A^T b||^2 and the first normal residual s = A^T (b - A x), one read-back for both.
-  At.apply(b, s);
-  stream::dot(s, s, qq);
-  A.apply(x, q);
-  linalg::linearCombination(1.0f, b, -1.0f, q, r);
-  At.apply(r, s);
-  stream::dot(s, s, ss);
-  Pass("solvers/cg_initial").label("cgls initial").input("u_bb", qq).input("u_rr", ss).output(check).run();
+  Scalar check = Scalar::temporary("cgls.check");
+  At.apply(b, it.s());
+  stream::dot(it.s(), it.s(), it.qq());
+  it.normalResidual();
+  Pass("solvers/cg_initial").label("cgls initial").input("u_bb", it.qq()).input("u_rr", it.ss()).output(check).run();
   const std::array<float, 4> initial = check.read4();
   const double atb2 = initial[0], ss0 = initial[1];
   if (!std::isfinite(atb2)) {
@@ -105,111 +246,14 @@ SolverStatus cgls(const linalg::LinearOperator& A, const linalg::LinearOperator&
     return recorder.finish(Outcome::NonFinite, 0,
                            "the initial residual A^T (b - A x) is not finite: NaN or Inf in x " + quoted(x.name()));
   }
-  const double tol = limits.tolerance;
   recorder.record(0, std::sqrt(ss0 / atb2));
-  if (result.relativeResidual <= tol)
+  if (result.relativeResidual <= limits.tolerance)
     return recorder.finish(Outcome::Converged, 0, "the initial guess already meets the tolerance (||A^T r||/||A^T b|| = " +
                                                       formatNumber(result.relativeResidual) + ")");
   if (limits.maxIterations == 0) return recorder.finish(Outcome::MaxIterations, 0, "maxIterations = 0");
-
-  // p = z = M^-1 s, gamma = s.z; from the set-up or, once, from the true residual after a
-  // drifted convergence.
-  auto startDirections = [&]() {
-    if (preconditioned) M->apply(s, z);
-    stream::dot(s, zs, gamma);
-    linalg::copy(zs, p);
-    status.write4({0.0f, 0.0f, 0.0f, 0.0f});
-  };
-  startDirections();
-  int restartsLeft = 1;
-  // The true normal residual ||A^T (b - A x)|| / ||A^T b|| (r and s become the true ones).
-  auto trueResidual = [&]() -> double {
-    A.apply(x, q);
-    linalg::linearCombination(1.0f, b, -1.0f, q, r);
-    At.apply(r, s);
-    stream::dot(s, s, ss);
-    return std::sqrt(double(ss.read4()[0]) / atb2);
-  };
-
-  for (int k = 1; k <= limits.maxIterations; ++k) {
-    A.apply(p, q);
-    stream::dot(q, q, qq);
-    Pass("solvers/cg_alpha").label("cgls alpha").input("u_rho", gamma).input("u_pq", qq).input("u_status", status)
-        .uniform("u_iteration", k).output(alpha).output(status).run();
-    linalg::axpy(Coefficient(alpha), p, x);
-    linalg::axpy(-alpha, q, r);
-    At.apply(r, s);
-    if (preconditioned) M->apply(s, z);
-    stream::dot(s, zs, gammaNew);
-    if (preconditioned) stream::dot(s, s, ss);
-    Pass("solvers/cgls_converged").label("cgls converged").input("u_ss", preconditioned ? ss : gammaNew)
-        .input("u_status", status).uniform("u_threshold", float(tol * tol * atb2)).uniform("u_iteration", k)
-        .output(status).run();
-    if (k < limits.maxIterations) {
-      Pass("solvers/cg_beta").label("cgls beta").input("u_rhoNew", gammaNew).input("u_rho", gamma).output(beta).run();
-      linalg::xpay(zs, Coefficient(beta), p);
-    }
-    std::swap(gamma, gammaNew);
-
-    if (!limits.due(k)) continue;
-    Pass("solvers/cg_check").label("cgls check").input("u_rr", preconditioned ? ss : gamma).input("u_status", status)
-        .output(check).run();
-    const std::array<float, 4> v = check.read4();
-    const int code = int(std::lround(v[1]));
-    const int when = int(std::lround(v[2]));
-    const double relres = std::sqrt(double(v[0]) / atb2);
-    const bool reportsConvergence = code == kConverged || (relres <= tol && code == kRunning);
-    if (code == kRunning && !reportsConvergence && std::isfinite(relres)) {
-      recorder.record(k, relres);
-      continue;
-    }
-    // A verdict. A failure after the last step that mattered (s underflowing once x solves
-    // the problem: 0/0 in alpha) leaves x unchanged since (alpha = 0), so x itself decides.
-    const double trueRelres = trueResidual();
-    if (trueRelres <= tol || (reportsConvergence && trueRelres <= 2.0 * tol)) {
-      recorder.record(k, trueRelres);
-      const int at = code == kRunning ? k : code == kConverged ? when : std::max(when - 1, 1);
-      return recorder.finish(Outcome::Converged, at,
-                             "converged: ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) + " <= " +
-                                 formatNumber(trueRelres <= tol ? tol : 2.0 * tol) + " at iteration " +
-                                 std::to_string(at) + (result.restarts > 0 ? " (after a restart from b - A x)" : ""));
-    }
-    if (reportsConvergence && std::isfinite(trueRelres) && k < limits.maxIterations && restartsLeft > 0) {
-      // The recurrence drifted from the true residual: restart from it once (as cg() does).
-      --restartsLeft;
-      ++result.restarts;
-      recorder.record(k, trueRelres);
-      startDirections();
-      continue;
-    }
-    if (code == kNonFinite || !std::isfinite(relres) || !std::isfinite(trueRelres)) {
-      result.relativeResidual = NAN;
-      const int at = code == kNonFinite ? when : k;
-      return recorder.finish(Outcome::NonFinite, at,
-                             "a non-finite value appeared by iteration " + std::to_string(at) +
-                                 " (overflow, or NaN/Inf in the matrix)");
-    }
-    recorder.record(k, trueRelres);
-    if (code == kPqNotPositive)
-      return recorder.finish(Outcome::Breakdown, when,
-                             "breakdown at iteration " + std::to_string(when) + ": ||A p||^2 = " + formatNumber(v[3]) +
-                                 " while ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) +
-                                 ": A is rank deficient (an unknown no row determines, or a null space)");
-    if (code == kRhoNegative || code == kRhoZero)
-      return recorder.finish(Outcome::Breakdown, when,
-                             "breakdown at iteration " + std::to_string(when) + ": s^T M^-1 s = " + formatNumber(v[3]) +
-                                 " while ||A^T r||/||A^T b|| = " + formatNumber(trueRelres) + ": the preconditioner " +
-                                 quoted(M ? M->name() : "") + " is not positive definite");
-    if (reportsConvergence)  // drifted again after the restart, or at the cap
-      return recorder.finish(Outcome::MaxIterations, k,
-                             "the recurrence reports convergence but ||A^T (b - A x)||/||A^T b|| = " +
-                                 formatNumber(trueRelres) + " > 2 x " + formatNumber(tol) +
-                                 " (float accuracy limit: ask for a looser tolerance)");
-  }
-  return recorder.finish(Outcome::MaxIterations, limits.maxIterations,
-                         "not converged after " + std::to_string(limits.maxIterations) +
-                             " iterations: ||A^T r||/||A^T b|| = " + formatNumber(result.relativeResidual) + " > " +
-                             formatNumber(tol));
+  it.setAtb2(atb2);
+  CgDriver driver(nullptr, limits, opts, recorder);
+  return recorder.finish(driver.iterate(it, it));
 }
 
 }  // namespace texstream::solvers

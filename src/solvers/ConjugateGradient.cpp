@@ -30,7 +30,7 @@ SolverStatus cgLoop(const linalg::LinearOperator& A, const stream::Vector& b, st
   if (M) system.z = stream::Vector::temporary(b.layout(), "cg.z");
   const std::unique_ptr<CgIteration> algorithm =
       runtime.backend() == stream::Backend::Compute ? chronopoulosGearCg(system) : classicCg(system);
-  CgDriver driver(system, limits, options, recorder);
+  CgDriver driver(&system, limits, options, recorder);
   if (std::optional<Verdict> verdict = driver.setUp(*algorithm)) return driver.finish(*verdict);
   return driver.finish(driver.iterate(*algorithm));
 }

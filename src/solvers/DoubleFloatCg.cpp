@@ -2,7 +2,9 @@
 // per vector operation, ping-pong pairs for the vectors a pass both reads and writes.
 #include <texstream/solvers/DoubleFloatCg.h>
 
+#include <texstream/solvers/CgDriver.h>
 #include <texstream/solvers/InternalOrder.h>
+#include <texstream/solvers/SolveRecorder.h>
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
@@ -65,6 +67,135 @@ void direction(const DoubleFloatVector& r, const DoubleFloatVector& p, const str
     pass.define("FIRST");
   }
   pass.output(out.mutableHi()).output(out.mutableLo()).run();
+}
+
+// Classic PCG in pairs (Hestenes & Stiefel 1952) as a CgIteration, and its residual
+// policy, "replaced from a double-float defect": when the recurrence residual meets the
+// tolerance or has fallen by kReplaceAfter since the last replacement, the true residual
+// b - A x in the pair arithmetic replaces it (the recurrence drifts from b - A x by the
+// pairs' rounding times the condition number), the direction kept (van der Vorst & Ye 2000)
+// where the two agree within 2x.
+class DoubleFloatCgIteration final : public CgIteration, public ResidualPolicy {
+ public:
+  DoubleFloatCgIteration(const linalg::LinearOperator& A, const DoubleFloatVector& b, DoubleFloatVector& x,
+                         const stream::Vector* weight, double bNorm, double tolerance, SolveRecorder& recorder)
+      : m_A(A), m_b(b), m_x(x), m_weight(weight), m_bNorm(bNorm), m_tolerance(tolerance), m_recorder(recorder) {}
+
+  /// r = b - A x (the true residual) and rz = r . w r; returns ||r|| / ||b||.
+  double trueResidual() {
+    m_A.applyInDoubleFloat(*m_xs[m_xi], m_q);
+    subtract(m_b, m_q, *m_rs[m_ri]);
+    linalg::doubleFloatDot(*m_rs[m_ri], *m_rs[m_ri], m_rz, m_weight);
+    linalg::doubleFloatDot(*m_rs[m_ri], *m_rs[m_ri], m_rr);
+    return std::sqrt(std::max(0.0, linalg::readDoubleFloat(m_rr))) / m_bNorm;
+  }
+  void setLastTrue(double relative) { m_lastTrue = relative; }
+
+  // p = w r (rz is r's, from trueResidual).
+  void start(int) override { direction(*m_rs[m_ri], *m_ps[m_pi], m_weight, nullptr, *m_ps[m_pi]); }
+
+  void iterate(int, bool) override {
+    m_A.applyInDoubleFloat(*m_ps[m_pi], m_q);          // q = A p
+    linalg::doubleFloatDot(*m_ps[m_pi], m_q, m_pq);    // p . q
+    quotient(m_rz, m_pq, m_alpha);                     // alpha = rz / p . q (flags p . q <= 0)
+    stream::Pass("solvers/df_cg_update")               // x += alpha p, r -= alpha q
+        .label("double-float cg update")
+        .input("u_xHi", m_xs[m_xi]->hi()).input("u_xLo", m_xs[m_xi]->lo())
+        .input("u_rHi", m_rs[m_ri]->hi()).input("u_rLo", m_rs[m_ri]->lo())
+        .input("u_pHi", m_ps[m_pi]->hi()).input("u_pLo", m_ps[m_pi]->lo())
+        .input("u_qHi", m_q.hi()).input("u_qLo", m_q.lo())
+        .input("u_alpha", m_alpha)
+        .output(m_xs[1 - m_xi]->mutableHi()).output(m_xs[1 - m_xi]->mutableLo())
+        .output(m_rs[1 - m_ri]->mutableHi()).output(m_rs[1 - m_ri]->mutableLo())
+        .run();
+    m_xi = 1 - m_xi;
+    m_ri = 1 - m_ri;
+    linalg::doubleFloatDot(*m_rs[m_ri], *m_rs[m_ri], m_rzNext, m_weight);  // rz' = r . w r
+    quotient(m_rzNext, m_rz, m_beta);                                      // beta = rz' / rz
+    std::swap(m_rz, m_rzNext);
+    direction(*m_rs[m_ri], *m_ps[m_pi], m_weight, &m_beta, *m_ps[1 - m_pi]);  // p = w r + beta p
+    m_pi = 1 - m_pi;
+  }
+
+  void replaceResidual(int) override {}  // check() replaces the residual itself
+  const stream::Scalar& residualSquared() override { return m_rr; }
+
+  // (r . r as a pair, the breakdown flag of alpha's pass, 0).
+  std::optional<std::array<float, 4>> readCheck() override {
+    linalg::doubleFloatDot(*m_rs[m_ri], *m_rs[m_ri], m_rr);
+    const std::array<float, 4> rr = m_rr.read4();
+    return std::array<float, 4>{rr[0], rr[1], m_alpha.read4()[2], 0.0f};
+  }
+
+  std::optional<Verdict> check(CgIteration& it, int k, bool last, const std::array<float, 4>& texel) override;
+  Verdict atCap(int cap) override {
+    return {Outcome::MaxIterations, cap,
+            "not converged in " + std::to_string(cap) + " iterations, residual " +
+                text::formatNumber(m_recorder.status().relativeResidual)};
+  }
+
+  /// The solution in the caller's x where the ping-pong left it in the other pair.
+  void settle() {
+    if (m_xi == 0) return;
+    linalg::copy(m_xOther.hi(), m_x.mutableHi());
+    linalg::copy(m_xOther.lo(), m_x.mutableLo());
+    m_xi = 0;
+  }
+
+ private:
+  DoubleFloatVector temporary(const char* name) { return DoubleFloatVector::temporary(m_b.layout(), name); }
+
+  const linalg::LinearOperator& m_A;
+  const DoubleFloatVector& m_b;
+  DoubleFloatVector& m_x;
+  const stream::Vector* m_weight;
+  double m_bNorm, m_tolerance;
+  SolveRecorder& m_recorder;
+  DoubleFloatVector m_xOther = temporary("doubleFloatCg.x'"), m_r = temporary("doubleFloatCg.r"),
+                    m_rOther = temporary("doubleFloatCg.r'"), m_p = temporary("doubleFloatCg.p"),
+                    m_pOther = temporary("doubleFloatCg.p'"), m_q = temporary("doubleFloatCg.q");
+  stream::Scalar m_rr = stream::Scalar::temporary("doubleFloatCg.rr"), m_rz = stream::Scalar::temporary("doubleFloatCg.rz"),
+                 m_rzNext = stream::Scalar::temporary("doubleFloatCg.rz'"),
+                 m_pq = stream::Scalar::temporary("doubleFloatCg.pq"),
+                 m_alpha = stream::Scalar::temporary("doubleFloatCg.alpha"),
+                 m_beta = stream::Scalar::temporary("doubleFloatCg.beta");
+  DoubleFloatVector* m_xs[2] = {&m_x, &m_xOther};
+  DoubleFloatVector* m_rs[2] = {&m_r, &m_rOther};
+  DoubleFloatVector* m_ps[2] = {&m_p, &m_pOther};
+  int m_xi = 0, m_ri = 0, m_pi = 0;
+  /// The true residual at the last replacement, and replacements in a row that gained
+  /// less than half of it (two: the pairs' precision is reached, Stagnated).
+  double m_lastTrue = 0;
+  int m_slowReplacements = 0;
+};
+
+std::optional<Verdict> DoubleFloatCgIteration::check(CgIteration& it, int k, bool, const std::array<float, 4>& texel) {
+  SolverStatus& status = m_recorder.status();
+  const double recurrence = std::sqrt(std::max(0.0, double(texel[0]) + double(texel[1]))) / m_bNorm;
+  m_recorder.record(k, recurrence);
+  if (!std::isfinite(recurrence)) return Verdict{Outcome::NonFinite, k, "a non-finite residual at iteration " + std::to_string(k)};
+  if (texel[2] != 0.0f) {
+    return Verdict{Outcome::Breakdown, k, "p^T A p <= 0 at iteration " + std::to_string(k) +
+                                              " (A is not symmetric positive definite in double-float arithmetic)"};
+  }
+  if (recurrence > m_tolerance && recurrence > kReplaceAfter * m_lastTrue) return std::nullopt;
+  const double relative = trueResidual();
+  m_recorder.record(k, relative);
+  ++status.restarts;
+  // Keeping p assumes r . p = r . z, which holds while b - A x is close to the recurrence;
+  // where they differ by more than 2x, the direction restarts (p = w r).
+  if (relative > 2 * recurrence) it.start(k + 1);
+  if (relative <= m_tolerance) {
+    return Verdict{Outcome::Converged, k,
+                   "converged in " + std::to_string(k) + " iterations, true residual " + text::formatNumber(relative)};
+  }
+  m_slowReplacements = relative > 0.5 * m_lastTrue ? m_slowReplacements + 1 : 0;
+  m_lastTrue = std::min(m_lastTrue, relative);
+  if (m_slowReplacements < 2) return std::nullopt;
+  return Verdict{Outcome::Stagnated, k,
+                 "stagnated at true residual " + text::formatNumber(relative) + " after " + std::to_string(k) +
+                     " iterations (the recurrence at " + text::formatNumber(recurrence) + ", tolerance " +
+                     text::formatNumber(m_tolerance) + "): the pairs' precision times the condition number"};
 }
 
 SolverStatus doubleFloatCgLoop(const linalg::LinearOperator& A, const DoubleFloatVector& b, DoubleFloatVector& x,
@@ -130,180 +261,51 @@ namespace {
 SolverStatus doubleFloatCgLoop(const linalg::LinearOperator& A, const DoubleFloatVector& b, DoubleFloatVector& x,
                                const IterationLimits& limits, const IterativeOptions& options,
                                const stream::Vector* weight, const std::string& where) {
-  const auto start = std::chrono::steady_clock::now();
-  SolverStatus status;
-  auto finish = [&](Outcome outcome, std::string message) {
-    status.outcome = outcome;
-    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
-    status.message = where + ": " + std::move(message);
-    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return status;
-  };
-  auto record = [&](int iteration, double relative) {
-    status.residualHistory.push_back(relative);
-    status.checkedAt.push_back(iteration);
-    status.relativeResidual = relative;
-    if (options.onCheck) options.onCheck(iteration, relative);
+  SolveRecorder recorder(where, options.onCheck);
+  SolverStatus& status = recorder.status();
+  // The residuals are formed in the pair arithmetic: the status's true residual is the last.
+  auto finish = [&](Outcome outcome, int iterations, const std::string& message) {
+    status.trueRelativeResidual = status.relativeResidual;
+    return recorder.finish(outcome, iterations, message);
   };
 
-  const stream::Layout& layout = b.layout();
-  stream::Scalar rr = stream::Scalar::temporary("doubleFloatCg.rr");
-  linalg::doubleFloatDot(b, b, rr);
-  const double bNorm = std::sqrt(linalg::readDoubleFloat(rr));
-  if (!std::isfinite(bNorm)) return finish(Outcome::NonFinite, "||b|| is not finite");
+  stream::Scalar bb = stream::Scalar::temporary("doubleFloatCg.bb");
+  linalg::doubleFloatDot(b, b, bb);
+  const double bNorm = std::sqrt(linalg::readDoubleFloat(bb));
+  if (!std::isfinite(bNorm)) return finish(Outcome::NonFinite, 0, "||b|| is not finite");
   if (bNorm == 0) {
     x.setZero();
-    record(0, 0);
-    return finish(Outcome::Converged, "b = 0, x = 0");
+    recorder.record(0, 0);
+    return finish(Outcome::Converged, 0, "b = 0, x = 0");
   }
-
-  DoubleFloatVector xOther = DoubleFloatVector::temporary(layout, "doubleFloatCg.x'");
-  DoubleFloatVector r = DoubleFloatVector::temporary(layout, "doubleFloatCg.r");
-  DoubleFloatVector rOther = DoubleFloatVector::temporary(layout, "doubleFloatCg.r'");
-  DoubleFloatVector p = DoubleFloatVector::temporary(layout, "doubleFloatCg.p");
-  DoubleFloatVector pOther = DoubleFloatVector::temporary(layout, "doubleFloatCg.p'");
-  DoubleFloatVector q = DoubleFloatVector::temporary(layout, "doubleFloatCg.q");
-  stream::Scalar rz = stream::Scalar::temporary("doubleFloatCg.rz");
-  stream::Scalar rzNext = stream::Scalar::temporary("doubleFloatCg.rz'");
-  stream::Scalar pq = stream::Scalar::temporary("doubleFloatCg.pq");
-  stream::Scalar alpha = stream::Scalar::temporary("doubleFloatCg.alpha");
-  stream::Scalar beta = stream::Scalar::temporary("doubleFloatCg.beta");
-  DoubleFloatVector* xs[2] = {&x, &xOther};
-  DoubleFloatVector* rs[2] = {&r, &rOther};
-  DoubleFloatVector* ps[2] = {&p, &pOther};
-  int xi = 0, ri = 0, pi = 0;
-
-  // r = b - A x (the true residual), rz = r . w r and, when starting, p = w r; returns
-  // ||r|| / ||b||. Later the direction is kept where it can be (residual replacement: van
-  // der Vorst & Ye 2000), so CG goes on at its rate with the recurrence's drift removed.
-  auto replaceResidual = [&](bool start) {
-    A.applyInDoubleFloat(*xs[xi], q);
-    subtract(b, q, *rs[ri]);
-    if (start) direction(*rs[ri], *ps[pi], weight, nullptr, *ps[pi]);
-    linalg::doubleFloatDot(*rs[ri], *rs[ri], rz, weight);
-    linalg::doubleFloatDot(*rs[ri], *rs[ri], rr);
-    return std::sqrt(std::max(0.0, linalg::readDoubleFloat(rr))) / bNorm;
-  };
-  // The solution in the caller's x when the ping-pong left it in the other pair.
-  auto settle = [&] {
-    if (xi != 0) {
-      linalg::copy(xOther.hi(), x.mutableHi());
-      linalg::copy(xOther.lo(), x.mutableLo());
-      xi = 0;
-    }
-  };
-
-  double relative = replaceResidual(true);
-  record(0, relative);
-  if (!std::isfinite(relative)) return finish(Outcome::NonFinite, "the initial residual is not finite");
   const double tolerance = options.tolerance;
+  DoubleFloatCgIteration it(A, b, x, weight, bNorm, tolerance, recorder);
+  const double relative = it.trueResidual();
+  it.setLastTrue(relative);
+  recorder.record(0, relative);
+  if (!std::isfinite(relative)) return finish(Outcome::NonFinite, 0, "the initial residual is not finite");
   if (relative <= tolerance) {
-    return finish(Outcome::Converged, "the initial guess meets the tolerance (" + text::formatNumber(relative) + ")");
+    return finish(Outcome::Converged, 0, "the initial guess meets the tolerance (" + text::formatNumber(relative) + ")");
   }
-  // The true residual at the last replacement, and replacements in a row that gained less
-  // than half of it (two: the pairs' precision is reached, Stagnated).
-  double lastTrue = relative;
-  int slowReplacements = 0;
-  for (int k = 1; k <= limits.maxIterations; ++k) {
-    A.applyInDoubleFloat(*ps[pi], q);
-    linalg::doubleFloatDot(*ps[pi], q, pq);
-    quotient(rz, pq, alpha);
-    stream::Pass("solvers/df_cg_update")
-        .label("double-float cg update")
-        .input("u_xHi", xs[xi]->hi())
-        .input("u_xLo", xs[xi]->lo())
-        .input("u_rHi", rs[ri]->hi())
-        .input("u_rLo", rs[ri]->lo())
-        .input("u_pHi", ps[pi]->hi())
-        .input("u_pLo", ps[pi]->lo())
-        .input("u_qHi", q.hi())
-        .input("u_qLo", q.lo())
-        .input("u_alpha", alpha)
-        .output(xs[1 - xi]->mutableHi())
-        .output(xs[1 - xi]->mutableLo())
-        .output(rs[1 - ri]->mutableHi())
-        .output(rs[1 - ri]->mutableLo())
-        .run();
-    xi = 1 - xi;
-    ri = 1 - ri;
-    linalg::doubleFloatDot(*rs[ri], *rs[ri], rzNext, weight);
-    quotient(rzNext, rz, beta);
-    std::swap(rz, rzNext);
-    direction(*rs[ri], *ps[pi], weight, &beta, *ps[1 - pi]);
-    pi = 1 - pi;
-    status.iterations = k;
-    if (!limits.due(k)) continue;
-
-    linalg::doubleFloatDot(*rs[ri], *rs[ri], rr);
-    relative = std::sqrt(std::max(0.0, linalg::readDoubleFloat(rr))) / bNorm;
-    const auto alphaTexel = alpha.read4();
-    record(k, relative);
-    if (!std::isfinite(relative)) {
-      settle();
-      return finish(Outcome::NonFinite, "a non-finite residual at iteration " + std::to_string(k));
-    }
-    if (alphaTexel[2] != 0.0f) {
-      settle();
-      return finish(Outcome::Breakdown, "p^T A p <= 0 at iteration " + std::to_string(k) +
-                                            " (A is not symmetric positive definite in double-float arithmetic)");
-    }
-    // The recurrence meets the tolerance, or has fallen by 1e-3 since the last replacement:
-    // the true residual replaces it (the recurrence drifts from b - A x by the pairs'
-    // rounding times the condition number).
-    if (relative > tolerance && relative > kReplaceAfter * lastTrue) continue;
-    const double recurrence = relative;
-    relative = replaceResidual(false);
-    record(k, relative);
-    ++status.restarts;
-    // Keeping p assumes r . p = r . z, which holds while b - A x is close to the
-    // recurrence; where they differ by more than 2x, the direction restarts (p = w r).
-    if (relative > 2 * recurrence) direction(*rs[ri], *ps[pi], weight, nullptr, *ps[pi]);
-    if (relative <= tolerance) {
-      settle();
-      return finish(Outcome::Converged, "converged in " + std::to_string(k) + " iterations, true residual " +
-                                            text::formatNumber(relative));
-    }
-    slowReplacements = relative > 0.5 * lastTrue ? slowReplacements + 1 : 0;
-    lastTrue = std::min(lastTrue, relative);
-    if (slowReplacements >= 2) {
-      settle();
-      return finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) + " after " +
-                                            std::to_string(k) + " iterations (the recurrence at " +
-                                            text::formatNumber(recurrence) + ", tolerance " +
-                                            text::formatNumber(tolerance) +
-                                            "): the pairs' precision times the condition number");
-    }
-  }
-  settle();
-  return finish(Outcome::MaxIterations, "not converged in " + std::to_string(limits.maxIterations) +
-                                            " iterations, residual " + text::formatNumber(relative));
+  CgDriver driver(nullptr, limits, options, recorder);
+  const Verdict verdict = driver.iterate(it, it);
+  it.settle();
+  return finish(verdict.outcome, verdict.iterations, verdict.message);
 }
 
 }  // namespace
 
 RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const PairDefectCorrection& target,
-                                         const linalg::LinearOperator& A, const RefinementOptions& options,
-                                         const IterativeOptions& inner, const stream::Vector* weight) {
+                                         const linalg::LinearOperator& A, const IterativeOptions& options,
+                                         const RefinementOptions& refinement, const stream::Vector* weight) {
   const std::string where = "refineWithDoubleFloatCg(" + text::quoted(A.name()) + ")";
-  validateRefinementOptions("refineWithDoubleFloatCg", options);
-  const int cap = resolveLimits("refineWithDoubleFloatCg", inner, kDoubleFloatCgDefaults).maxIterations;
+  validateRefinementOptions("refineWithDoubleFloatCg", options.tolerance, refinement);
+  const double tolerance = options.tolerance;
+  const int cap = resolveLimits("refineWithDoubleFloatCg", options, kDoubleFloatCgDefaults).maxIterations;
   if (!target.defect || !target.addCorrection || !target.subtractCorrection)
     throw std::invalid_argument(where + ": the defect correction lacks one of its three calls");
-  const auto start = std::chrono::steady_clock::now();
-  RefinementStatus status;
-  auto finish = [&](Outcome outcome, std::string message) {
-    status.outcome = outcome;
-    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
-    status.message = where + ": " + std::move(message);
-    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return status;
-  };
-  auto record = [&](int inner, double relative) {
-    status.residualHistory.push_back(relative);
-    status.checkedAt.push_back(status.iterations);
-    status.relativeResidual = relative;
-    if (options.onStep) options.onStep(int(status.residualHistory.size()) - 1, inner, relative);
-  };
+  RefinementRecorder recorder(where, refinement.onStep);
+  RefinementStatus& status = recorder.status();
   gl::StateGuard guard;
   DoubleFloatVector r = DoubleFloatVector::temporary(layout, "refineWithDoubleFloatCg.r");
   DoubleFloatVector c = DoubleFloatVector::temporary(layout, "refineWithDoubleFloatCg.c");
@@ -313,20 +315,20 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
     return bNorm > 0 ? rNorm / bNorm : rNorm;
   };
   double relative = defect();
-  record(0, relative);
-  if (!std::isfinite(relative)) return finish(Outcome::NonFinite, "the initial defect is not finite");
+  recorder.record(status.iterations, 0, relative);
+  if (!std::isfinite(relative)) return recorder.finish(Outcome::NonFinite, "the initial defect is not finite");
   int slowSteps = 0;
   std::string last = "no inner solve";
-  for (int step = 0; step < options.maxOuterSteps; ++step) {
-    if (relative <= options.tolerance) {
-      return finish(Outcome::Converged, "true residual " + text::formatNumber(relative) + " after " +
+  for (int step = 0; step < refinement.maxOuterSteps; ++step) {
+    if (relative <= tolerance) {
+      return recorder.finish(Outcome::Converged, "true residual " + text::formatNumber(relative) + " after " +
                                             std::to_string(status.outerSteps()) + " steps, " +
                                             std::to_string(status.iterations) + " double-float CG iterations");
     }
     if (status.iterations >= cap) break;
-    IterativeOptions solve = inner;
+    IterativeOptions solve = options;
     solve.maxIterations = cap - status.iterations;
-    solve.tolerance = float(std::clamp(0.5 * options.tolerance / relative, 1e-8, 0.5));
+    solve.tolerance = float(std::clamp(0.5 * tolerance / relative, 1e-8, 0.5));
     solve.onCheck = nullptr;
     c.setZero();
     const SolverStatus s = doubleFloatCg(A, r, c, solve, weight);
@@ -335,45 +337,45 @@ RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const Pai
     last = s.message;
     if (s.outcome == Outcome::NonFinite || s.outcome == Outcome::Breakdown) {
       const double kept = defect();  // r again for the caller's x, which has not moved
-      record(s.iterations, kept);
-      return finish(s.outcome, "the inner solve failed: " + s.message);
+      recorder.record(status.iterations, s.iterations, kept);
+      return recorder.finish(s.outcome, "the inner solve failed: " + s.message);
     }
     target.addCorrection(c);
     const double now = defect();
     if (!(now < relative)) {  // the correction did not help: undone
       target.subtractCorrection(c);
-      record(s.iterations, relative);
+      recorder.record(status.iterations, s.iterations, relative);
       if (s.outcome == Outcome::MaxIterations && status.iterations >= cap) {
-        return finish(Outcome::MaxIterations,
+        return recorder.finish(Outcome::MaxIterations,
                       "true residual " + text::formatNumber(relative) + " when the cap of " + std::to_string(cap) +
                           " double-float CG iterations cut the last inner solve short (its correction was undone; " +
                           s.message + ")");
       }
-      return finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) +
-                                            " (tolerance " + text::formatNumber(options.tolerance) +
+      return recorder.finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) +
+                                            " (tolerance " + text::formatNumber(tolerance) +
                                             "; the last correction raised it and was undone; last inner solve: " + last +
                                             ")");
     }
-    slowSteps = now > options.minimumReduction * relative ? slowSteps + 1 : 0;
+    slowSteps = now > refinement.minimumReduction * relative ? slowSteps + 1 : 0;
     relative = now;
-    record(s.iterations, relative);
-    if (slowSteps >= 2 && relative > options.tolerance) {
-      return finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) +
-                                            " (tolerance " + text::formatNumber(options.tolerance) +
+    recorder.record(status.iterations, s.iterations, relative);
+    if (slowSteps >= 2 && relative > tolerance) {
+      return recorder.finish(Outcome::Stagnated, "stagnated at true residual " + text::formatNumber(relative) +
+                                            " (tolerance " + text::formatNumber(tolerance) +
                                             "; last inner solve: " + last + ")");
     }
   }
-  if (relative <= options.tolerance) {
-    return finish(Outcome::Converged, "true residual " + text::formatNumber(relative) + " after " +
+  if (relative <= tolerance) {
+    return recorder.finish(Outcome::Converged, "true residual " + text::formatNumber(relative) + " after " +
                                           std::to_string(status.outerSteps()) + " steps, " +
                                           std::to_string(status.iterations) + " double-float CG iterations");
   }
-  return finish(Outcome::MaxIterations, "true residual " + text::formatNumber(relative) + " after " +
+  return recorder.finish(Outcome::MaxIterations, "true residual " + text::formatNumber(relative) + " after " +
                                             std::to_string(status.outerSteps()) + " steps, " +
                                             std::to_string(status.iterations) + " double-float CG iterations (at most " +
-                                            std::to_string(options.maxOuterSteps) + " steps and " +
+                                            std::to_string(refinement.maxOuterSteps) + " steps and " +
                                             std::to_string(cap) + " iterations; tolerance " +
-                                            text::formatNumber(options.tolerance) + ")");
+                                            text::formatNumber(tolerance) + ")");
 }
 
 }  // namespace texstream::solvers

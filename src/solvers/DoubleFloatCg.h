@@ -75,13 +75,14 @@ struct PairDefectCorrection {
 /// dominates and the next defect decides) and adds c. For systems where a float inner
 /// solve gains nothing (CurvatureFlow's pinching steps, texstream-solve): the outer loop's
 /// defect is as exact as the caller's arithmetic, each correction as exact as the pairs.
-/// options: tolerance (the true residual's), maxOuterSteps, minimumReduction (two steps in
-/// a row gaining less: Stagnated), onStep; innerTolerance is not used. inner: maxIterations
-/// (of all inner solves together), checkEvery, backend. A correction that raises the defect
-/// is undone and ends the refinement. The status: innerIterations per step, the true
-/// residual in residualHistory.
+/// options: tolerance (the true residual's, in (0, 1)), maxIterations (of all inner solves
+/// together), checkEvery, backend. refinement: maxOuterSteps, minimumReduction (two steps in
+/// a row gaining less: Stagnated), onStep; innerTolerance is not used. A correction that
+/// raises the defect is undone and ends the refinement. The status: innerIterations per
+/// step, the true residual in residualHistory.
 RefinementStatus refineWithDoubleFloatCg(const stream::Layout& layout, const PairDefectCorrection& target,
-                                         const linalg::LinearOperator& A, const RefinementOptions& options,
-                                         const IterativeOptions& inner = {}, const stream::Vector* weight = nullptr);
+                                         const linalg::LinearOperator& A, const IterativeOptions& options,
+                                         const RefinementOptions& refinement = {},
+                                         const stream::Vector* weight = nullptr);
 
 }  // namespace texstream::solvers

@@ -3,7 +3,7 @@
 // its rows in an order of its own (a segment matrix, an RCM-ordered BCRS matrix) and the
 // preconditioner is absent or diagonal, a solver gathers its vectors into that order once
 // and iterates on A.internal(): one product an iteration instead of two gathers around
-// each. cg(), mixedPrecisionCg() and doubleFloatCg() do.
+// each. cg() (in float and in mixed precision) and doubleFloatCg() do.
 #include <texstream/linalg/PermutedMatrix.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 

@@ -23,12 +23,15 @@
 // where it helps, and CG restarts from the true residual. Two steps in a row that gain
 // less than minimumReduction end the solve: Stagnated, or Breakdown / NonFinite naming the
 // failure when the last step failed.
+// It is cg() (ConjugateGradient.h) with the residual policy "replaced from a defect"
+// (CgDriver.h), chosen by solving for a solution held in higher precision: double-float
+// pairs on the GPU, or any DefectCorrection (doubles on the host, say).
 // The outcome and relativeResidual are the true residual's; residualHistory holds it at each
 // replacement (checkedAt: the iteration), innerIterations the iterations between them.
 //
 //   DoubleFloatVector b(n, "b"), x(n, "x");  b.upload(rhs);
 //   JacobiPreconditioner M(A);
-//   RefinementStatus s = mixedPrecisionCg(A, b, x, {.tolerance = 1e-11}, {.maxIterations = 5000}, &M);
+//   RefinementStatus s = cg(A, b, x, {.tolerance = 1e-11f, .maxIterations = 5000}, &M);
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/MixedPrecisionRefinement.h>
 
@@ -43,29 +46,28 @@ class Layout;
 
 namespace texstream::solvers {
 
-/// The unset fields of mixedPrecisionCg's CgOptions: 20000 iterations in all, a check
+/// The unset fields of mixed-precision cg's options: 20000 iterations in all, a check
 /// every 8.
 inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8};
 
-/// Solves A x = b, x and b double-float pairs on the GPU (x: the initial guess), the defect
-/// formed by LinearOperator::residualInDoubleFloat. options: tolerance (true residual),
-/// innerTolerance (the reduction between replacements), maxOuterSteps (replacements at
-/// most), minimumReduction (two replacements in a row gaining less: Stagnated). cgOptions:
-/// maxIterations (in all), checkEvery, asynchronousCheck (checks read without stalling the
-/// GPU; replacements up to checkEvery iterations later), backend, onCheck (the float
-/// recurrence residual at each check); its tolerance and fixedIterations are not used.
-/// M: nullptr, or a preconditioner of b's layout. A reordered matrix (PermutedMatrix) with
-/// no M or a diagonal one is solved in its internal order, the pairs gathered once each way.
-/// Throws gl::Error on shapes, std::invalid_argument on bad options.
-RefinementStatus mixedPrecisionCg(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
-                                  linalg::DoubleFloatVector& x, const RefinementOptions& options,
-                                  const CgOptions& cgOptions = {}, const Preconditioner* M = nullptr);
+/// Solves A x = b in mixed precision, x and b double-float pairs on the GPU (x: the initial
+/// guess), the defect formed by LinearOperator::residualInDoubleFloat. options: tolerance
+/// (the true residual's, in (0, 1)), maxIterations (in all), checkEvery, asynchronousCheck
+/// (checks read without stalling the GPU; replacements up to checkEvery iterations later),
+/// backend, onCheck (the float recurrence residual at each check); fixedIterations,
+/// checkTrueResidual and restartOnDrift are not used. updates: innerTolerance (the
+/// reduction between replacements), maxOuterSteps (replacements at most), minimumReduction
+/// (two replacements in a row gaining less: Stagnated), onStep. M: nullptr, or a
+/// preconditioner of b's layout. A reordered matrix (PermutedMatrix) with no M or a
+/// diagonal one is solved in its internal order, the pairs gathered once each way. Throws
+/// gl::Error on shapes, std::invalid_argument on bad options.
+RefinementStatus cg(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b, linalg::DoubleFloatVector& x,
+                    const CgOptions& options, const Preconditioner* M = nullptr, const RefinementOptions& updates = {});
 
 /// The same on any DefectCorrection (the solution and defect wherever the caller keeps
 /// them, MixedPrecisionRefinement.h), with A the float operator CG iterates with and
 /// `layout` the layout of its vectors.
-RefinementStatus mixedPrecisionCg(const stream::Layout& layout, const DefectCorrection& target,
-                                  const linalg::LinearOperator& A, const RefinementOptions& options,
-                                  const CgOptions& cgOptions = {}, const Preconditioner* M = nullptr);
+RefinementStatus cg(const stream::Layout& layout, const DefectCorrection& target, const linalg::LinearOperator& A,
+                    const CgOptions& options, const Preconditioner* M = nullptr, const RefinementOptions& updates = {});
 
 }  // namespace texstream::solvers

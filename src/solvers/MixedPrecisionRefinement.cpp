@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace texstream::solvers {
 
@@ -37,14 +38,33 @@ double norm2(const linalg::DoubleFloatVector& b) { return norm2(b.hi()); }
 
 std::span<const stream::EnumName<Precision>> precisionNames() { return kPrecisionNames; }
 
+RefinementRecorder::RefinementRecorder(std::string where, std::function<void(int, int, double)> onStep)
+    : m_where(std::move(where)), m_onStep(std::move(onStep)), m_start(std::chrono::steady_clock::now()) {}
+
+void RefinementRecorder::record(int iteration, int innerIterations, double relative) {
+  m_status.residualHistory.push_back(relative);
+  m_status.checkedAt.push_back(iteration);
+  m_status.relativeResidual = relative;
+  if (m_onStep) m_onStep(int(m_status.residualHistory.size()) - 1, innerIterations, relative);
+}
+
+RefinementStatus RefinementRecorder::finish(Outcome outcome, const std::string& message) {
+  m_status.outcome = outcome;
+  m_status.trueRelativeResidual = m_status.relativeResidual;  // formed in the higher precision
+  m_status.solver = m_where;
+  m_status.message = m_where + ": " + message;
+  m_status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
+  return m_status;
+}
+
 bool needsMixedPrecision(const SolverStatus& single) {
   return single.outcome == Outcome::Stagnated || single.outcome == Outcome::MaxIterations ||
          single.outcome == Outcome::Breakdown;
 }
 
-void validateRefinementOptions(const std::string& solver, const RefinementOptions& o) {
-  if (!(o.tolerance > 0.0 && o.tolerance < 1.0)) {
-    throw std::invalid_argument(solver + ": tolerance must be in (0, 1), got " + text::formatNumber(o.tolerance));
+void validateRefinementOptions(const std::string& solver, double tolerance, const RefinementOptions& o) {
+  if (!(tolerance > 0.0 && tolerance < 1.0)) {
+    throw std::invalid_argument(solver + ": tolerance must be in (0, 1), got " + text::formatNumber(tolerance));
   }
   if (!(o.innerTolerance > 0.0 && o.innerTolerance < 1.0)) {
     throw std::invalid_argument(solver + ": innerTolerance must be in (0, 1), got " +
@@ -60,37 +80,37 @@ void validateRefinementOptions(const std::string& solver, const RefinementOption
 }
 
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
-                        linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner) {
-  validateRefinementOptions("refine", options);
+                        linalg::DoubleFloatVector& x, const IterativeOptions& options,
+                        const RefinementOptions& refinement, const InnerSolve& inner) {
+  validateRefinementOptions("refine", options.tolerance, refinement);
   linalg::requireSquare("refine(\"" + A.name() + "\")", A);
   gl::StateGuard guard;
+  return refine(b.layout(), pairDefectCorrection(A, b, x), options, refinement, inner);
+}
+
+DefectCorrection pairDefectCorrection(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
+                                      linalg::DoubleFloatVector& x) {
   DefectCorrection pairs;
   pairs.rightHandSideNorm = norm2(b);
-  pairs.defect = [&](stream::Vector& r) {
+  pairs.defect = [&A, &b, &x](stream::Vector& r) {
     A.residualInDoubleFloat(b, x, r);
     return norm2(r);
   };
-  pairs.addCorrection = [&](const stream::Vector& c) { x.add(c); };
-  pairs.setSolutionZero = [&] { x.setZero(); };
-  return refine(b.layout(), pairs, options, inner);
+  pairs.addCorrection = [&x](const stream::Vector& c) { x.add(c); };
+  pairs.setSolutionZero = [&x] { x.setZero(); };
+  return pairs;
 }
 
-RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target,
-                        const RefinementOptions& options, const InnerSolve& inner) {
-  validateRefinementOptions("refine", options);
+RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target, const IterativeOptions& options,
+                        const RefinementOptions& refinement, const InnerSolve& inner) {
+  validateRefinementOptions("refine", options.tolerance, refinement);
+  const double tolerance = options.tolerance;
   if (!inner) throw std::invalid_argument("refine: no inner solve given");
   if (!target.defect || !target.addCorrection || !target.setSolutionZero)
     throw std::invalid_argument("refine: the defect correction lacks one of its three calls");
   gl::StateGuard guard;
-  const auto start = std::chrono::steady_clock::now();
-  RefinementStatus status;
-  auto finish = [&](Outcome outcome, std::string message) {
-    status.outcome = outcome;
-    status.trueRelativeResidual = status.relativeResidual;  // formed in the higher precision
-    status.message = std::move(message);
-    status.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return status;
-  };
+  RefinementRecorder recorder("refine", refinement.onStep);
+  RefinementStatus& status = recorder.status();
 
   stream::Vector r = stream::Vector::temporary(layout, "refine.r"), c = stream::Vector::temporary(layout, "refine.c");
   const double bNorm = target.rightHandSideNorm;
@@ -99,22 +119,19 @@ RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& ta
     return bNorm > 0 ? rNorm / bNorm : rNorm;
   };
   double relative = defect();
-  status.residualHistory.push_back(relative);
-  status.checkedAt.push_back(0);
-  status.relativeResidual = relative;
-  if (options.onStep) options.onStep(0, 0, relative);
-  if (!std::isfinite(relative)) return finish(Outcome::NonFinite, "refine: the initial residual is not finite");
+  recorder.record(0, 0, relative);
+  if (!std::isfinite(relative)) return recorder.finish(Outcome::NonFinite, "the initial residual is not finite");
   if (bNorm == 0) {
     target.setSolutionZero();
     status.relativeResidual = 0;
-    return finish(Outcome::Converged, "refine: b = 0, x = 0");
+    return recorder.finish(Outcome::Converged, "b = 0, x = 0");
   }
 
   int slowSteps = 0;
-  for (int step = 1; step <= options.maxOuterSteps; ++step) {
-    if (relative <= options.tolerance) break;
+  for (int step = 1; step <= refinement.maxOuterSteps; ++step) {
+    if (relative <= tolerance) break;
     c.setZero();
-    const double innerTolerance = std::clamp(0.5 * options.tolerance / relative, options.innerTolerance, 0.5);
+    const double innerTolerance = std::clamp(0.5 * tolerance / relative, refinement.innerTolerance, 0.5);
     const SolverStatus innerStatus = inner(r, c, innerTolerance);
     status.innerIterations.push_back(innerStatus.iterations);
     status.iterations += innerStatus.iterations;
@@ -122,7 +139,7 @@ RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& ta
     // step) still leaves a correction worth adding: the defect decides whether it helped.
     const bool noCorrection = innerStatus.outcome == Outcome::Breakdown && innerStatus.iterations == 0;
     if (innerStatus.outcome == Outcome::NonFinite || noCorrection) {
-      return finish(innerStatus.outcome, "refine: step " + std::to_string(step) + ": the inner solve ended in " +
+      return recorder.finish(innerStatus.outcome, "step " + std::to_string(step) + ": the inner solve ended in " +
                                              outcomeName(innerStatus.outcome) + ": " + innerStatus.message);
     }
     target.addCorrection(c);
@@ -134,41 +151,35 @@ RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& ta
       linalg::scale(-1.0f, c);
       target.addCorrection(c);
       relative = defect();
-      status.residualHistory.push_back(relative);
-      status.checkedAt.push_back(status.iterations);
-      status.relativeResidual = relative;
-      if (options.onStep) options.onStep(step, innerStatus.iterations, relative);
-      if (relative <= options.tolerance) break;
-      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + text::formatNumber(relative) +
+      recorder.record(status.iterations, innerStatus.iterations, relative);
+      if (relative <= tolerance) break;
+      return recorder.finish(Outcome::Stagnated, "stagnated at relative residual " + text::formatNumber(relative) +
                                             ": step " + std::to_string(step) + "'s correction (inner solve: " +
                                             innerStatus.message + ") raised it, and was undone (" +
                                             std::to_string(status.iterations) + " inner iterations; tolerance " +
-                                            text::formatNumber(options.tolerance) + ")");
+                                            text::formatNumber(tolerance) + ")");
     }
     const double previous = before;
-    status.residualHistory.push_back(relative);
-    status.checkedAt.push_back(status.iterations);
-    status.relativeResidual = relative;
-    if (options.onStep) options.onStep(step, innerStatus.iterations, relative);
+    recorder.record(status.iterations, innerStatus.iterations, relative);
     if (!std::isfinite(relative)) {
-      return finish(Outcome::NonFinite, "refine: the residual became non-finite at step " + std::to_string(step));
+      return recorder.finish(Outcome::NonFinite, "the residual became non-finite at step " + std::to_string(step));
     }
-    slowSteps = relative > options.minimumReduction * previous ? slowSteps + 1 : 0;
-    if (slowSteps >= 2 && relative > options.tolerance) {
-      return finish(Outcome::Stagnated, "refine: stagnated at relative residual " + text::formatNumber(relative) +
+    slowSteps = relative > refinement.minimumReduction * previous ? slowSteps + 1 : 0;
+    if (slowSteps >= 2 && relative > tolerance) {
+      return recorder.finish(Outcome::Stagnated, "stagnated at relative residual " + text::formatNumber(relative) +
                                             " after " + std::to_string(step) + " steps (" +
                                             std::to_string(status.iterations) + " inner iterations; tolerance " +
-                                            text::formatNumber(options.tolerance) + ")");
+                                            text::formatNumber(tolerance) + ")");
     }
   }
-  if (relative <= options.tolerance) {
-    return finish(Outcome::Converged, "refine: relative residual " + text::formatNumber(relative) + " after " +
+  if (relative <= tolerance) {
+    return recorder.finish(Outcome::Converged, "relative residual " + text::formatNumber(relative) + " after " +
                                           std::to_string(status.outerSteps()) + " steps (" +
                                           std::to_string(status.iterations) + " inner iterations)");
   }
-  return finish(Outcome::MaxIterations, "refine: relative residual " + text::formatNumber(relative) + " after " +
-                                            std::to_string(options.maxOuterSteps) + " steps, above the tolerance " +
-                                            text::formatNumber(options.tolerance));
+  return recorder.finish(Outcome::MaxIterations, "relative residual " + text::formatNumber(relative) + " after " +
+                                            std::to_string(refinement.maxOuterSteps) + " steps, above the tolerance " +
+                                            text::formatNumber(tolerance));
 }
 
 InnerSolve cgInnerSolve(const linalg::LinearOperator& A, CgOptions options, const Preconditioner* M) {

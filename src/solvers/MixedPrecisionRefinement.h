@@ -13,12 +13,13 @@
 // reached. The residual is the true one, b - A x from the pairs, not a recurrence.
 //
 //   DoubleFloatVector b(n, "b"), x(n, "x");  b.upload(rhs);  // x starts at zero
-//   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11}, cgInnerSolve(A, {}));
+//   RefinementStatus s = refine(A, b, x, {.tolerance = 1e-11f}, {}, cgInnerSolve(A, {}));
 #include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 
+#include <chrono>
 #include <functional>
 #include <span>
 #include <string>
@@ -52,9 +53,9 @@ std::span<const stream::EnumName<Precision>> precisionNames();
 /// problem, and a converged solve needs nothing.
 bool needsMixedPrecision(const SolverStatus& single);
 
+/// What a refinement adds to the options every solver shares (IterativeOptions): its
+/// tolerance is IterativeOptions::tolerance, on ||b - A x|| / ||b||, in (0, 1).
 struct RefinementOptions {
-  /// Stop when ||b - A x|| / ||b|| <= tolerance (in (0, 1)).
-  double tolerance = 1e-10;
   /// The residual reduction each inner solve asks for (in (0, 1)); the last steps ask only
   /// for what remains to the tolerance (half of it, for margin), so they stop early.
   double innerTolerance = 1e-3;
@@ -78,15 +79,36 @@ struct RefinementStatus : SolverStatus {
   int outerSteps() const { return int(innerIterations.size()); }
 };
 
+/// How every refinement (refine, cg in mixed precision, refineWithDoubleFloatCg) fills its
+/// RefinementStatus: each true residual joins the history (step: its index there) and goes to
+/// onStep; finishing stamps the outcome, "where: message" and the wall time, the true
+/// residual being the last one recorded (formed in the higher precision).
+class RefinementRecorder {
+ public:
+  RefinementRecorder(std::string where, std::function<void(int step, int innerIterations, double relativeResidual)> onStep);
+  /// relative, the true residual after `innerIterations` more iterations, at `iteration`.
+  void record(int iteration, int innerIterations, double relative);
+  RefinementStatus finish(Outcome outcome, const std::string& message);
+  RefinementStatus& status() { return m_status; }
+
+ private:
+  std::string m_where;
+  std::function<void(int, int, double)> m_onStep;
+  std::chrono::steady_clock::time_point m_start;
+  RefinementStatus m_status;
+};
+
 /// Throws std::invalid_argument("solver: tolerance must be in (0, 1), got ...") and the like
-/// for options out of range.
-void validateRefinementOptions(const std::string& solver, const RefinementOptions& options);
+/// for a tolerance or options out of range.
+void validateRefinementOptions(const std::string& solver, double tolerance, const RefinementOptions& options);
 
 /// Refines x (the initial guess, often zero) towards A x = b. A square; b, x of A's size
-/// (x in any layout, b in the layout of A's products). Throws gl::Error on shapes (naming
-/// the vectors), std::invalid_argument on bad options; solver failures are in the status.
+/// (x in any layout, b in the layout of A's products). Of options only the tolerance is
+/// read (the inner solve has its own). Throws gl::Error on shapes (naming the vectors),
+/// std::invalid_argument on bad options; solver failures are in the status.
 RefinementStatus refine(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
-                        linalg::DoubleFloatVector& x, const RefinementOptions& options, const InnerSolve& inner);
+                        linalg::DoubleFloatVector& x, const IterativeOptions& options,
+                        const RefinementOptions& refinement, const InnerSolve& inner);
 
 /// The higher-precision side of a refinement, wherever the caller keeps x and b: as
 /// double-float pairs on the GPU (refine() above), or as doubles on the host with the
@@ -105,10 +127,17 @@ struct DefectCorrection {
   std::function<void()> setSolutionZero;
 };
 
+/// The defect correction of x and b held as double-float pairs on the GPU: the defect by
+/// A.residualInDoubleFloat (A: its float operator, square), ||b|| to float accuracy (||hi||
+/// differs from ||hi + lo|| by a float rounding, far below any tolerance). Keep A, b and x
+/// alive while it is used.
+DefectCorrection pairDefectCorrection(const linalg::LinearOperator& A, const linalg::DoubleFloatVector& b,
+                                      linalg::DoubleFloatVector& x);
+
 /// The refinement loop of refine() on any DefectCorrection; r and c are float vectors of
 /// `layout`, the inner solve's right-hand side and correction.
-RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target,
-                        const RefinementOptions& options, const InnerSolve& inner);
+RefinementStatus refine(const stream::Layout& layout, const DefectCorrection& target, const IterativeOptions& options,
+                        const RefinementOptions& refinement, const InnerSolve& inner);
 
 /// The inner solve by (preconditioned) CG from a zero guess, with `options` but the
 /// tolerance each outer step asks for.

@@ -96,11 +96,22 @@ struct SystemSolver::Gpu {
   std::vector<std::vector<double>> lockedValues;
 };
 
+CgOptions SystemSolverOptions::defaultCg() {
+  CgOptions cg;
+  cg.tolerance = 1e-6f;
+  cg.maxIterations = 5000;
+  cg.checkEvery = 8;
+  return cg;
+}
+
 SystemSolver::SystemSolver(const linalg::LinearSystem& system, SystemSolverOptions options)
     : m_name(system.name()), m_options(std::move(options)), m_mode(system.mode()), m_systems(system.systems()),
       m_unknowns(system.unknowns()), m_rows(system.rowCount()), m_scalars(system.scalars()), m_gpu(std::make_unique<Gpu>()) {
   const std::string where = "SystemSolver(\"" + m_name + "\")";
-  requireIterationOptions(where, m_options.tolerance, m_options.maxIterations, m_options.checkEvery);
+  // The unset limits take SystemSolver's defaults, so that options() shows what runs.
+  m_options.cg.maxIterations = m_options.cg.maxIterations.value_or(5000);
+  m_options.cg.checkEvery = m_options.cg.checkEvery.value_or(8);
+  requireIterationOptions(where, m_options.cg.tolerance, *m_options.cg.maxIterations, *m_options.cg.checkEvery);
   if (m_options.refinementSteps < 0)
     throw std::invalid_argument(where + ": refinementSteps must be >= 0, got " + std::to_string(m_options.refinementSteps));
   const bool cglsRoute = m_mode == linalg::SystemMode::LeastSquares && m_options.route == LeastSquaresRoute::Cgls;
@@ -318,22 +329,16 @@ void SystemSolver::expand(int system) {
 }
 
 SolverStatus SystemSolver::runCg(const stream::Vector& b, stream::Vector& x, float tolerance) {
-  CgOptions o;
+  CgOptions o = m_options.cg;
   o.tolerance = tolerance;
-  o.maxIterations = m_options.maxIterations;
-  o.checkEvery = m_options.checkEvery;
-  o.onCheck = m_options.onCheck;
   // Defect correction in double follows: it, not a restart in float, removes the drift.
-  o.restartOnDrift = m_options.refinementSteps == 0;
+  o.restartOnDrift = o.restartOnDrift && m_options.refinementSteps == 0;
   return cg(*m_gpu->op, b, x, o, m_gpu->preconditioner.get());
 }
 
 SolverStatus SystemSolver::runCgls(const stream::Vector& b, stream::Vector& x, float tolerance) {
-  CglsOptions o;
+  CglsOptions o = m_options.cg;
   o.tolerance = tolerance;
-  o.maxIterations = m_options.maxIterations;
-  o.checkEvery = m_options.checkEvery;
-  o.onCheck = m_options.onCheck;
   return cgls(*m_gpu->op, *m_gpu->opTransposed, b, x, o, m_gpu->preconditioner.get());
 }
 
@@ -366,7 +371,7 @@ void SystemSolver::refine(int system, SolverStatus& status) {
   };
   std::vector<double> xd = toUnknowns(x), correction;
   double relres = doubleResidual(system, xd, correction);
-  const double tol = m_options.tolerance;
+  const double tol = m_options.cg.tolerance;
   int rounds = 0;
   // A float solve that stopped far from the tolerance (the cap) is not worth correcting.
   // CGLS's correction would need b - A x in float, whose rounding (relative to the large
@@ -444,8 +449,8 @@ SolverStatus SystemSolver::solve(int system) {
   // With defect correction (CG) the float solve stops early and the rounds in double go
   // on; CGLS's result is only checked, so it asks for what float reaches.
   const bool refined = m_options.refinementSteps > 0;
-  const float first = !refined ? m_options.tolerance
-                      : std::max(m_options.tolerance, m_gpu->segmentTransposed ? kFloatReach : kFirstSolveReach);
+  const float first = !refined ? m_options.cg.tolerance
+                      : std::max(m_options.cg.tolerance, m_gpu->segmentTransposed ? kFloatReach : kFirstSolveReach);
   SolverStatus status = runSolver(m_gpu->b[std::size_t(system)], m_gpu->x[std::size_t(system)], first);
   if (refined && status.outcome != Outcome::NonFinite && status.outcome != Outcome::Breakdown) refine(system, status);
   expand(system);
@@ -486,9 +491,9 @@ std::vector<double> SystemSolver::downloadValues(int system) const {
 }
 
 void SystemSolver::setTolerance(float tolerance, int maxIterations) {
-  requireIterationOptions("SystemSolver(\"" + m_name + "\")", tolerance, maxIterations, m_options.checkEvery);
-  m_options.tolerance = tolerance;
-  m_options.maxIterations = maxIterations;
+  requireIterationOptions("SystemSolver(\"" + m_name + "\")", tolerance, maxIterations, *m_options.cg.checkEvery);
+  m_options.cg.tolerance = tolerance;
+  m_options.cg.maxIterations = maxIterations;
 }
 
 const SolverStatus& SystemSolver::lastStatus(int system) const {

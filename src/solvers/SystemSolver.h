@@ -40,6 +40,7 @@
 // ready for a renderer. Each solve warm-starts from the previous solution of its system.
 #include <texstream/linalg/SystemBuilder.h>
 #include <texstream/solvers/AggregationMultigrid.h>
+#include <texstream/solvers/ConjugateGradient.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/Vector.h>
 
@@ -93,16 +94,20 @@ struct SystemSolverOptions {
   /// in the system's scalar order (AggregationOptions::nearNullSpace; LSCM gives the plane's
   /// similarities). Empty: the constants per block component.
   std::vector<std::vector<double>> nearNullSpace;
-  /// Relative residual of the normal (or square) equations at which a solve stops.
-  float tolerance = 1e-6f;
-  int maxIterations = 5000;
-  int checkEvery = 8;
+  /// The GPU solve's options (cg, or cgls on the Cgls route): tolerance on the relative
+  /// residual of the normal (or square) equations, the iteration cap of one solve (unset:
+  /// 5000), checkEvery (unset: 8), onCheck and the others. The first solve of a refined
+  /// system stops at a looser tolerance, and restartOnDrift is off while rounds follow (see
+  /// above).
+  CgOptions cg = defaultCg();
   /// Rounds of defect correction in double after the GPU solve at most (see above); 0
   /// leaves the float solve's verdict as it is. Where the float-rounded matrix limits each
   /// round to a constant gain (LSCM on large flat patches: about 10x a round) the tolerance
   /// needs several.
   int refinementSteps = 10;
-  std::function<void(int iteration, double relativeResidual)> onCheck;
+
+  /// cg's default above: tolerance 1e-6, 5000 iterations, a check every 8.
+  static CgOptions defaultCg();
 };
 
 /// Where the set-up time goes (milliseconds, GPU work finished).

@@ -365,7 +365,7 @@ TEST_CASE("Fluid, half floats only: a run follows the 32-bit run with the Jacobi
         q.iterations = p.halfFloatSweeps;
         jacobi = run(q, divJacobi);
         q.solver = fluid::PressureSolver::Multigrid;
-        q.tolerance = 1e-5f;
+        q.pressure.tolerance = 1e-5f;
         run(q, divMultigrid);
       }
       {
@@ -424,7 +424,7 @@ TEST_CASE("Fluid: half-float fields on a context with RGBA32F targets keep the p
   TEXSTREAM_FOR_EACH_BACKEND();
   REQUIRE(gl::capabilities().floatRenderTargets);
   FluidParameters p = halfParameters(Scene::Smoke, 65, 65);
-  p.tolerance = 1e-5f;
+  p.pressure.tolerance = 1e-5f;
   FluidSolver s(p);
   REQUIRE_FALSE(s.halfFloatMode());
   REQUIRE(s.dye().format() == gl::TextureFormat::RGBA16F);

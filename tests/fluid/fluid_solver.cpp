@@ -51,7 +51,7 @@ TEST_CASE("Fluid: the projection lowers the face divergence by at least 1e4", "[
     p.scene = scene;
     p.nx = scene == Scene::Smoke ? 65 : 97;
     p.ny = scene == Scene::Smoke ? 65 : 41;
-    p.tolerance = 1e-5f;  // solve, rather than two cycles
+    p.pressure.tolerance = 1e-5f;  // solve, rather than two cycles
     p.buoyancy = 0;
     p.particles = 64;
     FluidSolver s(p);

@@ -356,7 +356,7 @@ TEST_CASE("One smoothing step equals Eigen's Cholesky solve of the same symmetri
       opts.fixBoundary = c.fixBoundary;
       opts.jacobi = jacobi;
       opts.segment.interleave = interleave;
-      opts.cgTolerance = 1e-6f;
+      opts.cg.tolerance = 1e-6f;
       CurvatureFlow flow(c.mesh, opts, "test");
       const std::vector<double> x0 = flow.downloadPositions();
       const double lambdaDt = 0.5 * std::pow(meanEdgeLength(c.mesh), 2);
@@ -396,7 +396,7 @@ TEST_CASE("Mixed-precision steps equal double direct solves of the double-assemb
         opts.fixBoundary = c.fixBoundary;
         opts.jacobi = jacobi;
         opts.flow = flowKind;
-        opts.cgTolerance = 1e-10f;
+        opts.cg.tolerance = 1e-10f;
         opts.precision = solvers::Precision::Mixed;
         CurvatureFlow flow(c.mesh, opts, "test");
         const std::vector<double> x0 = flow.downloadPositions();
@@ -443,8 +443,8 @@ TEST_CASE("A pinching torus: mixed precision follows double solves where float d
   // step 3 and breaks down at step 4; mixed stays within 3e-9 for three steps; at step 4 (as
   // on man.off's step 5) float CG stagnates and double-float CG finishes the step.
   CurvatureFlowOptions opts;
-  opts.cgTolerance = 1e-10f;
-  opts.cgMaxIterations = 5000;
+  opts.cg.tolerance = 1e-10f;
+  opts.cg.maxIterations = 5000;
   double singleDeviation = 0;
   {
     CurvatureFlow flow(mesh, opts, "single");
@@ -539,7 +539,7 @@ TEST_CASE("A sphere stays round and shrinks at the rate the scheme predicts", "[
   const double R0 = 2.0;
   const Mesh sphere = icosphereMesh(14, R0);
   CurvatureFlowOptions opts;
-  opts.cgTolerance = 1e-6f;
+  opts.cg.tolerance = 1e-6f;
   opts.segment.interleave = GENERATE(false, true);
   INFO((*opts.segment.interleave ? "interleaved" : "consecutive") << " segments");
   CurvatureFlow flow(sphere, opts, "sphere");
@@ -735,8 +735,8 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
     for (const solvers::Precision precision : {solvers::Precision::Single, solvers::Precision::Mixed}) {
       CurvatureFlowOptions opts;
       opts.flow = Flow::Conformalized;
-      opts.cgTolerance = tolerance;
-      opts.cgMaxIterations = maxIterations;
+      opts.cg.tolerance = tolerance;
+      opts.cg.maxIterations = maxIterations;
       opts.jacobi = jacobi;
       opts.precision = precision;
       CurvatureFlow flow(mesh, opts, "scan");
@@ -767,8 +767,8 @@ TEST_CASE("Scan: curvature-flow steps in single and mixed precision against doub
   for (const solvers::Precision precision : {solvers::Precision::Single, solvers::Precision::Mixed}) {
     if (only && *only && std::string(only) != stream::nameOf(solvers::precisionNames(), precision)) continue;
     CurvatureFlowOptions opts;
-    opts.cgTolerance = tolerance;
-    opts.cgMaxIterations = maxIterations;
+    opts.cg.tolerance = tolerance;
+    opts.cg.maxIterations = maxIterations;
     opts.jacobi = jacobi;
     opts.precision = precision;
     CurvatureFlow flow(mesh, opts, "scan");

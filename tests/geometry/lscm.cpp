@@ -125,7 +125,7 @@ TEST_CASE("Lscm: a planar mesh with holes maps to a similarity of itself", "[gl]
   TEXSTREAM_FOR_EACH_BACKEND();
   const Mesh mesh = planarPatch(20);
   LscmOptions o;
-  o.solver.tolerance = 1e-6f;
+  o.solver.cg.tolerance = 1e-6f;
   Lscm lscm(mesh, o);
   REQUIRE(lscm.boundaryLoopCount() == 5);
   const solvers::SolverStatus s = lscm.solve();
@@ -154,7 +154,7 @@ TEST_CASE("Lscm: the GPU map equals Eigen's solve of the same rows on the patch 
       o.solver.route = route;
       // The normal equations are refined in double; CGLS reaches float's accuracy only.
       const bool cgls = route == solvers::LeastSquaresRoute::Cgls;
-      o.solver.tolerance = cgls ? 1e-5f : 1e-6f;
+      o.solver.cg.tolerance = cgls ? 1e-5f : 1e-6f;
       Lscm lscm(mesh, o);
       const solvers::SolverStatus s = lscm.solve();
       INFO(s.message);

@@ -105,16 +105,16 @@ TEST_CASE("Defect correction with double-float CG reaches 1e-12 from a host defe
     // The cap counts the inner solves' iterations together: a small one ends the refinement
     // as MaxIterations within it, with x moved towards the solution.
     if (n > 1) {
-      const auto capped = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12},
-                                                           {.maxIterations = 20}, M.inverseDiagonal());
+      const auto capped = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12f, .maxIterations = 20}, {},
+                                                           M.inverseDiagonal());
       INFO(capped.message);
       REQUIRE(capped.outcome == Outcome::MaxIterations);
       REQUIRE(capped.iterations <= 20);
       REQUIRE(relativeResidual(exact, x, rhs) == Approx(capped.relativeResidual).epsilon(1e-6));
       REQUIRE(capped.relativeResidual < 1.0);
     }
-    const auto status = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12},
-                                                         {.maxIterations = 20000}, M.inverseDiagonal());
+    const auto status = solvers::refineWithDoubleFloatCg(layout, host, A, {.tolerance = 1e-12f, .maxIterations = 20000}, {},
+                                                         M.inverseDiagonal());
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(relativeResidual(exact, x, rhs) <= 1e-12);

@@ -1,4 +1,4 @@
-// Tests src/solvers/MixedPrecisionCg.*: CG with reliable updates reaches true relative
+// Tests src/solvers/MixedPrecisionCg.*: cg() in mixed precision (reliable updates) reaches true relative
 // residuals of 1e-10 to 1e-11 (checked in double on the CPU from the pairs the GPU holds)
 // on every matrix type, on Poisson problems of awkward sizes (with blocking and with
 // asynchronous checks) and on a matrix float cannot hold (the defect in double on the
@@ -49,9 +49,9 @@ TEST_CASE("Mixed-precision CG reaches 1e-11 on Poisson problems of awkward sizes
     DoubleFloatVector b(n, "b"), x(n, "x");
     b.upload(rhs);
     std::vector<int> stepsSeen;
-    solvers::RefinementOptions options{.tolerance = 1e-11, .innerTolerance = 1e-2};
-    options.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
-    solvers::CgOptions cgOptions;
+    solvers::RefinementOptions updates{.innerTolerance = 1e-2};
+    updates.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
+    solvers::CgOptions cgOptions{.tolerance = 1e-11f};
     cgOptions.asynchronousCheck = asynchronous;
     int checks = 0, lastChecked = 0;
     cgOptions.onCheck = [&](int iteration, double residual) {
@@ -60,7 +60,7 @@ TEST_CASE("Mixed-precision CG reaches 1e-11 on Poisson problems of awkward sizes
       REQUIRE(std::isfinite(residual));
       lastChecked = iteration;
     };
-    const auto status = solvers::mixedPrecisionCg(A, b, x, options, cgOptions);
+    const auto status = solvers::cg(A, b, x, cgOptions, nullptr, updates);
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(checks >= status.outerSteps());
@@ -93,12 +93,11 @@ TEST_CASE("Mixed-precision CG reaches 1e-10 where float PCG stalls, on every mat
     const solvers::JacobiPreconditioner M(*A, stream::Layout::forSize(n));
     DoubleFloatVector b(n, "b"), x(n, "x"), x2(n, "x2");
     b.upload(rhs);
-    const auto status = solvers::mixedPrecisionCg(*A, b, x, {.tolerance = 1e-10, .innerTolerance = 1e-2},
-                                                  {.maxIterations = 8000}, &M);
+    const auto status = solvers::cg(*A, b, x, {.tolerance = 1e-10f, .maxIterations = 8000}, &M, {.innerTolerance = 1e-2});
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-10);
-    const auto restarted = solvers::refine(*A, b, x2, {.tolerance = 1e-10},
+    const auto restarted = solvers::refine(*A, b, x2, {.tolerance = 1e-10f}, {},
                                            solvers::cgInnerSolve(*A, {.maxIterations = 8000}, &M));
     INFO(restarted.message);
     REQUIRE(restarted.converged());
@@ -121,8 +120,7 @@ TEST_CASE("Mixed-precision CG with the defect in double on the host reaches 1e-1
     const auto rhs = randomRhs(n, 17 + n);
     std::vector<double> x(n, 0.0);
     const solvers::DefectCorrection host = test::hostDefect(exact, rhs, x);
-    const auto status = solvers::mixedPrecisionCg(stream::Layout::forSize(n), host, A, {.tolerance = 1e-10},
-                                                  {.maxIterations = 5000}, &M);
+    const auto status = solvers::cg(stream::Layout::forSize(n), host, A, {.tolerance = 1e-10f, .maxIterations = 5000}, &M);
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(relativeResidual(exact, x, rhs) <= 1e-10);
@@ -142,7 +140,7 @@ TEST_CASE("Mixed-precision CG solves a reordered matrix in its internal order", 
   solvers::RefinementStatus status;
   std::vector<double> xs;
   const test::PassCounts passes = test::countPasses([&] {
-    status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-10}, {.maxIterations = 8000}, &M);
+    status = solvers::cg(A, b, x, {.tolerance = 1e-10f, .maxIterations = 8000}, &M);
     xs = x.download();
   });
   const long long gathers = passes.of("permute to internal");
@@ -163,7 +161,7 @@ TEST_CASE("Mixed-precision CG reports stagnation, breakdown and bad input by nam
   b.upload(rhs);
   {
     INFO("below what the pairs allow");
-    const auto status = solvers::mixedPrecisionCg(A, b, x, {.tolerance = 1e-18, .maxOuterSteps = 40});
+    const auto status = solvers::cg(A, b, x, {.tolerance = 1e-18f}, nullptr, {.maxOuterSteps = 40});
     INFO(status.message);
     REQUIRE((status.outcome == Outcome::Stagnated || status.outcome == Outcome::MaxIterations));
     REQUIRE(status.relativeResidual < 1e-11);  // it got as far as the pairs allow first
@@ -176,10 +174,10 @@ TEST_CASE("Mixed-precision CG reports stagnation, breakdown and bad input by nam
     const linalg::BandedMatrix D(m, {0}, {diagonal}, "indefinite");
     DoubleFloatVector bd(m, "bd"), xd(m, "xd");
     bd.upload(randomRhs(m, 9));
-    const auto status = solvers::mixedPrecisionCg(D, bd, xd, {.tolerance = 1e-10});
+    const auto status = solvers::cg(D, bd, xd, {.tolerance = 1e-10f});
     INFO(status.message);
     REQUIRE_FALSE(status.converged());
-    REQUIRE_THAT(status.message, Catch::Contains("mixedPrecisionCg(\"indefinite\")"));
+    REQUIRE_THAT(status.message, Catch::Contains("cg(\"indefinite\") in mixed precision"));
     const auto xs = xd.download();
     for (double v : xs) REQUIRE(std::isfinite(v));
   }
@@ -187,13 +185,13 @@ TEST_CASE("Mixed-precision CG reports stagnation, breakdown and bad input by nam
     INFO("b = 0");
     DoubleFloatVector zero(n, "zero"), xz(n, "xz");
     xz.upload(rhs);
-    const auto status = solvers::mixedPrecisionCg(A, zero, xz, {});
+    const auto status = solvers::cg(A, zero, xz, {});
     REQUIRE(status.converged());
     for (double v : xz.download()) REQUIRE(v == 0.0);
   }
-  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {.tolerance = 0.0}), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {.innerTolerance = 1.0}), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::mixedPrecisionCg(A, b, x, {}, {.maxIterations = -1}), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::cg(A, b, x, {.tolerance = 0.0f}), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::cg(A, b, x, {}, nullptr, {.innerTolerance = 1.0}), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::cg(A, b, x, {.maxIterations = -1}), std::invalid_argument);
   DoubleFloatVector shortX(n - 1, "short");
-  REQUIRE_THROWS_WITH(solvers::mixedPrecisionCg(A, b, shortX, {}), Catch::Contains("short") && Catch::Contains("poisson"));
+  REQUIRE_THROWS_WITH(solvers::cg(A, b, shortX, {}), Catch::Contains("short") && Catch::Contains("poisson"));
 }

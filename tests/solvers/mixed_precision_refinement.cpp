@@ -73,9 +73,9 @@ TEST_CASE("Refinement with float CG reaches 1e-11 on Poisson problems of awkward
     DoubleFloatVector b(n, "b"), x(n, "x");
     b.upload(rhs);
     std::vector<int> stepsSeen;
-    solvers::RefinementOptions options{.tolerance = 1e-11, .innerTolerance = 1e-4};
+    solvers::RefinementOptions options{.innerTolerance = 1e-4};
     options.onStep = [&](int step, int, double) { stepsSeen.push_back(step); };
-    const auto status = solvers::refine(A, b, x, options, solvers::cgInnerSolve(A, {}));
+    const auto status = solvers::refine(A, b, x, {.tolerance = 1e-11f}, options, solvers::cgInnerSolve(A, {}));
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(status.relativeResidual <= 1e-11);
@@ -117,7 +117,7 @@ TEST_CASE("Refinement with Jacobi-preconditioned CG on a dense SPD matrix", "[gl
   DoubleFloatVector b(n, "b"), x(n, "x");
   b.upload(rhs);
   const auto status =
-      solvers::refine(A, b, x, {.tolerance = 1e-12}, solvers::cgInnerSolve(A, {}, &M));
+      solvers::refine(A, b, x, {.tolerance = 1e-12f}, {}, solvers::cgInnerSolve(A, {}, &M));
   INFO(status.message);
   REQUIRE(status.converged());
   REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-12);
@@ -132,7 +132,7 @@ TEST_CASE("Refinement takes any solver of the shared shape as its inner solve", 
   const auto rhs = randomRhs(nx * ny, 9);
   DoubleFloatVector b(nx * ny, "b"), x(nx * ny, "x");
   b.upload(rhs);
-  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-11}, solvers::iterativeInnerSolve(pcg, {}));
+  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-11f}, {}, solvers::iterativeInnerSolve(pcg, {}));
   INFO(status.message);
   REQUIRE(status.converged());
   REQUIRE(relativeResidual(linalg::Csr::poisson2D(nx, ny), x.download(), rhs) <= 2e-11);
@@ -146,7 +146,7 @@ TEST_CASE("Refinement reports stagnation below what the defect's precision allow
   DoubleFloatVector b(nx * ny, "b"), x(nx * ny, "x");
   b.upload(randomRhs(nx * ny, 3));
   const auto status =
-      solvers::refine(A, b, x, {.tolerance = 1e-18, .maxOuterSteps = 40}, solvers::cgInnerSolve(A, {}));
+      solvers::refine(A, b, x, {.tolerance = 1e-18f}, {.maxOuterSteps = 40}, solvers::cgInnerSolve(A, {}));
   INFO(status.message);
   REQUIRE(status.outcome == Outcome::Stagnated);
   REQUIRE_THAT(status.message, Catch::Contains("stagnated at relative residual"));
@@ -166,7 +166,7 @@ TEST_CASE("Refinement with the defect in double on the host reaches 1e-10 on a m
     const auto rhs = randomRhs(n, 17 + n);
     std::vector<double> x(n, 0.0);
     const solvers::DefectCorrection host = test::hostDefect(exact, rhs, x);
-    const auto status = solvers::refine(stream::Layout::forSize(n), host, {.tolerance = 1e-10},
+    const auto status = solvers::refine(stream::Layout::forSize(n), host, {.tolerance = 1e-10f}, {},
                                         solvers::cgInnerSolve(A, {.maxIterations = 5000}, &M));
     INFO(status.message);
     REQUIRE(status.converged());
@@ -201,7 +201,7 @@ TEST_CASE("Refinement undoes a correction that raises the residual", "[gl][solve
     s.message = "made up";
     return s;
   };
-  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-10}, wrongWay);
+  const auto status = solvers::refine(A, b, x, {.tolerance = 1e-10f}, {}, wrongWay);
   INFO(status.message);
   REQUIRE(status.outcome == Outcome::Stagnated);
   REQUIRE_THAT(status.message, Catch::Contains("was undone") && Catch::Contains("made up"));
@@ -235,7 +235,7 @@ TEST_CASE("Refinement reaches 1e-10 where float PCG stalls, on every matrix type
     DoubleFloatVector b(n, "b"), x(n, "x");
     b.upload(rhs);
     const auto status =
-        solvers::refine(*A, b, x, {.tolerance = 1e-10}, solvers::cgInnerSolve(*A, {.maxIterations = 4000}, &M));
+        solvers::refine(*A, b, x, {.tolerance = 1e-10f}, {}, solvers::cgInnerSolve(*A, {.maxIterations = 4000}, &M));
     INFO(status.message);
     REQUIRE(status.converged());
     REQUIRE(relativeResidual(csr, x.download(), rhs) <= 2e-10);
@@ -248,19 +248,19 @@ TEST_CASE("Refinement names bad options, operators without the kernel and zero r
   DoubleFloatVector b(20, "b"), x(20, "x");
   b.upload(randomRhs(20, 1));
   const auto inner = solvers::cgInnerSolve(A, {});
-  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 0.0}, inner), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 1e-8, .maxOuterSteps = 0}, inner), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.minimumReduction = 1.5}, inner), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.innerTolerance = 0.0}, inner), std::invalid_argument);
-  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, solvers::InnerSolve{}), std::invalid_argument);
-  REQUIRE_THROWS_WITH(solvers::refine(stream::Layout::forSize(20), solvers::DefectCorrection{}, {}, inner),
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 0.0f}, {}, inner), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {.tolerance = 1e-8f}, {.maxOuterSteps = 0}, inner), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, {.minimumReduction = 1.5}, inner), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, {.innerTolerance = 0.0}, inner), std::invalid_argument);
+  REQUIRE_THROWS_AS(solvers::refine(A, b, x, {}, {}, solvers::InnerSolve{}), std::invalid_argument);
+  REQUIRE_THROWS_WITH(solvers::refine(stream::Layout::forSize(20), solvers::DefectCorrection{}, {}, {}, inner),
                       Catch::Contains("lacks one of its three calls"));
   const ForwardingOperator forwarding(A);
-  REQUIRE_THROWS_WITH(solvers::refine(forwarding, b, x, {}, inner),
+  REQUIRE_THROWS_WITH(solvers::refine(forwarding, b, x, {}, {}, inner),
                       Catch::Contains("forwarding") && Catch::Contains("no double-float residual"));
   DoubleFloatVector zero(20, "zero");
   x.upload(randomRhs(20, 2));
-  const auto status = solvers::refine(A, zero, x, {}, inner);
+  const auto status = solvers::refine(A, zero, x, {}, {}, inner);
   REQUIRE(status.converged());
   for (double v : x.download()) REQUIRE(v == 0.0);
 }

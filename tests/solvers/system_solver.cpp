@@ -154,7 +154,7 @@ TEST_CASE("SystemSolver: refuses what CG cannot solve and names the system", "[g
   const test::RandomSystem rs = test::randomLeastSquares(5, 1, 1, 3);
   solvers::SystemSolver solver(rs.builder("ok").build());
   REQUIRE_THROWS_WITH(solver.solve(1), Contains("SystemSolver(\"ok\")::solve: system 1 does not exist"));
-  o.tolerance = -1;
+  o.cg.tolerance = -1;
   REQUIRE_THROWS_WITH(solvers::SystemSolver(rs.builder("ok").build(), o), Contains("tolerance"));
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG
   const test::RandomSystem rs = test::randomLeastSquares(41, 2, 1, 123);
   {
     solvers::SystemSolverOptions o;
-    o.tolerance = 1e-10f;
+    o.cg.tolerance = 1e-10f;
     solvers::SystemSolver refined(rs.builder("refined").build(), o);
     const solvers::SolverStatus s = refined.solve();
     INFO(s.message);
@@ -177,7 +177,7 @@ TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG
 
     // Without it the float solve ends orders of magnitude short.
     o.refinementSteps = 0;
-    o.tolerance = 1e-5f;
+    o.cg.tolerance = 1e-5f;
     solvers::SystemSolver plain(rs.builder("plain").build(), o);
     REQUIRE(plain.solve().converged());
     REQUIRE(maxRelativeError(plain.downloadValues(), rs.reference(0)) > 1e-8);
@@ -185,7 +185,7 @@ TEST_CASE("SystemSolver: defect correction in double reaches tolerances float CG
   // CGLS is checked in double, not corrected: the status says so.
   solvers::SystemSolverOptions o;
   o.route = LeastSquaresRoute::Cgls;
-  o.tolerance = 1e-10f;
+  o.cg.tolerance = 1e-10f;
   solvers::SystemSolver cgls(rs.builder("cgls").build(), o);
   const solvers::SolverStatus s = cgls.solve();
   REQUIRE_FALSE(s.converged());
@@ -224,7 +224,7 @@ int roundsIn(const std::string& message) {
 TEST_CASE("SystemSolver: defect correction goes on while rounds gain, and says why it stops", "[gl][solvers]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   solvers::SystemSolverOptions o;
-  o.tolerance = 1e-12f;
+  o.cg.tolerance = 1e-12f;
   {
     // Condition number about 1e8: float CG's corrections gain a constant factor a round,
     // and 1e-12 takes more rounds than the 4 of earlier defaults (6 and 9 on llvmpipe).
