@@ -157,17 +157,17 @@ std::string Setting::text() const {
   const nlohmann::json v = m_get();
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (m_kind == Kind::List && v.is_array()) {
+    std::string t;
+    for (const nlohmann::json& item : v) t += (t.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : numberText(item));
+    return t;
+  }
   if (v.is_array() && (v.size() == 2 || v.size() == 3)) {
     std::string t = std::to_string(v[0].get<int>());
     for (std::size_t k = 1; k < v.size(); ++k) t += "x" + std::to_string(v[k].get<int>());
     return t;
   }
   if (v.is_number()) return numberText(v);
-  if (m_kind == Kind::List && v.is_array()) {
-    std::string t;
-    for (const nlohmann::json& item : v) t += (t.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : numberText(item));
-    return t;
-  }
   return v.dump();
 }
 

@@ -23,6 +23,7 @@
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/FloatChars.h>
 #include <texstream/text/Format.h>
 
 #include <nlohmann/json.hpp>
@@ -74,6 +75,10 @@ constexpr const char* kDescription =
     "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, naming the\n"
     "file being read or the system being set up; an output that could not be written).";
 
+/// The relative residual below which float CG alone stalls on typical systems: --precision
+/// auto switches to mixed precision for tolerances below it.
+constexpr float kFloatCgReach = 1e-6f;
+
 /// The command line, declared once in describeSettings; the solver's defaults are the
 /// library's (IterativeOptions, kCgDefaults).
 struct Settings {
@@ -114,10 +119,12 @@ void describeSettings(app::SettingTable& t, Settings& s) {
       .formerly("max-iter");
   t.integer("check-every", s.checkEvery, 1, 1000000, "Iterations between residual checks (and progress lines), >= 1");
   t.named("precision", s.precision, solvers::precisionNames(),
-          "single: float CG; mixed: float CG inside defect correction in double, for tolerances down to "
-          "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), "
-          "CG in double-float arithmetic on the entries held as pairs; auto: mixed when --tolerance is below 1e-6, "
-          "else float CG, and mixed again where float CG cannot reach --tolerance (stagnated, the cap, a breakdown)");
+          "Float CG, or mixed precision: float CG inside defect correction in double, for tolerances down to "
+          "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), CG in "
+          "double-float arithmetic on the entries held as pairs. Auto is mixed when --tolerance is below " +
+              text::shortestText(kFloatCgReach) +
+              ", else float CG, and mixed again where float CG cannot reach --tolerance (stagnated, the cap, a "
+              "breakdown)");
   t.real("inner-tol", s.innerTolerance, 0.0, 1.0, false,
          "Mixed precision: the residual reduction after which CG's float residual is replaced by the true one")
       .typeName("T");
@@ -133,10 +140,6 @@ void describeSettings(app::SettingTable& t, Settings& s) {
          "(apps/solve/petsc_solve.py)")
       .typeName("DIR");
 }
-
-/// The relative residual below which float CG alone stalls on typical systems: --precision
-/// auto switches to mixed precision for tolerances below it.
-constexpr float kFloatCgReach = 1e-6f;
 
 /// The format "auto" picks, from the 4x4 block fill (a CPU count over the pattern).
 std::string chooseFormat(const linalg::Csr& A) {
