@@ -2,12 +2,17 @@
 
 #include "AppOptions.h"
 #include "OutputPath.h"
+#include "Settings.h"
 
-#include <texstream/gl/HeadlessContext.h>
-
-#include <iostream>
+#include <texstream/gl/GlRequest.h>
+#include <texstream/solvers/PressureSolver3D.h>
+#include <texstream/text/Format.h>
 
 #include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
 
 namespace texstream::bench {
 
@@ -49,71 +54,94 @@ TimingSpec timingFor(Preset p) {
   }
 }
 
+namespace {
+
+/// A check that an item is one of `names` (case-sensitive, as the cases spell them).
+std::function<void(std::string_view, const std::string&)> oneOf(std::vector<std::string> names) {
+  return [names](std::string_view source, const std::string& item) {
+    if (std::find(names.begin(), names.end(), item) != names.end()) return;
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : "|") + n;
+    throw app::UsageError(std::string(source) + ": invalid value " + text::quoted(item) + ": expected one of " + list);
+  };
+}
+
+void requireFile(std::string_view source, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw app::UsageError(std::string(source) + ": invalid value " + text::quoted(path) + ": no such file");
+}
+
+void describeOptions(app::SettingTable& t, BenchOptions& o) {
+  t.flag("quick", [&o] { return o.preset == Preset::Quick; },
+         [&o](bool on) { o.preset = on ? Preset::Quick : o.preset == Preset::Quick ? Preset::Default : o.preset; },
+         "CI sizes: under a minute on llvmpipe");
+  t.flag("full", [&o] { return o.preset == Preset::Full; },
+         [&o](bool on) { o.preset = on ? Preset::Full : o.preset == Preset::Full ? Preset::Default : o.preset; },
+         "data-centre GPU sizes: 4096^2-texel vectors, CG on 100^3");
+  // Before the benchmark runs, so that its results are never lost to a bad path.
+  t.text("json", o.jsonPath, app::requireWritablePath, "write the results to this JSON file").typeName("PATH");
+  t.text("markdown", o.markdownPath, requireFile,
+         "read a results JSON (from --json) and print it as a markdown table, then exit")
+      .typeName("PATH");
+  t.text("compare", o.comparePath, requireFile,
+         "after the run, compare each row's time with this kept run of the same GPU kind (assets/bench/) "
+         "and flag rows more than 10% slower or faster; exit status 3 when a row is slower")
+      .typeName("OLD.json");
+  t.choice("backend", o.backends, {"fragment", "compute", "both"}, "fragment, compute or both");
+  t.list("gl", o.contexts,
+         [](std::string_view source, const std::string& version) {
+           try {
+             gl::GlRequest::parse(version);
+           } catch (const std::exception&) {
+             throw app::UsageError(std::string(source) + ": invalid value " + text::quoted(version) +
+                                   ": expected one of " + gl::GlRequest::accepted());
+           }
+         },
+         "contexts to measure in turn, comma-separated (3.3, 4.1, 4.3, 4.5, max, es3.0, es3.1, es3.2, es); "
+         "the first also runs the peers; rows of the others carry backend@context (default: max)")
+      .typeName("VERSION[,VERSION...]");
+  t.text("ops", o.ops, nullptr, "comma-separated cases to run (default all; --list shows them)").typeName("CASE[,CASE...]");
+  t.flag("peers", o.peers, "the cuBLAS/cuSPARSE/Eigen peer rows (--no-peers skips them)");
+  t.integer("batches", o.batches, 1, 1000, "timed batches per row (median reported; default: the preset's)");
+  t.real("min-batch-ms", o.minBatchMs, 0.0, 1e6, true,
+         "repetitions per batch last at least this long (default: the preset's)")
+      .typeName("MS");
+  t.list("pressure-sizes", o.pressureSizes, 1, 1024,
+         "the pressure3d case's grids, comma-separated n for n^3 cells (default: the preset's)");
+  t.list("pressure-domains", o.pressureDomains, oneOf({"smoke", "smoke_sphere", "liquid_pool"}),
+         "the pressure3d case's domains, comma-separated (default all)")
+      .typeName("DOMAIN[,DOMAIN...]");
+  std::vector<std::string> preconditioners;
+  for (const auto& p : solvers::pressurePreconditionerNames()) preconditioners.push_back(p.name);
+  t.list("pressure-preconditioners", o.pressurePreconditioners, oneOf(preconditioners),
+         "the pressure3d case's preconditioners, comma-separated (default all)")
+      .typeName("NAME[,NAME...]");
+  t.list("fluid3d-sizes", o.fluid3dSizes, 4, 1024,
+         "the fluid3d case's grids, comma-separated n for n^3 cells (default: the preset's)");
+  t.flag("list", o.list, "list the cases and exit");
+}
+
+}  // namespace
+
 std::optional<int> parseOptions(int argc, char** argv, BenchOptions& o) {
-  CLI::App app{
+  CLI::App cli{
       "texstream-bench: bandwidth and accuracy of texstream's kernels on both backends, against the\n"
       "fragment fill and compute copy ceilings of the same run, and against cuBLAS/cuSPARSE/Eigen\n"
-      "peers on the same data. Progress goes to stderr, the table to stdout."};
-  bool quick = false, full = false, noPeers = false;
-  auto* q = app.add_flag("--quick", quick, "CI sizes: under a minute on llvmpipe");
-  auto* f = app.add_flag("--full", full, "data-centre GPU sizes: 4096^2-texel vectors, CG on 100^3");
-  q->excludes(f);
-  app.add_option("--json", o.jsonPath, "write the results to this JSON file");
-  app.add_option("--markdown", o.markdownPath,
-                 "read a results JSON (from --json) and print it as a markdown table, then exit")
-      ->check(CLI::ExistingFile);
-  app.add_option("--compare", o.comparePath,
-                 "after the run, compare each row's time with this kept run of the same GPU kind (assets/bench/) "
-                 "and flag rows more than 10% slower or faster; exit status 3 when a row is slower")
-      ->check(CLI::ExistingFile);
-  app.add_option("--backend", o.backends, "fragment, compute or both")
-      ->check(CLI::IsMember({"fragment", "compute", "both"}, CLI::ignore_case));
-  app.add_option("--gl", o.contexts,
-                 "contexts to measure in turn, comma-separated (3.3, 4.1, 4.3, 4.5, max, es3.0, es3.1, es3.2, es); "
-                 "the first also runs the peers; rows of the others carry backend@context (default: max)")
-      ->delimiter(',')
-      ->type_name("VERSION[,VERSION...]");
-  app.add_option("--ops", o.ops, "comma-separated cases to run (default all; --list shows them)");
-  app.add_flag("--no-peers", noPeers, "skip the cuBLAS/cuSPARSE/Eigen peer rows");
-  app.add_option("--batches", o.batches, "timed batches per row (median reported)")->check(CLI::Range(1, 1000));
-  app.add_option("--min-batch-ms", o.minBatchMs, "repetitions per batch last at least this long")
-      ->check(CLI::Range(0.0, 1e6));
-  app.add_option("--pressure-sizes", o.pressureSizes,
-                 "the pressure3d case's grids, comma-separated n for n^3 cells (default: the preset's)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--pressure-domains", o.pressureDomains,
-                 "the pressure3d case's domains, comma-separated (default all)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"smoke", "smoke_sphere", "liquid_pool"}));
-  app.add_option("--pressure-preconditioners", o.pressurePreconditioners,
-                 "the pressure3d case's preconditioners, comma-separated (default all)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"multigrid", "mic0", "jacobi"}));
-  app.add_option("--fluid3d-sizes", o.fluid3dSizes,
-                 "the fluid3d case's grids, comma-separated n for n^3 cells (default: the preset's)")
-      ->delimiter(',')
-      ->check(CLI::Range(4, 1024));
-  app.add_flag("--list", o.list, "list the cases and exit");
+      "peers on the same data. Progress goes to stderr, the table to stdout.",
+      "texstream-bench"};
+  app::SettingTable table;
+  describeOptions(table, o);
+  table.addTo(cli, "Options");
+  cli.get_option("--quick")->excludes(cli.get_option("--full"));
   try {
-    app.parse(argc, argv);
-    // Before the benchmark runs, so that its results are never lost to a bad path.
-    if (o.jsonPath) texstream::app::requireWritablePath("--json", *o.jsonPath);
+    cli.parse(argc, argv);
+    table.applyCommandLine();
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const texstream::app::UsageError& e) {
-    return app.exit(CLI::ValidationError(e.what()));
-  }
-  o.preset = quick ? Preset::Quick : full ? Preset::Full : Preset::Default;
-  o.peers = !noPeers;
-  for (char& c : o.backends) c = char(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string& c : o.contexts) {
-    try {
-      gl::GlRequest::parse(c);
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-bench: --gl: " << e.what() << "\n";
-      return 2;
-    }
+    return cli.exit(e);
+  } catch (const app::UsageError& e) {
+    // CLI11's validation exit status (105): 2 is a row beyond its tolerance (Report.h).
+    return cli.exit(CLI::ValidationError(e.what()));
   }
   return std::nullopt;
 }

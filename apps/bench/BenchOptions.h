@@ -1,5 +1,6 @@
 #pragma once
-// Command line of texstream-bench and the problem sizes of each preset.
+// Command line of texstream-bench (declared once as a SettingTable in BenchOptions.cpp) and
+// the problem sizes of each preset.
 //   --quick: CI sizes, under a minute on llvmpipe (2 cores)
 //   (none):  mid sizes, for a desktop GPU
 //   --full:  data-centre GPU sizes, vectors of 4096^2 texels, CG on 100^3 unknowns
@@ -54,8 +55,9 @@ struct BenchOptions {
   bool list = false;                        ///< print the cases and exit
 };
 
-/// Parses argv with CLI11. Returns the process exit code when the program should stop now
-/// (--help, a bad option), nullopt to go on.
+/// Parses argv. Returns the process exit code when the program should stop now (--help: 0;
+/// a bad option: CLI11's code, 105 for a bad value, with the message naming the option),
+/// nullopt to go on.
 std::optional<int> parseOptions(int argc, char** argv, BenchOptions& options);
 
 }  // namespace texstream::bench

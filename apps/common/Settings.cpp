@@ -1,12 +1,11 @@
 #include "Settings.h"
 
-#include "Panel.h"
+#include "SettingWidgets.h"
 
 #include <texstream/text/FloatChars.h>
 #include <texstream/text/Format.h>
 
 #include <CLI/CLI.hpp>
-#include <imgui.h>
 
 #include <algorithm>
 #include <charconv>
@@ -58,6 +57,38 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.size()][b.size()];
+}
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+/// A comma-separated list's items; an empty item (",," or a trailing comma) is refused.
+std::vector<std::string> splitList(std::string_view source, std::string_view text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (item.empty()) invalid(source, text, "expected a comma-separated list (ITEM[,ITEM...]) without empty items");
+    items.emplace_back(item);
+    if (comma == std::string_view::npos) return items;
+    start = comma + 1;
+  }
+}
+
+/// A whole number in [min, max] of the unsigned 64-bit range (seeds); messages as parseInteger's.
+std::uint64_t parseUnsigned(std::string_view source, std::string_view text, std::uint64_t min, std::uint64_t max) {
+  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec == std::errc::result_out_of_range) invalid(source, text, "expected a whole number in " + range);
+  if (ec != std::errc() || ptr != end) invalid(source, text, "not a whole number");
+  if (value < min || value > max) invalid(source, text, "must be in " + range);
+  return value;
 }
 
 }  // namespace
@@ -126,6 +157,11 @@ std::string Setting::text() const {
   const nlohmann::json v = m_get();
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (m_kind == Kind::List && v.is_array()) {
+    std::string t;
+    for (const nlohmann::json& item : v) t += (t.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : numberText(item));
+    return t;
+  }
   if (v.is_array() && (v.size() == 2 || v.size() == 3)) {
     std::string t = std::to_string(v[0].get<int>());
     for (std::size_t k = 1; k < v.size(); ++k) t += "x" + std::to_string(v[k].get<int>());
@@ -133,24 +169,6 @@ std::string Setting::text() const {
   }
   if (v.is_number()) return numberText(v);
   return v.dump();
-}
-
-void Setting::tooltip() const {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-  ImGui::TextUnformatted(m_help.c_str());
-  ImGui::TextDisabled("--%s (preset key \"%s\")", m_name.c_str(), m_name.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
-
-bool Setting::widget() const {
-  if (!m_widget) throw std::logic_error("Setting \"" + m_name + "\" has no generic widget");
-  const bool changed = m_widget(*this);
-  checkLastItem(m_label);
-  tooltip();
-  return changed;
 }
 
 // ---- SettingTable -------------------------------------------------------------------------
@@ -175,11 +193,159 @@ Setting& Setting::formerly(std::string name) {
   return *this;
 }
 
+Setting& Setting::positional() {
+  m_positional = true;
+  return *this;
+}
+
+Setting& Setting::required() {
+  m_required = true;
+  return *this;
+}
+
+bool Setting::given() const {
+  if (m_option && m_option->count() > 0) return true;
+  return std::any_of(m_formerOptions.begin(), m_formerOptions.end(), [](const CLI::Option* o) { return o->count() > 0; });
+}
+
 bool Setting::answersTo(std::string_view name) const {
   if (name == m_name) return true;
   for (const std::string& former : m_formerNames)
     if (former == name) return true;
   return false;
+}
+
+Setting& SettingTable::integer(std::string name, std::optional<int>& field, int min, int max, std::string help) {
+  Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
+  s.m_typeName = "N";
+  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
+    field = int(parseInteger(source, text, min, max));
+  };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+  return s;
+}
+
+Setting& SettingTable::integer(std::string name, std::optional<long long>& field, long long min, long long max,
+                               std::string help) {
+  Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
+  s.m_typeName = "N";
+  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
+    field = parseInteger(source, text, min, max);
+  };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+  return s;
+}
+
+Setting& SettingTable::integer(std::string name, std::optional<std::uint64_t>& field, std::uint64_t min,
+                               std::uint64_t max, std::string help) {
+  Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
+  s.m_typeName = "N";
+  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
+    field = parseUnsigned(source, text, min, max);
+  };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+  return s;
+}
+
+Setting& SettingTable::real(std::string name, std::optional<double>& field, double min, double max, bool minInclusive,
+                            std::string help) {
+  Setting& s = add(Setting::Kind::Real, std::move(name), std::move(help));
+  s.m_typeName = "X";
+  s.m_parse = [&field, min, max, minInclusive](std::string_view source, std::string_view text) {
+    field = parseReal(source, text, min, max, minInclusive);
+  };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+  return s;
+}
+
+Setting& SettingTable::choice(std::string name, std::string& field, std::vector<std::string> choices, std::string help) {
+  Setting& s = add(Setting::Kind::Choice, std::move(name), std::move(help));
+  s.m_typeName = joined(choices, "|");
+  s.m_parse = [&field, choices](std::string_view source, std::string_view text) {
+    std::string l(text);
+    std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (std::find(choices.begin(), choices.end(), l) == choices.end())
+      invalid(source, text, "expected one of " + joined(choices, "|"));
+    field = l;
+  };
+  s.m_get = [&field] { return nlohmann::json(field); };
+  s.m_widget = SettingWidgets::choice(field, std::move(choices));
+  return s;
+}
+
+Setting& SettingTable::text(std::string name, std::optional<std::string>& field,
+                            std::function<void(std::string_view source, const std::string&)> check, std::string help) {
+  Setting& s = add(Setting::Kind::Text, std::move(name), std::move(help));
+  s.m_typeName = "TEXT";
+  s.m_parse = [&field, check](std::string_view source, std::string_view text) {
+    const std::string value(text);
+    if (check) check(source, value);
+    field = value;
+  };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+  return s;
+}
+
+Setting& SettingTable::list(std::string name, std::vector<std::string>& field,
+                            std::function<void(std::string_view source, const std::string& item)> check, std::string help) {
+  Setting& s = add(Setting::Kind::List, std::move(name), std::move(help));
+  s.m_typeName = "ITEM[,ITEM...]";
+  s.m_parse = [&field, check](std::string_view source, std::string_view text) {
+    std::vector<std::string> items = splitList(source, text);
+    if (check) {
+      for (const std::string& item : items) {
+        try {
+          check(source, item);
+        } catch (const UsageError& e) {
+          // The item's own message, for the whole list when it has more than one.
+          if (items.size() == 1) throw;
+          const std::string why = e.what(), marker = ": invalid value ";
+          const std::size_t at = why.find(marker);
+          invalid(source, text, at == std::string::npos ? why : "item " + why.substr(at + marker.size()));
+        }
+      }
+    }
+    field = std::move(items);
+  };
+  s.m_get = [&field] { return nlohmann::json(field); };
+  s.m_jsonText = [](const nlohmann::json& v) -> std::optional<std::string> {
+    if (!v.is_array()) return std::nullopt;
+    std::vector<std::string> items;
+    for (const nlohmann::json& item : v) items.push_back(item.is_string() ? item.get<std::string>() : jsonText(item));
+    return joined(items, ",");
+  };
+  s.m_unset = [&field] { return field.empty(); };
+  return s;
+}
+
+Setting& SettingTable::list(std::string name, std::vector<int>& field, int min, int max, std::string help) {
+  Setting& s = add(Setting::Kind::List, std::move(name), std::move(help));
+  s.m_typeName = "N[,N...]";
+  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
+    std::vector<int> values;
+    for (const std::string& item : splitList(source, text)) {
+      try {
+        values.push_back(int(parseInteger(source, item, min, max)));
+      } catch (const UsageError&) {
+        invalid(source, text, "each item must be a whole number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+      }
+    }
+    field = std::move(values);
+  };
+  s.m_get = [&field] { return nlohmann::json(field); };
+  s.m_jsonText = [](const nlohmann::json& v) -> std::optional<std::string> {
+    if (!v.is_array()) return std::nullopt;
+    std::vector<std::string> items;
+    for (const nlohmann::json& item : v) items.push_back(item.is_number() ? numberText(item) : jsonText(item));
+    return joined(items, ",");
+  };
+  s.m_unset = [&field] { return field.empty(); };
+  return s;
 }
 
 bool SettingTable::widget(std::string_view name) const {
@@ -195,23 +361,8 @@ void SettingTable::bindInteger(Setting& s, T& field, T min, T max) {
     field = T(parseInteger(source, text, min, max));
   };
   s.m_get = [&field] { return nlohmann::json(field); };
-  s.m_widget = [&field, min, max](const Setting& self) {
-    const std::string id = self.m_label + "##" + self.m_name;
-    int v = int(std::clamp<T>(field, T(std::numeric_limits<int>::min()), T(std::numeric_limits<int>::max())));
-    bool changed = false;
-    if (self.m_hasSlider) {
-      changed = ImGui::SliderInt(id.c_str(), &v, int(self.m_sliderMin), int(self.m_sliderMax), "%d",
-                                 self.m_logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
-    } else {
-      changed = ImGui::InputInt(id.c_str(), &v);
-    }
-    const T clamped = std::clamp<T>(T(v), min, max);
-    if (!changed || clamped == field) return false;
-    field = clamped;
-    return true;
-  };
+  s.m_widget = SettingWidgets::integer(field, min, max);
 }
-
 Setting& SettingTable::integer(std::string name, int& field, int min, int max, std::string help) {
   Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
   bindInteger(s, field, min, max);
@@ -233,26 +384,8 @@ void SettingTable::bindReal(Setting& s, T& field, double min, double max, bool m
     // The shortest decimal of the field's own precision (0.8f is 0.8, not 0.800000011920929).
     return nlohmann::json(std::strtod(text::shortestText(field).c_str(), nullptr));
   };
-  s.m_widget = [&field, min, max, minInclusive](const Setting& self) {
-    const std::string id = self.m_label + "##" + self.m_name;
-    float v = float(field);
-    bool changed = false;
-    const char* format = self.m_format ? self.m_format : "%.4g";
-    if (self.m_hasSlider) {
-      changed = ImGui::SliderFloat(id.c_str(), &v, float(self.m_sliderMin), float(self.m_sliderMax), format,
-                                   self.m_logarithmic ? ImGuiSliderFlags_Logarithmic : 0);
-    } else {
-      changed = ImGui::InputFloat(id.c_str(), &v, 0.0f, 0.0f, format);
-    }
-    // Typed values (ctrl-click on a slider) are held to the accepted range.
-    if (!changed || !std::isfinite(v)) return false;
-    const double d = std::clamp(double(v), min, max);
-    if ((!minInclusive && d <= min) || T(d) == field) return false;
-    field = T(d);
-    return true;
-  };
+  s.m_widget = SettingWidgets::real(field, min, max, minInclusive);
 }
-
 Setting& SettingTable::real(std::string name, double& field, double min, double max, bool minInclusive, std::string help) {
   Setting& s = add(Setting::Kind::Real, std::move(name), std::move(help));
   s.m_typeName = "X";
@@ -281,16 +414,9 @@ Setting& SettingTable::flag(std::string name, std::function<bool()> get, std::fu
     else invalid(source, text, "expected true or false");
   };
   s.m_get = [get] { return nlohmann::json(get()); };
-  s.m_widget = [get, set](const Setting& self) {
-    bool v = get();
-    const std::string id = self.m_label + "##" + self.m_name;
-    if (!ImGui::Checkbox(id.c_str(), &v)) return false;
-    set(v);
-    return true;
-  };
+  s.m_widget = SettingWidgets::flag(get, set);
   return s;
 }
-
 Setting& SettingTable::gridSize(std::string name, int& width, int& height, int minSide, int maxSide, std::string help) {
   Setting& s = add(Setting::Kind::GridSize, std::move(name), std::move(help));
   s.m_typeName = "N|WxH";
@@ -305,26 +431,9 @@ Setting& SettingTable::gridSize(std::string name, int& width, int& height, int m
     if (v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return jsonText(v);  // refused by the parser
     return numberText(v[0]) + "x" + numberText(v[1]);
   };
-  s.m_widget = [&width, &height, minSide, maxSide](const Setting& self) {
-    if (!self.m_pendingValid) {
-      self.m_pending[0] = width;
-      self.m_pending[1] = height;
-      self.m_pendingValid = true;
-    }
-    const std::string id = self.m_label + "##" + self.m_name;
-    ImGui::InputInt2(id.c_str(), self.m_pending);
-    for (int& v : self.m_pending) v = std::clamp(v, minSide, maxSide);
-    if (self.m_pending[0] == width && self.m_pending[1] == height) return false;
-    const std::string apply = "apply " + std::to_string(self.m_pending[0]) + "x" + std::to_string(self.m_pending[1]) +
-                              "##apply-" + self.m_name;
-    if (!ImGui::Button(apply.c_str())) return false;
-    width = self.m_pending[0];
-    height = self.m_pending[1];
-    return true;
-  };
+  s.m_widget = SettingWidgets::gridSize(width, height, minSide, maxSide);
   return s;
 }
-
 Setting& SettingTable::gridSize3(std::string name, int& nx, int& ny, int& nz, int minSide, int maxSide, std::string help) {
   Setting& s = add(Setting::Kind::GridSize, std::move(name), std::move(help));
   s.m_typeName = "N|NXxNYxNZ";
@@ -360,25 +469,9 @@ Setting& SettingTable::gridSize3(std::string name, int& nx, int& ny, int& nz, in
     if (v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number()) return v.dump();  // refused
     return numberText(v[0]) + "x" + numberText(v[1]) + "x" + numberText(v[2]);
   };
-  s.m_widget = [&nx, &ny, &nz, minSide, maxSide](const Setting& self) {
-    int* pending = self.m_pending;
-    if (!self.m_pendingValid) {
-      pending[0] = nx, pending[1] = ny, pending[2] = nz;
-      self.m_pendingValid = true;
-    }
-    const std::string id = self.m_label + "##" + self.m_name;
-    ImGui::InputInt3(id.c_str(), pending);
-    for (int k = 0; k < 3; ++k) pending[k] = std::clamp(pending[k], minSide, maxSide);
-    if (pending[0] == nx && pending[1] == ny && pending[2] == nz) return false;
-    const std::string apply = "apply " + std::to_string(pending[0]) + "x" + std::to_string(pending[1]) + "x" +
-                              std::to_string(pending[2]) + "##apply-" + self.m_name;
-    if (!ImGui::Button(apply.c_str())) return false;
-    nx = pending[0], ny = pending[1], nz = pending[2];
-    return true;
-  };
+  s.m_widget = SettingWidgets::gridSize3(nx, ny, nz, minSide, maxSide);
   return s;
 }
-
 Setting& SettingTable::color(std::string name, float (&rgb)[3], std::string help) {
   Setting& s = add(Setting::Kind::Color, std::move(name), std::move(help));
   s.m_typeName = "#RRGGBB|R,G,B";
@@ -414,13 +507,9 @@ Setting& SettingTable::color(std::string name, float (&rgb)[3], std::string help
     std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", byte(rgb[0]), byte(rgb[1]), byte(rgb[2]));
     return nlohmann::json(std::string(buffer));
   };
-  s.m_widget = [&rgb](const Setting& self) {
-    const std::string id = self.m_label + "##" + self.m_name;
-    return ImGui::ColorEdit3(id.c_str(), rgb, ImGuiColorEditFlags_NoInputs);
-  };
+  s.m_widget = SettingWidgets::color(rgb);
   return s;
 }
-
 Setting& SettingTable::text(std::string name, std::string& field,
                             std::function<void(std::string_view source, const std::string&)> check, std::string help) {
   Setting& s = add(Setting::Kind::Text, std::move(name), std::move(help));
@@ -432,29 +521,6 @@ Setting& SettingTable::text(std::string name, std::string& field,
   };
   s.m_get = [&field] { return nlohmann::json(field); };
   return s;
-}
-
-bool SettingTable::comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels,
-                               const std::vector<const char*>& names) {
-  const std::string id = self.m_label + "##" + self.m_name;
-  const bool chosen = index >= 0 && index < int(labels.size());
-  const char* preview = chosen ? labels[std::size_t(index)] : "";
-  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
-  if (chosen && ImGui::CalcTextSize(preview).x > room) preview = names[std::size_t(index)];
-  checkComboPreview(self.m_label, preview);
-  bool changed = false;
-  if (ImGui::BeginCombo(id.c_str(), preview)) {
-    for (std::size_t i = 0; i < labels.size(); ++i) {
-      const bool selected = int(i) == index;
-      if (ImGui::Selectable(labels[i], selected) && !selected) {
-        index = int(i);
-        changed = true;
-      }
-      if (selected) ImGui::SetItemDefaultFocus();
-    }
-    ImGui::EndCombo();
-  }
-  return changed;
 }
 
 nlohmann::ordered_json SettingTable::toJson() const {
@@ -502,12 +568,17 @@ std::vector<std::string> SettingTable::setJson(const nlohmann::json& values, std
 
 void SettingTable::addTo(CLI::App& cli, const std::string& group) {
   for (Setting& s : m_settings) {
-    const std::string option = "--" + s.m_name;
+    const std::string option = s.m_positional ? s.m_name : "--" + s.m_name;
     if (CLI::Option* shared = cli.get_option_no_throw(option)) {
       s.m_option = shared;
       continue;
     }
-    if (s.m_kind == Setting::Kind::Flag) {
+    if (s.m_kind == Setting::Kind::List) {
+      // Items of every occurrence, however they are split: --NAME a,b --NAME c.
+      s.m_option = cli.add_option(option, s.m_cliItems, s.m_help)->delimiter(',');
+      s.m_option->type_name(s.m_typeName);
+      if (s.isSet()) s.m_option->default_str(s.text());
+    } else if (s.m_kind == Setting::Kind::Flag) {
       s.m_option = cli.add_flag(option + ",!--no-" + s.m_name, s.m_cliFlag, s.m_help + (s.isSet() && s.json().get<bool>() ? " (default: on)" : ""));
     } else {
       s.m_option = cli.add_option(option, s.m_cliText, s.m_help);
@@ -517,6 +588,7 @@ void SettingTable::addTo(CLI::App& cli, const std::string& group) {
       for (const std::string& former : s.m_formerNames)
         s.m_formerOptions.push_back(cli.add_option("--" + former, s.m_cliText, "formerly " + option)->group(""));
     }
+    if (s.m_required) s.m_option->required();
     s.m_option->group(group);
   }
 }
@@ -524,7 +596,7 @@ void SettingTable::addTo(CLI::App& cli, const std::string& group) {
 void SettingTable::applyCommandLine() const {
   for (const Setting& s : m_settings) {
     if (!s.m_option) continue;
-    std::string option = "--" + s.m_name;
+    std::string option = s.m_positional ? s.m_name : "--" + s.m_name;
     auto former = std::find_if(s.m_formerOptions.begin(), s.m_formerOptions.end(),
                                [](const CLI::Option* o) { return o->count() > 0; });
     if (former != s.m_formerOptions.end() && s.m_option->count() > 0) {
@@ -539,6 +611,10 @@ void SettingTable::applyCommandLine() const {
     }
     if (s.m_kind == Setting::Kind::Flag) {
       s.set(option, s.m_cliFlag ? "true" : "false");
+    } else if (s.m_kind == Setting::Kind::List && !s.m_cliItems.empty()) {
+      std::string text;
+      for (const std::string& item : s.m_cliItems) text += (text.empty() ? "" : ",") + item;
+      s.set(option, text);
     } else if (!s.m_cliText.empty() || s.m_option->results().empty()) {
       s.set(option, s.m_cliText);
     } else {

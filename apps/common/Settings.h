@@ -9,13 +9,16 @@
 // the setting's name: `--omega: invalid value "2.5": must be in (0, 1.999]` on the command
 // line, `cavity.json: omega: invalid value "2.5": must be in (0, 1.999]` in a preset.
 // Each setting refers to a field by reference: the table lives no longer than the struct
-// it describes.
+// it describes. The command-line tools (texstream-solve, -bench, -linexpr) declare theirs
+// the same way and link SettingsWithoutPanel.cpp instead of SettingWidgets.cpp: their
+// settings have no widget, and they link no Dear ImGui.
 #include "AppOptions.h"
 
 #include <texstream/stream/EnumNames.h>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -33,7 +36,7 @@ namespace texstream::app {
 
 class Setting {
  public:
-  enum class Kind { Integer, Real, Flag, Choice, GridSize, Color, Text };
+  enum class Kind { Integer, Real, Flag, Choice, GridSize, Color, Text, List };
 
   /// The panel's label (default: the name).
   Setting& label(std::string text);
@@ -48,6 +51,14 @@ class Setting {
   /// A name the setting had before: still read from the command line (--NAME, left out of
   /// --help) and from presets, never written. Not for flags.
   Setting& formerly(std::string name);
+  /// An operand of the command line (NAME, no dashes, in order) rather than an option;
+  /// messages name it as NAME. For the command-line tools' input files.
+  Setting& positional();
+  /// The command line must give it (CLI11's "NAME is required").
+  Setting& required();
+  /// Whether the command line (SettingTable::addTo's) gave it, by any of its names: for a
+  /// check that only a given value needs ("--glsl-form needs --glsl").
+  bool given() const;
   /// True for the setting's name and its former ones.
   bool answersTo(std::string_view name) const;
 
@@ -72,6 +83,7 @@ class Setting {
 
  private:
   friend class SettingTable;
+  friend struct SettingWidgets;
   Setting(Kind kind, std::string name, std::string help) : m_kind(kind), m_name(std::move(name)), m_help(std::move(help)) {
     m_label = m_name;
   }
@@ -93,6 +105,8 @@ class Setting {
   // Command-line state: the text given, or whether a flag was given and its value.
   mutable std::string m_cliText;
   mutable bool m_cliFlag = false;
+  mutable std::vector<std::string> m_cliItems;  // a list's items, however many times it is given
+  bool m_positional = false, m_required = false;
   CLI::Option* m_option = nullptr;
   std::vector<CLI::Option*> m_formerOptions;
   // A grid size's value being edited before "apply".
@@ -116,6 +130,17 @@ class SettingTable {
   /// A finite number in [min, max] ((min, max] unless minInclusive).
   Setting& real(std::string name, double& field, double min, double max, bool minInclusive, std::string help);
   Setting& real(std::string name, float& field, double min, double max, bool minInclusive, std::string help);
+  /// The same, where nullopt means "the default chosen elsewhere" (an example's, a preset's):
+  /// left out of --help's defaults and of presets until set. No generic widget.
+  Setting& integer(std::string name, std::optional<int>& field, int min, int max, std::string help);
+  Setting& integer(std::string name, std::optional<long long>& field, long long min, long long max, std::string help);
+  Setting& integer(std::string name, std::optional<std::uint64_t>& field, std::uint64_t min, std::uint64_t max,
+                   std::string help);
+  Setting& real(std::string name, std::optional<double>& field, double min, double max, bool minInclusive,
+                std::string help);
+  /// One of `choices` (case-insensitive; the field holds it in lower case), for a choice
+  /// that has no enum: `--format segment|bcrs2|bcrs4|auto`.
+  Setting& choice(std::string name, std::string& field, std::vector<std::string> choices, std::string help);
   /// On/off: the command line's --NAME (on) and --no-NAME (off); JSON true/false.
   Setting& flag(std::string name, bool& field, std::string help);
   Setting& flag(std::string name, std::function<bool()> get, std::function<void(bool)> set, std::string help);
@@ -141,6 +166,16 @@ class SettingTable {
   /// widget (the demo draws its own).
   Setting& text(std::string name, std::string& field, std::function<void(std::string_view source, const std::string&)> check,
                 std::string help);
+  /// The same, nullopt until given (an output that is written only when asked for).
+  Setting& text(std::string name, std::optional<std::string>& field,
+                std::function<void(std::string_view source, const std::string&)> check, std::string help);
+  /// A comma-separated list ("a,b,c"; on the command line also given again: --NAME a --NAME b;
+  /// JSON ["a", "b"]), each item checked by `check`; empty (the default) means "the default
+  /// chosen elsewhere" (all cases, the preset's sizes). No generic widget.
+  Setting& list(std::string name, std::vector<std::string>& field,
+                std::function<void(std::string_view source, const std::string& item)> check, std::string help);
+  /// A list of whole numbers, each in [min, max].
+  Setting& list(std::string name, std::vector<int>& field, int min, int max, std::string help);
 
   const std::deque<Setting>& settings() const { return m_settings; }
   /// The setting called `name` (now or formerly), or nullptr.
@@ -173,6 +208,7 @@ class SettingTable {
   static bool namedWidget(const Setting& self, E& field, NameTable<E> table);
   /// A combo of `labels`; its box shows the chosen label, or its short name where the label
   /// does not fit (the list shows the labels).
+  friend struct SettingWidgets;
   static bool comboWidget(const Setting& self, int& index, const std::vector<const char*>& labels,
                           const std::vector<const char*>& names);
 

@@ -87,6 +87,26 @@ if(TARGET texstream-solve)
   add_test(NAME app_solve_bad_option
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badopt
       "-DARGS=${_assets}/mesh_spd.mtx|--format|csr5" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=--format: invalid value \"csr5\"" -P ${_check})
+  # Bad values and a knob given by both its spellings: exit 2 naming the option.
+  add_test(NAME app_solve_both_spellings
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/both
+      "-DARGS=${_assets}/mesh_spd.mtx|--tol|1e-6|--tolerance|1e-5" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--tolerance: given twice, also as --tol [(]its former name[)]" -P ${_check})
+  add_test(NAME app_solve_bad_tolerance
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badtol
+      "-DARGS=${_assets}/mesh_spd.mtx|--tolerance|0" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--tolerance: invalid value \"0\": must be in [(]0, 1[]]" -P ${_check})
+  add_test(NAME app_solve_bad_precision
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badprecision
+      "-DARGS=${_assets}/mesh_spd.mtx|--precision|double" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--precision: invalid value \"double\": expected one of single[|]mixed[|]auto" -P ${_check})
+  add_test(NAME app_solve_bad_cap
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badcap
+      "-DARGS=${_assets}/mesh_spd.mtx|--max-iter|0" -DEXPECT_EXIT=2
+      "-DEXPECT_STDERR=--max-iter: invalid value \"0\": must be in [[]1, 1000000000[]]" -P ${_check})
+  add_test(NAME app_solve_no_matrix
+    COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/nomatrix
+      "-DARGS=--precond|none" -DEXPECT_EXIT=2 "-DEXPECT_STDERR=A is required" -P ${_check})
   # Output paths are checked before the solve: exit 2 naming the option and the value.
   add_test(NAME app_solve_bad_out_dir
     COMMAND ${CMAKE_COMMAND} -DAPP=$<TARGET_FILE:texstream-solve> -DOUT=${_out}/badout
@@ -101,6 +121,7 @@ if(TARGET texstream-solve)
     app_solve_bcrs4_fragment app_solve_bcrs4_compute app_solve_auto_fragment app_solve_auto_compute
     app_solve_rhs_x0 app_solve_rcm app_solve_not_converged app_solve_bad_file app_solve_bad_rhs app_solve_bad_option
     app_solve_bad_out_dir app_solve_bad_json_dir app_solve_single_stagnated app_solve_auto_again_in_mixed
-    app_solve_beam_single app_solve_beam_mixed
+    app_solve_beam_single app_solve_beam_mixed app_solve_both_spellings app_solve_bad_tolerance
+    app_solve_bad_precision app_solve_bad_cap app_solve_no_matrix
     PROPERTIES TIMEOUT 300 LABELS apps)
 endif()

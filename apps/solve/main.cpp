@@ -5,6 +5,7 @@
 #include "AppOptions.h"
 #include "MainGuard.h"
 #include "OutputPath.h"
+#include "Settings.h"
 
 #include <texstream/gl/Error.h>
 #include <texstream/gl/HeadlessContext.h>
@@ -18,9 +19,11 @@
 #include <texstream/solvers/DoubleFloatCg.h>
 #include <texstream/solvers/JacobiPreconditioner.h>
 #include <texstream/solvers/MixedPrecisionCg.h>
+#include <texstream/solvers/MixedPrecisionRefinement.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
+#include <texstream/text/FloatChars.h>
 #include <texstream/text/Format.h>
 
 #include <nlohmann/json.hpp>
@@ -72,26 +75,71 @@ constexpr const char* kDescription =
     "run it (an OpenGL error, a size beyond its limits), 4 another failure (out of host memory, naming the\n"
     "file being read or the system being set up; an output that could not be written).";
 
+/// The relative residual below which float CG alone stalls on typical systems: --precision
+/// auto switches to mixed precision for tolerances below it.
+constexpr float kFloatCgReach = 1e-6f;
+
+/// The command line, declared once in describeSettings; the solver's defaults are the
+/// library's (IterativeOptions, kCgDefaults).
 struct Settings {
   std::string matrixPath, rhsPath, x0Path, outPath, exportPetsc;
   std::string format = "auto", precond = "jacobi", packing = "groups";
   bool rcm = false;
-  float tolerance = 1e-6f;
-  int maxIterations = 1000;
-  /// Whether --max-iterations was given: mixed precision's cap is otherwise its solver's (20000).
-  bool maxIterationsGiven = false;
-  int checkEvery = 8;
-  /// "single", "mixed" or "auto" (mixed below kFloatCgReach; above it single, and mixed
-  /// again where single cannot reach the tolerance).
-  std::string precision = "auto";
+  float tolerance = solvers::IterativeOptions{}.tolerance;
+  /// Unset: each solver's own cap (float CG's kCgDefaults; in mixed precision float and
+  /// double-float CG kMixedPrecisionCgDefaults and kDoubleFloatCgDefaults each).
+  std::optional<int> maxIterations;
+  int checkEvery = solvers::kCgDefaults.checkEvery;
+  /// Auto: mixed below kFloatCgReach; above it single, and mixed again where single cannot
+  /// reach the tolerance.
+  solvers::Precision precision = solvers::Precision::Auto;
   /// Mixed precision: the fall of CG's float residual after which it is replaced by the
   /// true one (1e-2: reliable updates as Clark et al. 2010 space them; docs/performance.md).
   double innerTolerance = 1e-2;
 };
 
-/// The relative residual below which float CG alone stalls on typical systems: --precision
-/// auto switches to mixed precision for tolerances below it.
-constexpr float kFloatCgReach = 1e-6f;
+void describeSettings(app::SettingTable& t, Settings& s) {
+  t.text("A", s.matrixPath, nullptr, "The matrix A (Matrix Market coordinate file)").typeName("A.mtx").positional().required();
+  t.text("b", s.rhsPath, nullptr, "The right-hand side (n x 1 Matrix Market file); default b = A * 1")
+      .typeName("b.mtx")
+      .positional();
+  t.text("x0", s.x0Path, nullptr, "Initial guess (n x 1 Matrix Market file); default 0").typeName("X.mtx");
+  t.choice("format", s.format, {"segment", "bcrs2", "bcrs4", "auto"}, "Storage: segment, bcrs2, bcrs4 or auto");
+  t.choice("packing", s.packing, {"groups", "tiles"},
+           "Segment layout packing: groups (a rectangle per group) or tiles (Bolz s3.2.2)");
+  t.flag("rcm", s.rcm, "Reorder by reverse Cuthill-McKee before blocking (bcrs formats)");
+  t.choice("precond", s.precond, {"jacobi", "none"}, "Preconditioner: jacobi (diag(A)) or none");
+  t.real("tolerance", s.tolerance, 0.0, 1.0, false, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")
+      .typeName("T")
+      .formerly("tol");
+  t.integer("max-iterations", s.maxIterations, 1, 1000000000,
+            "Iteration cap, >= 1 (default: " + std::to_string(solvers::kCgDefaults.maxIterations) +
+                "; mixed precision: float and double-float CG together, at most half of it float; unset, " +
+                std::to_string(solvers::kMixedPrecisionCgDefaults.maxIterations) + " for each)")
+      .formerly("max-iter");
+  t.integer("check-every", s.checkEvery, 1, 1000000, "Iterations between residual checks (and progress lines), >= 1");
+  t.named("precision", s.precision, solvers::precisionNames(),
+          "Float CG, or mixed precision: float CG inside defect correction in double, for tolerances down to "
+          "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), CG in "
+          "double-float arithmetic on the entries held as pairs. Auto is mixed when --tolerance is below " +
+              text::shortestText(kFloatCgReach) +
+              ", else float CG, and mixed again where float CG cannot reach --tolerance (stagnated, the cap, a "
+              "breakdown)");
+  t.real("inner-tol", s.innerTolerance, 0.0, 1.0, false,
+         "Mixed precision: the residual reduction after which CG's float residual is replaced by the true one")
+      .typeName("T");
+  t.text("out", s.outPath, app::requireWritablePath, "Write the solution x (n x 1 array Matrix Market file)")
+      .typeName("x.mtx");
+  t.text("export-petsc", s.exportPetsc,
+         [](std::string_view source, const std::string& dir) {
+           if (!dir.empty() && std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
+             throw app::UsageError(std::string(source) + ": invalid value " + text::quoted(dir) +
+                                   ": exists and is not a directory");
+         },
+         "Also write A and b as PETSc binary (DIR/system.petsc) for PETSc's solvers on many ranks "
+         "(apps/solve/petsc_solve.py)")
+      .typeName("DIR");
+}
 
 /// The format "auto" picks, from the 4x4 block fill (a CPU count over the pattern).
 std::string chooseFormat(const linalg::Csr& A) {
@@ -152,8 +200,8 @@ int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, st
                           solvers::RefinementStatus& status) {
   const std::size_t n = A.rows;
   // --max-iterations caps float and double-float iterations together.
-  const int budget = s.maxIterationsGiven ? s.maxIterations - status.iterations
-                                          : solvers::kDoubleFloatCgDefaults.maxIterations;
+  const int budget = s.maxIterations ? *s.maxIterations - status.iterations
+                                     : solvers::kDoubleFloatCgDefaults.maxIterations;
   if (budget <= 0) return 0;
   std::fprintf(stderr, "texstream-solve: %s; going on with double-float CG\n", status.message.c_str());
   linalg::SegmentOptions options;
@@ -307,7 +355,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
   };
   // --precision auto: mixed below kFloatCgReach; above it float CG first, and a system it
   // cannot bring to the tolerance (solvers::needsMixedPrecision) again in mixed precision.
-  bool mixed = s.precision == "mixed" || (s.precision == "auto" && s.tolerance < kFloatCgReach);
+  bool mixed = s.precision == solvers::Precision::Mixed || (s.precision == solvers::Precision::Auto && s.tolerance < kFloatCgReach);
   solvers::RefinementStatus refinement;
   std::vector<double> x;
   double trueResidual = 0;
@@ -321,7 +369,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     trueResidual = trueRelativeResidual(x);
     solvers::holdToTrueResidual(refinement, trueResidual, s.tolerance, "in double",
                                 "solve in mixed precision (--precision mixed)");
-    if (s.precision == "auto" && solvers::needsMixedPrecision(refinement)) {
+    if (s.precision == solvers::Precision::Auto && solvers::needsMixedPrecision(refinement)) {
       std::fprintf(stderr, "texstream-solve: %s; solving again in mixed precision (--precision auto)\n",
                    refinement.message.c_str());
       single = refinement;
@@ -367,7 +415,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     cgo.onCheck = nullptr;
     // With --max-iterations, float CG gets half of it and double-float CG the rest (a float
     // residual can fall for thousands of iterations where the true one no longer moves).
-    cgo.maxIterations = s.maxIterationsGiven ? (s.maxIterations + 1) / 2 : solvers::kMixedPrecisionCgDefaults.maxIterations;
+    cgo.maxIterations = s.maxIterations ? (*s.maxIterations + 1) / 2 : solvers::kMixedPrecisionCgDefaults.maxIterations;
     refinement = solvers::cg(matrix.internalLayout(), host, Ai, cgo, M.get(), ro);
     if (!refinement.converged() && refinement.outcome != solvers::Outcome::NonFinite) {
       pairIterations = continueInDoubleFloat(A, b, x, s, refinement);
@@ -405,7 +453,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
     j["backend"] = stream::backendName(rt.defaultBackend());
     j["precond"] = s.precond;
     j["precision"] = mixed ? "mixed" : "single";
-    j["precision_requested"] = s.precision;
+    j["precision_requested"] = stream::nameOf(solvers::precisionNames(), s.precision);
     if (single) {
       // --precision auto: the float solve that could not reach --tolerance, solved again in mixed.
       j["single_precision_attempt"] = {{"status", solvers::outcomeName(single->outcome)},
@@ -421,7 +469,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
       if (pairIterations >= 0) j["double_float_iterations"] = pairIterations;
     }
     j["tolerance"] = s.tolerance;
-    j["max_iterations"] = s.maxIterations;
+    j["max_iterations"] = s.maxIterations.value_or(solvers::kCgDefaults.maxIterations);
     j["true_relative_residual"] = trueResidual;  // in double: what the verdict ("status") judges
     j["message"] = status.message;
     j["rhs"] = ones ? "A*1" : s.rhsPath;
@@ -452,71 +500,10 @@ int runMain(int argc, char** argv) {
   // A headless tool: the window and grid options of the demos do not apply.
   for (const char* name : {"--headless", "--size", "--steps", "--screenshot"}) cli.remove_option(cli.get_option(name));
   Settings s;
-  std::string tolText = "1e-6", maxIterText = "1000", checkText = "8", innerTolText = "1e-2";
-  cli.add_option("A", s.matrixPath, "The matrix A (Matrix Market coordinate file)")->required()->type_name("A.mtx");
-  cli.add_option("b", s.rhsPath, "The right-hand side (n x 1 Matrix Market file); default b = A * 1")->type_name("b.mtx");
-  cli.add_option("--x0", s.x0Path, "Initial guess (n x 1 Matrix Market file); default 0")->type_name("X.mtx");
-  cli.add_option("--format", s.format, "Storage: segment, bcrs2, bcrs4 or auto")
-      ->type_name("segment|bcrs2|bcrs4|auto")
-      ->capture_default_str();
-  cli.add_option("--packing", s.packing, "Segment layout packing: groups (a rectangle per group) or tiles (Bolz s3.2.2)")
-      ->type_name("groups|tiles")
-      ->capture_default_str();
-  cli.add_flag("--rcm", s.rcm, "Reorder by reverse Cuthill-McKee before blocking (bcrs formats)");
-  cli.add_option("--precond", s.precond, "Preconditioner: jacobi (diag(A)) or none")
-      ->type_name("jacobi|none")
-      ->capture_default_str();
-  // --tolerance and --max-iterations as every demo spells them; the former --tol and
-  // --max-iter still work, left out of --help.
-  CLI::Option* tolerance =
-      cli.add_option("--tolerance", tolText, "Stop when ||r|| / ||b|| <= T, T in (0, 1)")->type_name("T")->capture_default_str();
-  CLI::Option* formerTolerance = cli.add_option("--tol", tolText, "formerly --tolerance")->group("");
-  CLI::Option* maxIterations =
-      cli.add_option("--max-iterations", maxIterText,
-                     "Iteration cap, >= 1 (mixed precision: float and double-float CG together, at most half of it float; "
-                     "unset, 20000 for each)")
-          ->type_name("N")
-          ->capture_default_str();
-  CLI::Option* formerMaxIterations = cli.add_option("--max-iter", maxIterText, "formerly --max-iterations")->group("");
-  cli.add_option("--check-every", checkText, "Iterations between residual checks (and progress lines), >= 1")
-      ->type_name("N")
-      ->capture_default_str();
-  cli.add_option("--precision", s.precision,
-                 "single: float CG; mixed: float CG inside defect correction in double, for tolerances down to "
-                 "about 1e-12, then, where float CG stagnates (a matrix whose float rounding changes its solution), "
-                 "CG in double-float arithmetic on the entries held as pairs; auto: mixed when --tolerance is below 1e-6, "
-                 "else float CG, and mixed again where float CG cannot reach --tolerance (stagnated, the cap, a breakdown)")
-      ->type_name("single|mixed|auto")
-      ->capture_default_str();
-  cli.add_option("--inner-tol", innerTolText,
-                 "Mixed precision: the residual reduction after which CG's float residual is replaced by the true one")
-      ->type_name("T")
-      ->capture_default_str();
-  cli.add_option("--out", s.outPath, "Write the solution x (n x 1 array Matrix Market file)")->type_name("x.mtx");
-  cli.add_option("--export-petsc", s.exportPetsc,
-                 "Also write A and b as PETSc binary (DIR/system.petsc) for PETSc's solvers on many ranks "
-                 "(apps/solve/petsc_solve.py)")
-      ->type_name("DIR");
-
-  const auto exitCode = cmd.parse(argc, argv, [&] {
-    s.format = app::parseChoice("--format", s.format, {"segment", "bcrs2", "bcrs4", "auto"});
-    s.packing = app::parseChoice("--packing", s.packing, {"groups", "tiles"});
-    s.precond = app::parseChoice("--precond", s.precond, {"jacobi", "none"});
-    if (tolerance->count() && formerTolerance->count())
-      throw app::UsageError("--tolerance: given twice, also as --tol (its former name)");
-    if (maxIterations->count() && formerMaxIterations->count())
-      throw app::UsageError("--max-iterations: given twice, also as --max-iter (its former name)");
-    s.tolerance = float(app::parseReal(formerTolerance->count() ? "--tol" : "--tolerance", tolText, 0.0, 1.0, false));
-    s.precision = app::parseChoice("--precision", s.precision, {"single", "mixed", "auto"});
-    s.innerTolerance = app::parseReal("--inner-tol", innerTolText, 0.0, 1.0, false);
-    s.maxIterations = int(app::parseInteger(formerMaxIterations->count() ? "--max-iter" : "--max-iterations", maxIterText, 1,
-                                            1000000000));
-    s.maxIterationsGiven = maxIterations->count() + formerMaxIterations->count() > 0;
-    s.checkEvery = int(app::parseInteger("--check-every", checkText, 1, 1000000));
-    app::requireWritablePath("--out", s.outPath);
-    if (!s.exportPetsc.empty() && std::filesystem::exists(s.exportPetsc) && !std::filesystem::is_directory(s.exportPetsc))
-      throw app::UsageError("--export-petsc: invalid value \"" + s.exportPetsc + "\": exists and is not a directory");
-  });
+  app::SettingTable table;
+  describeSettings(table, s);
+  table.addTo(cli, "Options");
+  const auto exitCode = cmd.parse(argc, argv, [&] { table.applyCommandLine(); });
   if (exitCode) return *exitCode;
 
   std::string activity;
