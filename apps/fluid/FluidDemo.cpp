@@ -41,8 +41,7 @@ std::string number(double v) {
 
 }  // namespace
 
-FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : m_settings(settings) {
-  describeFluidSettings(m_table, m_settings);
+FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : SettingsDemo(settings) {
   rebuild();
   m_renderer = std::make_unique<FluidRenderer>();
   if (m_settings.exportAfter < 0 && ctx.headless)
@@ -119,31 +118,13 @@ void FluidDemo::restart() {
   randomSplats(m_settings.splats);
 }
 
-nlohmann::ordered_json FluidDemo::saveSettings() {
-  m_settings.params = m_solver->parameters();
-  return m_table.toJson();
-}
+void FluidDemo::syncSettings() { m_settings.params = m_solver->parameters(); }
 
-std::vector<std::string> FluidDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  FluidSettings next;
-  next.exportFields = m_settings.exportFields;
-  next.exportAfter = m_settings.exportAfter;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeFluidSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  const FluidSettings previous = m_settings;
-  m_settings = next;
-  try {
-    rebuild();
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    rebuild();
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  return problems;
+FluidSettings FluidDemo::presetBase() const {
+  FluidSettings base;
+  base.exportFields = m_settings.exportFields;
+  base.exportAfter = m_settings.exportAfter;
+  return base;
 }
 
 void FluidDemo::exportFields() {

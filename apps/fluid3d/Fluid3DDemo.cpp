@@ -42,8 +42,7 @@ std::string number(double v) {
 
 }  // namespace
 
-Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& settings) : m_settings(settings) {
-  describeFluid3DSettings(m_table, m_settings);
+Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& settings) : SettingsDemo(settings) {
   const fluid::FluidParameters3D& p = m_settings.params;
   if (p.nx > 0) {
     // The velocity, a texel a cell's -x, -y and -z faces and one more a side, is the widest
@@ -180,31 +179,6 @@ void Fluid3DDemo::restart() {
   m_solver->reset();
   m_renderer.fieldsChanged();
   m_initialVolume = 0;
-}
-
-nlohmann::ordered_json Fluid3DDemo::saveSettings() {
-  m_settings.params = m_solver->parameters();
-  return m_table.toJson();
-}
-
-std::vector<std::string> Fluid3DDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  Fluid3DSettings next;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeFluid3DSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  const Fluid3DSettings previous = m_settings;
-  m_settings = next;
-  try {
-    rebuild();
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    rebuild();
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  return problems;
 }
 
 void Fluid3DDemo::gui(ShellControls& controls) {
