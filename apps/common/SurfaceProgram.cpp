@@ -1,11 +1,27 @@
 #include "SurfaceProgram.h"
 
+#include <texstream/stream/KernelCache.h>
+
 #include <glad/gl.h>
 #include <glm/gtc/type_ptr.hpp>
 
 namespace texstream::app {
 
-SurfaceProgram::SurfaceProgram(gl::Program program) : m_program(std::move(program)), m_vao(m_program.name()) {}
+namespace {
+
+const char* kFragmentHelpers = R"glsl(
+float wireframeEdge(vec3 barycentric) {
+  vec3 d = barycentric / max(fwidth(barycentric), vec3(1e-6));
+  return 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
+}
+)glsl";
+
+}  // namespace
+
+SurfaceProgram::SurfaceProgram(const std::string& name, gl::ShaderPiece vertex, gl::ShaderPiece fragment)
+    : m_program(stream::rasterProgram(name, {std::move(vertex)},
+                                      {{"apps/common/SurfaceProgram.cpp", kFragmentHelpers, 12}, std::move(fragment)})),
+      m_vao(name) {}
 
 void SurfaceProgram::begin(const CameraView& camera,
                            std::initializer_list<std::pair<const char*, unsigned int>> textures, bool depthTest) {

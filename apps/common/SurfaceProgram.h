@@ -4,8 +4,10 @@
 // gl_VertexID / gl_InstanceID and texelFetch (the smoothed mesh, the wave's height field,
 // the LSCM map). It owns the program and the empty vertex array GL needs to draw, and
 // binds, for one draw, the sampled textures to units 0, 1, ... under their sampler names
-// and the camera as u_viewProjection and u_eye.
-//   SurfaceProgram surface(stream::rasterProgram("wave.heightfield", {...}, {...}));
+// and the camera as u_viewProjection and u_eye. Its fragment shader may call
+//   float wireframeEdge(vec3 barycentric)  // 1 on a triangle's edges (a pixel wide), 0 inside
+// with the barycentric coordinates the corners pass: (1, 0, 0), (0, 1, 0), (0, 0, 1).
+//   SurfaceProgram surface("wave.heightfield", {"apps/wave/heightfield.vert", kVertex}, {"apps/wave/heightfield.frag", kFragment});
 //   surface.begin(view, {{"u_heights", heights.texture().id()}});
 //   glUniform1f(surface.uniform("u_spacing"), h);
 //   glDrawArraysInstanced(...);
@@ -28,8 +30,9 @@ struct CameraView {
 
 class SurfaceProgram {
  public:
-  /// The vertex array takes the program's name.
-  explicit SurfaceProgram(gl::Program program);
+  /// Compiles and links the two stages (GLSL 3.30 or ES 3.00, stream::rasterProgram); the
+  /// program and its vertex array are labelled `name`. Throws gl::Error as gl::Program does.
+  SurfaceProgram(const std::string& name, gl::ShaderPiece vertex, gl::ShaderPiece fragment);
 
   /// Uses the program with `textures` (sampler name, GL texture) on units 0, 1, ... and the
   /// camera, and binds the vertex array; depth-tested (GL_LESS) or not, no culling, no

@@ -1,7 +1,6 @@
 #include "ParamRenderer.h"
 
 #include <texstream/geometry/Mesh.h>
-#include <texstream/stream/KernelCache.h>
 
 #include <glad/gl.h>
 
@@ -90,11 +89,7 @@ void main() {
   } else if (!gl_FrontFacing) {
     c = mix(c, vec3(0.9, 0.1, 0.1), 0.75);  // a flipped triangle
   }
-  if (u_wireframe != 0) {
-    vec3 d = v_barycentric / max(fwidth(v_barycentric), vec3(1e-6));
-    float edge = 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
-    c = mix(c, vec3(0.1, 0.1, 0.12), 0.5 * edge);
-  }
+  if (u_wireframe != 0) c = mix(c, vec3(0.1, 0.1, 0.12), 0.5 * wireframeEdge(v_barycentric));
   o_color = vec4(c, 1.0);
 }
 )glsl";
@@ -102,8 +97,7 @@ void main() {
 }  // namespace
 
 ParamRenderer::ParamRenderer(const geometry::Mesh& mesh)
-    : m_surface(stream::rasterProgram("param.mesh", {{"apps/param/mesh.vert", kVertex, 1}},
-                                      {{"apps/param/mesh.frag", kFragment, 1}})),
+    : m_surface("param.mesh", {"apps/param/mesh.vert", kVertex}, {"apps/param/mesh.frag", kFragment}),
       m_triangleCount(int(mesh.triangleCount())) {
   // Positions relative to the mesh's centre keep float precision far from the origin.
   const std::vector<double> b = mesh.bounds();

@@ -2,8 +2,6 @@
 
 #include <texstream/geometry/CurvatureFlow.h>
 
-#include <texstream/stream/KernelCache.h>
-
 #include <glad/gl.h>
 
 namespace texstream::app {
@@ -67,11 +65,7 @@ void main() {
   float diffuse = 0.55 * max(dot(n, key), 0.0) + 0.35 * max(dot(n, v), 0.0);
   float specular = 0.25 * pow(max(dot(n, normalize(key + v)), 0.0), 40.0);
   vec3 c = base * (0.22 + diffuse) + specular;
-  if (u_wireframe != 0) {
-    vec3 d = v_barycentric / max(fwidth(v_barycentric), vec3(1e-6));
-    float edge = 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
-    c = mix(c, vec3(0.08, 0.09, 0.11), 0.85 * edge);
-  }
+  if (u_wireframe != 0) c = mix(c, vec3(0.08, 0.09, 0.11), 0.85 * wireframeEdge(v_barycentric));
   o_color = vec4(c, 1.0);
 }
 )glsl";
@@ -79,8 +73,7 @@ void main() {
 }  // namespace
 
 MeshRenderer::MeshRenderer()
-    : m_surface(stream::rasterProgram("smooth.mesh", {{"apps/smooth/mesh.vert", kVertex, 1}},
-                                      {{"apps/smooth/mesh.frag", kFragment, 1}})) {}
+    : m_surface("smooth.mesh", {"apps/smooth/mesh.vert", kVertex}, {"apps/smooth/mesh.frag", kFragment}) {}
 
 void MeshRenderer::draw(const geometry::CurvatureFlow& flow, const MeshView& view) {
   m_surface.begin(view, {{"u_positions", flow.positions().texture().id()},

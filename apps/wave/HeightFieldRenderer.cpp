@@ -3,8 +3,6 @@
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Vector.h>
 
-#include <texstream/stream/KernelCache.h>
-
 #include <glad/gl.h>
 
 namespace texstream::app {
@@ -74,8 +72,7 @@ void main() {
 }  // namespace
 
 HeightFieldRenderer::HeightFieldRenderer()
-    : m_surface(stream::rasterProgram("wave.heightfield", {{"apps/wave/heightfield.vert", kVertex, 1}},
-                                      {{"apps/wave/heightfield.frag", kFragment, 1}})) {}
+    : m_surface("wave.heightfield", {"apps/wave/heightfield.vert", kVertex}, {"apps/wave/heightfield.frag", kFragment}) {}
 
 void HeightFieldRenderer::draw(const stream::Vector& heights, int gridWidth, int gridHeight, float spacing,
                                const HeightFieldView& view) {
