@@ -2,6 +2,7 @@
 
 #include "NamedCombo.h"
 #include "Panel.h"
+#include "ParameterEdit.h"
 #include "RunRatePanel.h"
 
 #include <texstream/gl/Capabilities.h>
@@ -393,22 +394,7 @@ void FluidDemo::gui(ShellControls& controls) {
   }
   if (section("GPU time per pass", false)) profilerPanel();
 
-  if (rebuildNeeded) {
-    try {
-      rebuild();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  } else if (changed) {
-    try {
-      m_solver->setParameters(p);
-      m_settings.params = m_solver->parameters();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  }
+  applyParameterEdit("texstream-fluid", m_solver, p, changed, rebuildNeeded, [this] { rebuild(); });
 }
 
 void FluidDemo::report(nlohmann::json& out) const {

@@ -1,6 +1,7 @@
 #include "Fluid3DDemo.h"
 
 #include "Panel.h"
+#include "ParameterEdit.h"
 #include "RunRatePanel.h"
 #include "SolvePanel.h"
 
@@ -283,23 +284,9 @@ void Fluid3DDemo::gui(ShellControls& controls) {
   if (section("backend", false)) backendPanel();
   if (section("GPU time per pass", stream::Runtime::current().profiler().enabled())) profilerPanel();
 
-  if (rebuildNeeded) {
-    try {
-      rebuild();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid3d: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  } else if (changed) {
-    try {
-      m_solver->setParameters(p);
-      m_settings.params = m_solver->parameters();
-      m_renderer.fieldsChanged();  // the solids may have changed (the moving sphere)
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid3d: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  }
+  // The solids may have changed (the moving sphere).
+  if (applyParameterEdit("texstream-fluid3d", m_solver, p, changed, rebuildNeeded, [this] { rebuild(); }))
+    m_renderer.fieldsChanged();
 }
 
 void Fluid3DDemo::report(nlohmann::json& out) const {
