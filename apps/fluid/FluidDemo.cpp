@@ -104,13 +104,8 @@ HealthMeasure FluidDemo::health() const {
     off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
     return off;
   }
-  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
-  HealthMeasure h;
-  h.quantity = "sum of squared node speeds";
-  h.limit = nodes * runawaySpeed * runawaySpeed;
-  h.limitText = "every node moving 1000 cells a step";
-  return h;
+  return runawaySpeedMeasure(nodes, "node", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
 
 void FluidDemo::restart() {

@@ -167,13 +167,8 @@ void Fluid3DDemo::overlay(ShellControls& /*controls*/) {
 void Fluid3DDemo::measureHealth(stream::Scalar& out) { stream::dot(m_solver->velocity(), m_solver->velocity(), out); }
 
 HealthMeasure Fluid3DDemo::health() const {
-  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double faces = 3.0 * double(m_solver->nx() + 1) * double(m_solver->ny() + 1) * double(m_solver->nz() + 1);
-  HealthMeasure h;
-  h.quantity = "sum of squared face speeds";
-  h.limit = faces * runawaySpeed * runawaySpeed;
-  h.limitText = "every face moving 1000 cells a step";
-  return h;
+  return runawaySpeedMeasure(faces, "face", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
 
 void Fluid3DDemo::restart() {
