@@ -130,7 +130,6 @@ void FluidDemo::exportFields() {
 }
 
 void FluidDemo::step() {
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
   m_solver->step();
   const fluid::StepStats& s = m_solver->lastStats();
   m_divBefore.push_back(s.divergenceBefore);
@@ -139,10 +138,7 @@ void FluidDemo::step() {
   m_maxSpeed.push_back(s.maxSpeed);
   m_residuals.push_back(s.residuals);
   m_iterations.push_back(s.iterations);
-  std::map<std::string, double> passes;
-  if (profiler.enabled())
-    for (const auto& [label, st] : profiler.stats()) passes[label] = st.lastMs;
-  m_passMs.push_back(std::move(passes));
+  m_passMs.record();
   if (!s.residuals.empty()) {
     for (double r : s.residuals) m_plotResidual.push_back(float(std::log10(std::max(r, 1e-12))));
     if (m_plotResidual.size() > 400) m_plotResidual.erase(m_plotResidual.begin(), m_plotResidual.end() - 400);
@@ -426,9 +422,7 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["max_speed"] = m_maxSpeed;
   out["residuals"] = m_residuals;
   out["solver_iterations"] = m_iterations;
-  nlohmann::json passes = nlohmann::json::array();
-  for (const auto& m : m_passMs) passes.push_back(m);
-  out["pass_ms"] = passes;
+  out["pass_ms"] = m_passMs.json();
   if (!m_settings.exportFields.empty()) out["export_fields"] = m_settings.exportFields;
 }
 

@@ -10,6 +10,7 @@
 #include "FluidRenderer.h"
 #include "FluidSettings.h"
 #include "KeyBindings.h"
+#include "PassTimes.h"
 #include "SettingsDemo.h"
 
 #include <texstream/fluid/FluidSolver.h>
@@ -77,7 +78,7 @@ class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
   std::vector<double> m_divBefore, m_divAfter, m_divAfterNodes, m_maxSpeed;
   std::vector<std::vector<double>> m_residuals;
   std::vector<int> m_iterations;
-  std::vector<std::map<std::string, double>> m_passMs;
+  PassTimes m_passMs;
   std::vector<float> m_plotResidual;
   stream::GridField m_velocityImage;  ///< measureHealth's node velocities
 };

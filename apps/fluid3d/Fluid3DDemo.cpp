@@ -120,7 +120,6 @@ void Fluid3DDemo::frameCamera() {
 }
 
 void Fluid3DDemo::step() {
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
   m_solver->step();
   m_renderer.fieldsChanged();
   const fluid::StepStats3D& s = m_solver->lastStats();
@@ -137,10 +136,7 @@ void Fluid3DDemo::step() {
   if (p.statistics && p.tolerance > 0 && s.residual > p.tolerance)
     m_unconverged.push_back({{"step", m_solver->steps()}, {"residual", s.residual}, {"iterations", s.iterations},
                              {"message", s.solverMessage}});
-  std::map<std::string, double> passes;
-  if (profiler.enabled())
-    for (const auto& [label, st] : profiler.stats()) passes[label] = st.lastMs;
-  m_passMs.push_back(std::move(passes));
+  m_passMs.record();
   if (!s.finite && p.statistics)
     std::cerr << "texstream-fluid3d: step " << m_solver->steps() << ": the velocity holds NaN or Inf\n";
 }
@@ -310,9 +306,7 @@ void Fluid3DDemo::report(nlohmann::json& out) const {
     if (m_initialVolume > 0) out["volume_change"] = (m_solver->lastStats().liquidVolume - m_initialVolume) / m_initialVolume;
   }
   out["unconverged_steps"] = m_unconverged.empty() ? nlohmann::json::array() : nlohmann::json(m_unconverged);
-  nlohmann::json passes = nlohmann::json::array();
-  for (const auto& m : m_passMs) passes.push_back(m);
-  out["pass_ms"] = passes;
+  out["pass_ms"] = m_passMs.json();
   const std::array<int, 3> v = m_renderer.volumeSize();
   out["render_volume"] = {v[0], v[1], v[2]};
   out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};

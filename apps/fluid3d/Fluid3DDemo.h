@@ -11,6 +11,7 @@
 #include "Fluid3DSettings.h"
 #include "KeyBindings.h"
 #include "OrbitCamera.h"
+#include "PassTimes.h"
 #include "SettingsDemo.h"
 
 #include <texstream/fluid/FluidSolver3D.h>
@@ -68,7 +69,7 @@ class Fluid3DDemo : public SettingsDemo<Fluid3DSettings, describeFluid3DSettings
   std::vector<double> m_divBefore, m_divAfter, m_residual, m_maxSpeed, m_volume;
   std::vector<int> m_iterations;
   std::vector<nlohmann::json> m_unconverged;
-  std::vector<std::map<std::string, double>> m_passMs;
+  PassTimes m_passMs;
   double m_initialVolume = 0;  ///< the liquid's volume after the first step since a (re)start
 };
 
