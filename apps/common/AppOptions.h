@@ -91,21 +91,21 @@ struct AppOptions {
   bool profile = false;     ///< per-pass GPU timers from the start (GUI table, JSON "gpu_passes")
   bool glDebug = false;     ///< KHR_debug output with object labels (as TEXSTREAM_GL_DEBUG=1)
   /// The backend asked for; nullopt is auto (compute where the context has it, else fragment).
-  std::optional<stream::Backend> backend;
+  std::optional<stream::Backend> backend{};
   /// The context asked for (--gl, TEXSTREAM_GL); nullopt: the highest desktop core.
-  std::optional<gl::GlRequest> gl;
+  std::optional<gl::GlRequest> gl{};
   GridSize size{256, 256};
   int steps = -1;           ///< -1: not given (windowed: run until closed; headless: defaultSteps)
-  std::string screenshot;   ///< PNG to write after the run ("" = none)
-  std::string json;         ///< JSON report to write after the run ("" = none)
+  std::string screenshot{}; ///< PNG to write after the run ("" = none)
+  std::string json{};       ///< JSON report to write after the run ("" = none)
   int defaultSteps = 100;   ///< headless runs without --steps
   int maxSide = 16384;      ///< upper bound of --size before a context exists (then the GL limit)
   // The demos' options (DemoCommandLine.h).
   GridSize window{0, 0};    ///< --window: window (and headless frame) size; 0: the app's
-  std::string preset;       ///< --preset as given ("" = none; already applied to the settings)
-  std::string savePreset;   ///< --save-preset: the final settings as a preset ("" = none)
-  RecordOptions record;     ///< --record ...
-  std::vector<std::string> drops;  ///< --drop: files opened as if dropped onto the window
+  std::string preset{};     ///< --preset as given ("" = none; already applied to the settings)
+  std::string savePreset{}; ///< --save-preset: the final settings as a preset ("" = none)
+  RecordOptions record{};   ///< --record ...
+  std::vector<std::string> drops{};  ///< --drop: files opened as if dropped onto the window
   bool checkPanel = false;  ///< --check-panel: fail the run on panel text that is clipped
 };
 

@@ -579,11 +579,7 @@ class WindowedRun {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("(or drop a .json here)");
-    if (!m_presetStatus.empty()) {
-      if (m_presetStatusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
-      wrappedText(m_presetStatus);
-      if (m_presetStatusIsError) ImGui::PopStyleColor();
-    }
+    statusText(m_presetStatus, m_presetStatusIsError);
     for (const std::string& p : m_presetProblems) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
       wrappedText(p);
@@ -697,11 +693,7 @@ class WindowedRun {
       ImGui::SameLine();
       ImGui::TextDisabled("one frame per step");
     }
-    if (!m_recordStatus.empty()) {
-      if (m_recordFailed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
-      wrappedText(m_recordStatus);
-      if (m_recordFailed) ImGui::PopStyleColor();
-    }
+    statusText(m_recordStatus, m_recordFailed);
   }
 #endif
 

@@ -121,10 +121,10 @@ inline constexpr const char* kDemoExitStatus =
     "targets).";
 
 struct AppInfo {
-  std::string name;   ///< "wave": the JSON "app" field and screenshot file names
-  std::string title;  ///< window title
+  std::string name{};   ///< "wave": the JSON "app" field and screenshot file names
+  std::string title{};  ///< window title
   int windowWidth = 1280, windowHeight = 800;  ///< also the offscreen size of headless runs
-  std::span<const Binding> bindings;  ///< the demo's own keys and mouse (the panel's "?")
+  std::span<const Binding> bindings{};  ///< the demo's own keys and mouse (the panel's "?")
   /// The demo runs on contexts with half-float render targets only (the fluid's RGBA16F
   /// mode); the others refuse them, naming the missing extension (exit kContextExitCode).
   bool runsOnHalfFloatTargets = false;

@@ -5,9 +5,21 @@
 #include <texstream/text/Format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace texstream::app {
+
+HealthMeasure runawaySpeedMeasure(double samples, const std::string& sample, double cellsPerStep, double h, double dt) {
+  const double runawaySpeed = cellsPerStep * h / dt;
+  HealthMeasure m;
+  m.quantity = "sum of squared " + sample + " speeds";
+  m.limit = samples * runawaySpeed * runawaySpeed;
+  char cells[32];
+  std::snprintf(cells, sizeof cells, "%g", cellsPerStep);
+  m.limitText = "every " + sample + " moving " + cells + " cells a step";
+  return m;
+}
 
 HealthWatch::HealthWatch(int checkEvery) : m_checkEvery(checkEvery), m_value("health") {
   if (checkEvery < 1) throw std::invalid_argument("HealthWatch: checkEvery must be >= 1, got " + std::to_string(checkEvery));

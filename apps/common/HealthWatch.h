@@ -29,6 +29,10 @@ struct HealthMeasure {
   std::string unavailable;
 };
 
+/// The measure of a velocity field by the sum of its squared speeds, runaway where every one
+/// of `samples` `sample`s ("node", "face") moves `cellsPerStep` cells of side h a step of dt.
+HealthMeasure runawaySpeedMeasure(double samples, const std::string& sample, double cellsPerStep, double h, double dt);
+
 /// A run that went wrong: the step by which the watch saw it, and why.
 struct BlowUp {
   long long step = 0;

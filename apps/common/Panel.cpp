@@ -239,6 +239,13 @@ void checkComboPreview(std::string_view what, const char* preview) {
 
 void wrappedText(const std::string& text) { ImGui::TextWrapped("%s", text.c_str()); }
 
+void statusText(const std::string& text, bool failed) {
+  if (text.empty()) return;
+  if (failed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
+  wrappedText(text);
+  if (failed) ImGui::PopStyleColor();
+}
+
 bool flowButton(const char* label, bool first) {
   if (!first) {
     const ImGuiStyle& style = ImGui::GetStyle();

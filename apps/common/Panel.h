@@ -109,6 +109,9 @@ void checkComboPreview(std::string_view what, const char* preview);
 
 /// A line of text wrapped at the panel's edge (ImGui::TextWrapped of a std::string).
 void wrappedText(const std::string& text);
+/// The outcome of a load, save or recording as wrapped text, in the error colour where it
+/// failed; nothing where `text` is empty.
+void statusText(const std::string& text, bool failed);
 /// A button in a row that flows onto the next line where the panel has no room left
 /// (`first`: it starts a row).
 bool flowButton(const char* label, bool first = false);

@@ -2,6 +2,7 @@
 
 #include "NamedCombo.h"
 #include "Panel.h"
+#include "ParameterEdit.h"
 #include "RunRatePanel.h"
 
 #include <texstream/gl/Capabilities.h>
@@ -41,8 +42,7 @@ std::string number(double v) {
 
 }  // namespace
 
-FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : m_settings(settings) {
-  describeFluidSettings(m_table, m_settings);
+FluidDemo::FluidDemo(const RunContext& ctx, const FluidSettings& settings) : SettingsDemo(settings) {
   rebuild();
   m_renderer = std::make_unique<FluidRenderer>();
   if (m_settings.exportAfter < 0 && ctx.headless)
@@ -104,13 +104,8 @@ HealthMeasure FluidDemo::health() const {
     off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
     return off;
   }
-  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
-  HealthMeasure h;
-  h.quantity = "sum of squared node speeds";
-  h.limit = nodes * runawaySpeed * runawaySpeed;
-  h.limitText = "every node moving 1000 cells a step";
-  return h;
+  return runawaySpeedMeasure(nodes, "node", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
 
 void FluidDemo::restart() {
@@ -119,31 +114,13 @@ void FluidDemo::restart() {
   randomSplats(m_settings.splats);
 }
 
-nlohmann::ordered_json FluidDemo::saveSettings() {
-  m_settings.params = m_solver->parameters();
-  return m_table.toJson();
-}
+void FluidDemo::syncSettings() { m_settings.params = m_solver->parameters(); }
 
-std::vector<std::string> FluidDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  FluidSettings next;
-  next.exportFields = m_settings.exportFields;
-  next.exportAfter = m_settings.exportAfter;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeFluidSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  const FluidSettings previous = m_settings;
-  m_settings = next;
-  try {
-    rebuild();
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    rebuild();
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  return problems;
+FluidSettings FluidDemo::presetBase() const {
+  FluidSettings base;
+  base.exportFields = m_settings.exportFields;
+  base.exportAfter = m_settings.exportAfter;
+  return base;
 }
 
 void FluidDemo::exportFields() {
@@ -153,7 +130,6 @@ void FluidDemo::exportFields() {
 }
 
 void FluidDemo::step() {
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
   m_solver->step();
   const fluid::StepStats& s = m_solver->lastStats();
   m_divBefore.push_back(s.divergenceBefore);
@@ -162,10 +138,7 @@ void FluidDemo::step() {
   m_maxSpeed.push_back(s.maxSpeed);
   m_residuals.push_back(s.residuals);
   m_iterations.push_back(s.iterations);
-  std::map<std::string, double> passes;
-  if (profiler.enabled())
-    for (const auto& [label, st] : profiler.stats()) passes[label] = st.lastMs;
-  m_passMs.push_back(std::move(passes));
+  m_passMs.record();
   if (!s.residuals.empty()) {
     for (double r : s.residuals) m_plotResidual.push_back(float(std::log10(std::max(r, 1e-12))));
     if (m_plotResidual.size() > 400) m_plotResidual.erase(m_plotResidual.begin(), m_plotResidual.end() - 400);
@@ -412,22 +385,7 @@ void FluidDemo::gui(ShellControls& controls) {
   }
   if (section("GPU time per pass", false)) profilerPanel();
 
-  if (rebuildNeeded) {
-    try {
-      rebuild();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  } else if (changed) {
-    try {
-      m_solver->setParameters(p);
-      m_settings.params = m_solver->parameters();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  }
+  applyParameterEdit("texstream-fluid", m_solver, p, changed, rebuildNeeded, [this] { rebuild(); });
 }
 
 void FluidDemo::report(nlohmann::json& out) const {
@@ -464,9 +422,7 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["max_speed"] = m_maxSpeed;
   out["residuals"] = m_residuals;
   out["solver_iterations"] = m_iterations;
-  nlohmann::json passes = nlohmann::json::array();
-  for (const auto& m : m_passMs) passes.push_back(m);
-  out["pass_ms"] = passes;
+  out["pass_ms"] = m_passMs.json();
   if (!m_settings.exportFields.empty()) out["export_fields"] = m_settings.exportFields;
 }
 

@@ -7,10 +7,11 @@
 //  - the JSON report holds per step the divergence before and after the projection, the
 //    relative residual after each cycle (or CG/Jacobi check), the solver's iterations and
 //    the GPU ms per pass (with --profile, the latest completed step's).
-#include "DemoRunner.h"
 #include "FluidRenderer.h"
 #include "FluidSettings.h"
 #include "KeyBindings.h"
+#include "PassTimes.h"
+#include "SettingsDemo.h"
 
 #include <texstream/fluid/FluidSolver.h>
 
@@ -30,7 +31,7 @@ inline constexpr Binding kFluidBindings[] = {
     {"D", "next displayed field"},
 };
 
-class FluidDemo : public Demo {
+class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
  public:
   FluidDemo(const RunContext& ctx, const FluidSettings& settings);
   ~FluidDemo() override;
@@ -47,14 +48,15 @@ class FluidDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  bool hasPresets() const override { return true; }
-  nlohmann::ordered_json saveSettings() override;
-  /// Rebuilds the solver from the preset (a fresh flow).
-  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
 
  private:
+  void syncSettings() override;
+  /// The defaults, with the command line's --export-fields.
+  FluidSettings presetBase() const override;
+  /// A preset rebuilds the solver (a fresh flow).
+  void applySettings() override { rebuild(); }
   void rebuild();
   void exportFields();
   /// Where the grid is drawn in a width x height view (aspect kept), y from the top.
@@ -64,8 +66,6 @@ class FluidDemo : public Demo {
   /// The colour bar of the displayed quantity at the bottom of the view, with its range.
   void legend(const ShellControls& controls);
 
-  FluidSettings m_settings;
-  SettingTable m_table;  ///< over m_settings
   std::unique_ptr<fluid::FluidSolver> m_solver;
   std::unique_ptr<FluidRenderer> m_renderer;
   bool m_exported = false;
@@ -78,7 +78,7 @@ class FluidDemo : public Demo {
   std::vector<double> m_divBefore, m_divAfter, m_divAfterNodes, m_maxSpeed;
   std::vector<std::vector<double>> m_residuals;
   std::vector<int> m_iterations;
-  std::vector<std::map<std::string, double>> m_passMs;
+  PassTimes m_passMs;
   std::vector<float> m_plotResidual;
   stream::GridField m_velocityImage;  ///< measureHealth's node velocities
 };

@@ -6,59 +6,38 @@
 // the initial state). The settings (FluidSettings.h) are options and preset keys alike.
 // Exit status (app::kDemoExitStatus): 0 done; 1 a failure or a blow-up (NaN, or speeds
 // far beyond anything the scene injects); 2 a bad command line.
-#include "AppOptions.h"
-#include "DemoCommandLine.h"
-#include "DemoRunner.h"
+#include "DemoMain.h"
 #include "FluidDemo.h"
 #include "FluidSettings.h"
-#include "MainGuard.h"
 #include "OutputPath.h"
 
-namespace {
-
-int runMain(int argc, char** argv) {
-  using namespace texstream;
-  app::AppOptions defaults;
-  defaults.size = {256, 256};
-  defaults.defaultSteps = 100;
-  app::DemoCommandLine cmd("texstream-fluid",
-                       "texstream-fluid: stable fluids on the GPU, pressure by the layered multigrid (Bolz et al. 2003, s4)",
-                       defaults);
-  std::string exportText;
-  CLI::App& cli = cmd.cli();
-  cli.add_option("--export-fields", exportText, "Write the final fields as CSV (i,j,x,y,u,v,p)")->type_name("PATH.csv");
-
-  app::FluidSettings settings;
-  app::SettingTable table;
-  app::describeFluidSettings(table, settings);
-  cmd.settings(table);
-  cmd.footer(app::kFluidBindings);
-
-  const auto exitCode = cmd.parse(argc, argv, [&] {
-    if (!exportText.empty()) {
-      if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
-        throw app::UsageError("--export-fields: invalid value \"" + exportText + "\": the file name must end in .csv");
-      app::requireWritablePath("--export-fields", exportText);
-      settings.exportFields = exportText;
-    }
-  });
-  if (exitCode) return *exitCode;
-  app::finishFluidSettings(settings);
-
-  // On a half-float-only context (iOS Safari) the fluid runs its advected fields in RGBA16F.
-  app::AppInfo info{"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings,
-                    true};
-  return app::runDemo(info, cmd.options(), [&](const app::RunContext& ctx) {
-    return std::make_unique<app::FluidDemo>(ctx, settings);
-  });
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  try {
-    return runMain(argc, argv);
-  } catch (...) {
-    return texstream::app::failedMain("texstream-fluid");
-  }
+  using namespace texstream;
+  app::FluidSettings settings;
+  std::string exportText;
+  return app::demoMain(
+      argc, argv,
+      {// On a half-float-only context (iOS Safari) the fluid runs its advected fields in RGBA16F.
+       .info = {"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings, true},
+       .description =
+           "texstream-fluid: stable fluids on the GPU, pressure by the layered multigrid (Bolz et al. 2003, s4)",
+       .defaults = {.size = {256, 256}, .defaultSteps = 100},
+       .addOptions =
+           [&](CLI::App& cli) {
+             cli.add_option("--export-fields", exportText, "Write the final fields as CSV (i,j,x,y,u,v,p)")
+                 ->type_name("PATH.csv");
+           },
+       .describeSettings = [&](app::SettingTable& table) { app::describeFluidSettings(table, settings); },
+       .validate =
+           [&] {
+             if (!exportText.empty()) {
+               if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
+                 throw app::UsageError("--export-fields: invalid value \"" + exportText +
+                                       "\": the file name must end in .csv");
+               app::requireWritablePath("--export-fields", exportText);
+               settings.exportFields = exportText;
+             }
+             app::finishFluidSettings(settings);
+           },
+       .make = [&](const app::RunContext& ctx) { return std::make_unique<app::FluidDemo>(ctx, settings); }});
 }

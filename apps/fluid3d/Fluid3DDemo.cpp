@@ -1,6 +1,7 @@
 #include "Fluid3DDemo.h"
 
 #include "Panel.h"
+#include "ParameterEdit.h"
 #include "RunRatePanel.h"
 #include "SolvePanel.h"
 
@@ -42,8 +43,7 @@ std::string number(double v) {
 
 }  // namespace
 
-Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& settings) : m_settings(settings) {
-  describeFluid3DSettings(m_table, m_settings);
+Fluid3DDemo::Fluid3DDemo(const RunContext& /*ctx*/, const Fluid3DSettings& settings) : SettingsDemo(settings) {
   const fluid::FluidParameters3D& p = m_settings.params;
   if (p.nx > 0) {
     // The velocity, a texel a cell's -x, -y and -z faces and one more a side, is the widest
@@ -120,7 +120,6 @@ void Fluid3DDemo::frameCamera() {
 }
 
 void Fluid3DDemo::step() {
-  stream::Profiler& profiler = stream::Runtime::current().profiler();
   m_solver->step();
   m_renderer.fieldsChanged();
   const fluid::StepStats3D& s = m_solver->lastStats();
@@ -137,10 +136,7 @@ void Fluid3DDemo::step() {
   if (p.statistics && p.tolerance > 0 && s.residual > p.tolerance)
     m_unconverged.push_back({{"step", m_solver->steps()}, {"residual", s.residual}, {"iterations", s.iterations},
                              {"message", s.solverMessage}});
-  std::map<std::string, double> passes;
-  if (profiler.enabled())
-    for (const auto& [label, st] : profiler.stats()) passes[label] = st.lastMs;
-  m_passMs.push_back(std::move(passes));
+  m_passMs.record();
   if (!s.finite && p.statistics)
     std::cerr << "texstream-fluid3d: step " << m_solver->steps() << ": the velocity holds NaN or Inf\n";
 }
@@ -167,44 +163,14 @@ void Fluid3DDemo::overlay(ShellControls& /*controls*/) {
 void Fluid3DDemo::measureHealth(stream::Scalar& out) { stream::dot(m_solver->velocity(), m_solver->velocity(), out); }
 
 HealthMeasure Fluid3DDemo::health() const {
-  const double runawaySpeed = kRunawayCellsPerStep * m_solver->h() / m_solver->dt();
   const double faces = 3.0 * double(m_solver->nx() + 1) * double(m_solver->ny() + 1) * double(m_solver->nz() + 1);
-  HealthMeasure h;
-  h.quantity = "sum of squared face speeds";
-  h.limit = faces * runawaySpeed * runawaySpeed;
-  h.limitText = "every face moving 1000 cells a step";
-  return h;
+  return runawaySpeedMeasure(faces, "face", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
 
 void Fluid3DDemo::restart() {
   m_solver->reset();
   m_renderer.fieldsChanged();
   m_initialVolume = 0;
-}
-
-nlohmann::ordered_json Fluid3DDemo::saveSettings() {
-  m_settings.params = m_solver->parameters();
-  return m_table.toJson();
-}
-
-std::vector<std::string> Fluid3DDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  Fluid3DSettings next;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeFluid3DSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  const Fluid3DSettings previous = m_settings;
-  m_settings = next;
-  try {
-    rebuild();
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    rebuild();
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  return problems;
 }
 
 void Fluid3DDemo::gui(ShellControls& controls) {
@@ -309,23 +275,9 @@ void Fluid3DDemo::gui(ShellControls& controls) {
   if (section("backend", false)) backendPanel();
   if (section("GPU time per pass", stream::Runtime::current().profiler().enabled())) profilerPanel();
 
-  if (rebuildNeeded) {
-    try {
-      rebuild();
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid3d: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  } else if (changed) {
-    try {
-      m_solver->setParameters(p);
-      m_settings.params = m_solver->parameters();
-      m_renderer.fieldsChanged();  // the solids may have changed (the moving sphere)
-    } catch (const std::exception& e) {
-      std::cerr << "texstream-fluid3d: " << e.what() << "\n";
-      m_settings.params = m_solver->parameters();
-    }
-  }
+  // The solids may have changed (the moving sphere).
+  if (applyParameterEdit("texstream-fluid3d", m_solver, p, changed, rebuildNeeded, [this] { rebuild(); }))
+    m_renderer.fieldsChanged();
 }
 
 void Fluid3DDemo::report(nlohmann::json& out) const {
@@ -354,9 +306,7 @@ void Fluid3DDemo::report(nlohmann::json& out) const {
     if (m_initialVolume > 0) out["volume_change"] = (m_solver->lastStats().liquidVolume - m_initialVolume) / m_initialVolume;
   }
   out["unconverged_steps"] = m_unconverged.empty() ? nlohmann::json::array() : nlohmann::json(m_unconverged);
-  nlohmann::json passes = nlohmann::json::array();
-  for (const auto& m : m_passMs) passes.push_back(m);
-  out["pass_ms"] = passes;
+  out["pass_ms"] = m_passMs.json();
   const std::array<int, 3> v = m_renderer.volumeSize();
   out["render_volume"] = {v[0], v[1], v[2]};
   out["camera"] = {{"yaw", m_camera.yaw}, {"pitch", m_camera.pitch}, {"distance", m_camera.distance}};

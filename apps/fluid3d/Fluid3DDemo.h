@@ -7,11 +7,12 @@
 //  - the JSON report holds per step the divergence before and after the projection, its
 //    relative residual and CG iterations, the largest speed, for liquids the volume, and with
 //    --profile the GPU ms per pass.
-#include "DemoRunner.h"
 #include "Fluid3DRenderer.h"
 #include "Fluid3DSettings.h"
 #include "KeyBindings.h"
 #include "OrbitCamera.h"
+#include "PassTimes.h"
+#include "SettingsDemo.h"
 
 #include <texstream/fluid/FluidSolver3D.h>
 
@@ -28,7 +29,7 @@ inline constexpr Binding kFluid3DBindings[] = {
     {"C", "the initial camera"},
 };
 
-class Fluid3DDemo : public Demo {
+class Fluid3DDemo : public SettingsDemo<Fluid3DSettings, describeFluid3DSettings> {
  public:
   /// Throws UsageError naming --size when the grid does not fit the context's textures.
   Fluid3DDemo(const RunContext& ctx, const Fluid3DSettings& settings);
@@ -48,21 +49,18 @@ class Fluid3DDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  bool hasPresets() const override { return true; }
-  nlohmann::ordered_json saveSettings() override;
-  /// Rebuilds the solver from the preset (a fresh flow).
-  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
 
  private:
+  void syncSettings() override { m_settings.params = m_solver->parameters(); }
+  /// A preset rebuilds the solver (a fresh flow).
+  void applySettings() override { rebuild(); }
   void rebuild();
   void frameCamera();
   glm::mat4 simToWorld() const;
   std::string sizeText() const;
 
-  Fluid3DSettings m_settings;
-  SettingTable m_table;  ///< over m_settings
   std::unique_ptr<fluid::FluidSolver3D> m_solver;
   Fluid3DRenderer m_renderer;
   OrbitCamera m_camera;
@@ -71,7 +69,7 @@ class Fluid3DDemo : public Demo {
   std::vector<double> m_divBefore, m_divAfter, m_residual, m_maxSpeed, m_volume;
   std::vector<int> m_iterations;
   std::vector<nlohmann::json> m_unconverged;
-  std::vector<std::map<std::string, double>> m_passMs;
+  PassTimes m_passMs;
   double m_initialVolume = 0;  ///< the liquid's volume after the first step since a (re)start
 };
 

@@ -494,19 +494,24 @@ void Fluid3DRenderer::copyVolume(const fluid::FluidSolver3D& solver) {
   glUniform3f(m_copy.uniformLocation("u_scale"), float(n[0]) / float(size[0]), float(n[1]) / float(size[1]),
               float(n[2]) / float(size[2]));
   glUniform1i(m_copy.uniformLocation("u_liquid"), solver.liquid() ? 1 : 0);
+  drawLayers(m_copy, m_volume, true);
+}
+
+void Fluid3DRenderer::drawLayers(const gl::Program& program, const VolumeTexture& target, bool checkTarget) {
+  const std::array<int, 3> size = target.size();
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_fbo.id());
   const GLenum buffer = GL_COLOR_ATTACHMENT0;
   glDrawBuffers(1, &buffer);
   glViewport(0, 0, size[0], size[1]);
   for (int k = 0; k < size[2]; ++k) {
-    glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, m_volume.id(), 0, k);
-    if (k == 0) {
+    glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, target.id(), 0, k);
+    if (k == 0 && checkTarget) {
       // Fails where half-float targets are not renderable (no EXT_color_buffer_float).
       const GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
       if (status != GL_FRAMEBUFFER_COMPLETE)
         throw gl::Error("Framebuffer(fluid3d.volume.fbo): incomplete: " + gl::framebufferStatusText(status));
     }
-    glUniform1i(m_copy.uniformLocation("u_layer"), k);
+    glUniform1i(program.uniformLocation("u_layer"), k);
     glDrawArrays(GL_TRIANGLES, 0, 3);
   }
   glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, 0, 0, 0);
@@ -530,16 +535,7 @@ void Fluid3DRenderer::lightVolume(const fluid::FluidSolver3D& solver, const Flui
   const std::array<float, 4> sphere = solver.hasMovingSphere() ? solver.movingSphere() : std::array<float, 4>{0, 0, 0, 0};
   glUniform4f(m_light.uniformLocation("u_sphere"), sphere[0], sphere[1], sphere[2], settings.obstacles ? sphere[3] : 0.0f);
   glUniform3f(m_light.uniformLocation("u_cells"), float(size[0]), float(size[1]), float(size[2]));
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_fbo.id());
-  const GLenum buffer = GL_COLOR_ATTACHMENT0;
-  glDrawBuffers(1, &buffer);
-  glViewport(0, 0, size[0], size[1]);
-  for (int k = 0; k < size[2]; ++k) {
-    glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, m_lightVolume.id(), 0, k);
-    glUniform1i(m_light.uniformLocation("u_layer"), k);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-  }
-  glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, 0, 0, 0);
+  drawLayers(m_light, m_lightVolume, false);
 }
 
 void Fluid3DRenderer::draw(const fluid::FluidSolver3D& solver, const Fluid3DSettings& settings, const OrbitCamera& camera,

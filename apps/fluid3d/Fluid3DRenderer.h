@@ -68,6 +68,10 @@ class Fluid3DRenderer {
  private:
   void copyVolume(const fluid::FluidSolver3D& solver);
   void lightVolume(const fluid::FluidSolver3D& solver, const Fluid3DSettings& settings);
+  /// Fills `target` layer by layer through m_fbo: the bound program's full-screen triangle
+  /// once a layer, u_layer = k. `checkTarget`: throws gl::Error where the first layer is
+  /// not a complete framebuffer.
+  void drawLayers(const gl::Program& program, const VolumeTexture& target, bool checkTarget);
 
   gl::Program m_copy, m_light, m_march, m_lines;
   gl::VertexArray m_vao;

@@ -38,34 +38,9 @@ double boundingRadius(const geometry::Mesh& m) {
 
 }  // namespace
 
-ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : m_settings(std::move(settings)) {
+ParamDemo::ParamDemo(const RunContext& ctx, ParamSettings settings) : SettingsDemo(std::move(settings)) {
   (void)ctx;
-  describeParamSettings(m_table, m_settings);
   start();
-}
-
-nlohmann::ordered_json ParamDemo::saveSettings() { return m_table.toJson(); }
-
-std::vector<std::string> ParamDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  ParamSettings next = m_settings;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeParamSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  checkParamSettings(next);
-  ParamSettings previous = m_settings;
-  m_settings = next;
-  try {
-    start();
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    start();
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  m_status = "loaded " + source;
-  return problems;
 }
 
 void ParamDemo::start() {

@@ -3,12 +3,11 @@
 // al. 2002; Buatois et al. 2008 solve it with the CNC): the mesh drawn with a checkerboard
 // through its (u, v) beside the (u, v) plane, the pins draggable in the plane (each drag
 // re-solves from the current map), the distortion figures and the CG residual in the panel.
-#include "DemoRunner.h"
 #include "KeyBindings.h"
 #include "OrbitCamera.h"
 #include "ParamRenderer.h"
 #include "ParamSettings.h"
-#include "Settings.h"
+#include "SettingsDemo.h"
 
 #include <texstream/geometry/Lscm.h>
 #include <texstream/geometry/Mesh.h>
@@ -27,7 +26,7 @@ inline constexpr Binding kParamBindings[] = {
     {"drag a pin on the right", "move the map (re-solves)"},
 };
 
-class ParamDemo : public Demo {
+class ParamDemo : public SettingsDemo<ParamSettings, describeParamSettings> {
  public:
   ParamDemo(const RunContext& ctx, ParamSettings settings);
   ~ParamDemo() override;
@@ -42,13 +41,14 @@ class ParamDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  bool hasPresets() const override { return true; }
-  nlohmann::ordered_json saveSettings() override;
-  /// Builds the mesh and the map from the loaded settings; on an error the demo keeps the
-  /// previous ones and the error names the source.
-  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
  private:
+  /// A preset is read over the current settings.
+  ParamSettings presetBase() const override { return m_settings; }
+  void checkPreset(ParamSettings& next, const std::string& /*source*/) const override { checkParamSettings(next); }
+  /// A preset builds the mesh and the map.
+  void applySettings() override { start(); }
+  void presetLoaded(const std::string& source) override { m_status = "loaded " + source; }
   /// Reads the mesh and builds the map's system from m_settings (the constructor and a
   /// loaded preset).
   void start();
@@ -56,8 +56,6 @@ class ParamDemo : public Demo {
   /// The plane view's transform from the current (u, v) box into the right half.
   void frameUv(int width, int height);
 
-  ParamSettings m_settings;
-  SettingTable m_table;  ///< over m_settings
   geometry::Mesh m_mesh;
   std::unique_ptr<geometry::Lscm> m_lscm;
   std::unique_ptr<ParamRenderer> m_renderer;

@@ -1,11 +1,10 @@
 #include "ParamRenderer.h"
 
 #include <texstream/geometry/Mesh.h>
-#include <texstream/stream/Runtime.h>
 
 #include <glad/gl.h>
-#include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <vector>
 
 namespace texstream::app {
@@ -90,11 +89,7 @@ void main() {
   } else if (!gl_FrontFacing) {
     c = mix(c, vec3(0.9, 0.1, 0.1), 0.75);  // a flipped triangle
   }
-  if (u_wireframe != 0) {
-    vec3 d = v_barycentric / max(fwidth(v_barycentric), vec3(1e-6));
-    float edge = 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
-    c = mix(c, vec3(0.1, 0.1, 0.12), 0.5 * edge);
-  }
+  if (u_wireframe != 0) c = mix(c, vec3(0.1, 0.1, 0.12), 0.5 * wireframeEdge(v_barycentric));
   o_color = vec4(c, 1.0);
 }
 )glsl";
@@ -102,9 +97,7 @@ void main() {
 }  // namespace
 
 ParamRenderer::ParamRenderer(const geometry::Mesh& mesh)
-    : m_program("param.mesh", {{GL_VERTEX_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/param/mesh.vert", kVertex, 1}}},
-                               {GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"apps/param/mesh.frag", kFragment, 1}}}}),
-      m_vao("param.mesh"),
+    : m_surface("param.mesh", {"apps/param/mesh.vert", kVertex}, {"apps/param/mesh.frag", kFragment}),
       m_triangleCount(int(mesh.triangleCount())) {
   // Positions relative to the mesh's centre keep float precision far from the origin.
   const std::vector<double> b = mesh.bounds();
@@ -120,58 +113,37 @@ ParamRenderer::ParamRenderer(const geometry::Mesh& mesh)
   m_triangles.upload(triangles);
 }
 
-void ParamRenderer::bind(const stream::Vector& uv, const ParamView& view, int mode) {
-  glUseProgram(m_program.id());
-  const unsigned int textures[3] = {m_positions.texture().id(), m_triangles.texture().id(), uv.texture().id()};
-  const char* samplers[3] = {"u_positions", "u_triangles", "u_uv"};
-  for (int k = 0; k < 3; ++k) {
-    glActiveTexture(GL_TEXTURE0 + GLenum(k));
-    glBindTexture(GL_TEXTURE_2D, textures[k]);
-    glUniform1i(m_program.uniformLocation(samplers[k]), k);
-  }
-  glUniform1i(m_program.uniformLocation("u_mode"), mode);
-  glUniformMatrix4fv(m_program.uniformLocation("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
-  glUniform3f(m_program.uniformLocation("u_eye"), view.eye.x, view.eye.y, view.eye.z);
-  glUniform2f(m_program.uniformLocation("u_uvScale"), view.uvScale.x, view.uvScale.y);
-  glUniform2f(m_program.uniformLocation("u_uvOffset"), view.uvOffset.x, view.uvOffset.y);
+void ParamRenderer::begin(const stream::Vector& uv, const ParamView& view, int mode) {
+  m_surface.begin(view,
+                  {{"u_positions", m_positions.texture().id()}, {"u_triangles", m_triangles.texture().id()},
+                   {"u_uv", uv.texture().id()}},
+                  mode == 0);
+  glUniform1i(m_surface.uniform("u_mode"), mode);
+  glUniform2f(m_surface.uniform("u_uvScale"), view.uvScale.x, view.uvScale.y);
+  glUniform2f(m_surface.uniform("u_uvOffset"), view.uvOffset.x, view.uvOffset.y);
   const float pins[4] = {view.pins[0].x, view.pins[0].y, view.pins[1].x, view.pins[1].y};
-  glUniform2fv(m_program.uniformLocation("u_pins"), 2, pins);
-  glUniform1f(m_program.uniformLocation("u_checkerFrequency"), view.checkerFrequency);
-  glUniform1i(m_program.uniformLocation("u_wireframe"), view.wireframe ? 1 : 0);
-  glUniform1i(m_program.uniformLocation("u_activePin"), view.activePin);
-  glBindVertexArray(m_vao.id());
+  glUniform2fv(m_surface.uniform("u_pins"), 2, pins);
+  glUniform1f(m_surface.uniform("u_checkerFrequency"), view.checkerFrequency);
+  glUniform1i(m_surface.uniform("u_wireframe"), view.wireframe ? 1 : 0);
+  glUniform1i(m_surface.uniform("u_activePin"), view.activePin);
 }
 
 void ParamRenderer::drawSurface(const stream::Vector& uv, const ParamView& view) {
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
-  bind(uv, view, 0);
+  begin(uv, view, 0);
   glDrawArrays(GL_TRIANGLES, 0, GLsizei(3 * m_triangleCount));
-  glBindVertexArray(0);
-  glUseProgram(0);
-  glDisable(GL_DEPTH_TEST);
+  m_surface.end();
 }
 
 void ParamRenderer::drawPlane(const stream::Vector& uv, const ParamView& view) {
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
-  bind(uv, view, 1);
+  begin(uv, view, 1);
   glDrawArrays(GL_TRIANGLES, 0, GLsizei(3 * m_triangleCount));
   GLint viewport[4];
   glGetIntegerv(GL_VIEWPORT, viewport);
-  glUniform1i(m_program.uniformLocation("u_mode"), 2);
-  glUniform2f(m_program.uniformLocation("u_pinSize"), 6.0f / float(std::max(viewport[2], 1)),
+  glUniform1i(m_surface.uniform("u_mode"), 2);
+  glUniform2f(m_surface.uniform("u_pinSize"), 6.0f / float(std::max(viewport[2], 1)),
               6.0f / float(std::max(viewport[3], 1)));
   glDrawArrays(GL_TRIANGLES, 0, 12);
-  glBindVertexArray(0);
-  for (int k = 2; k >= 0; --k) {
-    glActiveTexture(GL_TEXTURE0 + GLenum(k));
-    glBindTexture(GL_TEXTURE_2D, 0);
-  }
-  glUseProgram(0);
+  m_surface.end();
 }
 
 }  // namespace texstream::app

@@ -5,11 +5,9 @@
 // vector texture (geometry::Lscm::uv(): vertex v in texel v / 2, channels xy or zw); no
 // vertex buffers: vertex k of triangle t (gl_VertexID = 3 t + k) fetches its indices from
 // the triangle texture and its position from the position texture, both uploaded once.
-#include <texstream/gl/Buffer.h>
-#include <texstream/gl/Program.h>
-#include <texstream/stream/Vector.h>
+#include "SurfaceProgram.h"
 
-#include <glm/glm.hpp>
+#include <texstream/stream/Vector.h>
 
 #include <array>
 
@@ -19,9 +17,8 @@ struct Mesh;
 
 namespace texstream::app {
 
-struct ParamView {
-  glm::mat4 viewProjection{1.0f};  ///< the 3D view
-  glm::vec3 eye{0.0f};
+/// The camera is the 3D view's.
+struct ParamView : CameraView {
   /// (u, v) -> clip coordinates of the plane view: clip = uv * scale + offset.
   glm::vec2 uvScale{1.0f}, uvOffset{0.0f};
   /// Checker squares per unit of (u, v).
@@ -40,10 +37,10 @@ class ParamRenderer {
   void drawPlane(const stream::Vector& uv, const ParamView& view);
 
  private:
-  void bind(const stream::Vector& uv, const ParamView& view, int mode);
+  /// SurfaceProgram::begin with the map's uniforms, for `mode` (0: surface, 1: plane).
+  void begin(const stream::Vector& uv, const ParamView& view, int mode);
 
-  gl::Program m_program;
-  gl::VertexArray m_vao;
+  SurfaceProgram m_surface;
   stream::Vector m_positions, m_triangles;
   int m_triangleCount = 0;
 };

@@ -2,10 +2,7 @@
 
 #include <texstream/geometry/CurvatureFlow.h>
 
-#include <texstream/stream/KernelCache.h>
-
 #include <glad/gl.h>
-#include <glm/gtc/type_ptr.hpp>
 
 namespace texstream::app {
 
@@ -68,11 +65,7 @@ void main() {
   float diffuse = 0.55 * max(dot(n, key), 0.0) + 0.35 * max(dot(n, v), 0.0);
   float specular = 0.25 * pow(max(dot(n, normalize(key + v)), 0.0), 40.0);
   vec3 c = base * (0.22 + diffuse) + specular;
-  if (u_wireframe != 0) {
-    vec3 d = v_barycentric / max(fwidth(v_barycentric), vec3(1e-6));
-    float edge = 1.0 - clamp(min(min(d.x, d.y), d.z) - 0.5, 0.0, 1.0);
-    c = mix(c, vec3(0.08, 0.09, 0.11), 0.85 * edge);
-  }
+  if (u_wireframe != 0) c = mix(c, vec3(0.08, 0.09, 0.11), 0.85 * wireframeEdge(v_barycentric));
   o_color = vec4(c, 1.0);
 }
 )glsl";
@@ -80,40 +73,19 @@ void main() {
 }  // namespace
 
 MeshRenderer::MeshRenderer()
-    : m_program(stream::rasterProgram("smooth.mesh", {{"apps/smooth/mesh.vert", kVertex, 1}},
-                                      {{"apps/smooth/mesh.frag", kFragment, 1}})),
-      m_vao("smooth.mesh") {}
+    : m_surface("smooth.mesh", {"apps/smooth/mesh.vert", kVertex}, {"apps/smooth/mesh.frag", kFragment}) {}
 
 void MeshRenderer::draw(const geometry::CurvatureFlow& flow, const MeshView& view) {
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
-  glUseProgram(m_program.id());
-  const unsigned int textures[3] = {flow.positions().texture().id(), flow.shading().texture().id(),
-                                    flow.triangleTexture().id()};
-  const char* samplers[3] = {"u_positions", "u_shading", "u_triangles"};
-  for (int k = 0; k < 3; ++k) {
-    glActiveTexture(GL_TEXTURE0 + GLenum(k));
-    glBindTexture(GL_TEXTURE_2D, textures[k]);
-    glUniform1i(m_program.uniformLocation(samplers[k]), k);
-  }
-  glUniform1i(m_program.uniformLocation("u_vertexShift"), flow.vertexShift());
-  glUniform1i(m_program.uniformLocation("u_triangleShift"), flow.triangleShift());
-  glUniformMatrix4fv(m_program.uniformLocation("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
-  glUniform3f(m_program.uniformLocation("u_eye"), view.eye.x, view.eye.y, view.eye.z);
-  glUniform1i(m_program.uniformLocation("u_colorByCurvature"), view.colorByCurvature ? 1 : 0);
-  glUniform1f(m_program.uniformLocation("u_curvatureScale"), view.curvatureScale);
-  glUniform1i(m_program.uniformLocation("u_wireframe"), view.wireframe ? 1 : 0);
-  glBindVertexArray(m_vao.id());
+  m_surface.begin(view, {{"u_positions", flow.positions().texture().id()},
+                         {"u_shading", flow.shading().texture().id()},
+                         {"u_triangles", flow.triangleTexture().id()}});
+  glUniform1i(m_surface.uniform("u_vertexShift"), flow.vertexShift());
+  glUniform1i(m_surface.uniform("u_triangleShift"), flow.triangleShift());
+  glUniform1i(m_surface.uniform("u_colorByCurvature"), view.colorByCurvature ? 1 : 0);
+  glUniform1f(m_surface.uniform("u_curvatureScale"), view.curvatureScale);
+  glUniform1i(m_surface.uniform("u_wireframe"), view.wireframe ? 1 : 0);
   glDrawArrays(GL_TRIANGLES, 0, GLsizei(3 * flow.sourceMesh().triangleCount()));
-  glBindVertexArray(0);
-  for (int k = 2; k >= 0; --k) {
-    glActiveTexture(GL_TEXTURE0 + GLenum(k));
-    glBindTexture(GL_TEXTURE_2D, 0);
-  }
-  glUseProgram(0);
-  glDisable(GL_DEPTH_TEST);
+  m_surface.end();
 }
 
 }  // namespace texstream::app

@@ -5,10 +5,7 @@
 // curvature H, computed on the GPU by CurvatureFlow::updateShading) from the vertex
 // textures. Optional colour by mean curvature (blue concave, red convex) and a wireframe
 // drawn in the fragment shader from barycentric coordinates.
-#include <texstream/gl/Buffer.h>
-#include <texstream/gl/Program.h>
-
-#include <glm/glm.hpp>
+#include "SurfaceProgram.h"
 
 namespace texstream::geometry {
 class CurvatureFlow;
@@ -16,9 +13,7 @@ class CurvatureFlow;
 
 namespace texstream::app {
 
-struct MeshView {
-  glm::mat4 viewProjection{1.0f};
-  glm::vec3 eye{0.0f};
+struct MeshView : CameraView {
   bool colorByCurvature = true;
   /// H * curvatureScale = +-1 is full red / blue.
   float curvatureScale = 1.0f;
@@ -32,8 +27,7 @@ class MeshRenderer {
   void draw(const geometry::CurvatureFlow& flow, const MeshView& view);
 
  private:
-  gl::Program m_program;
-  gl::VertexArray m_vao;
+  SurfaceProgram m_surface;
 };
 
 }  // namespace texstream::app

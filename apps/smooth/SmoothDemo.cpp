@@ -62,52 +62,33 @@ std::string stepList(const std::vector<long long>& steps) {
 
 }  // namespace
 
-SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings)
-    : m_settings(std::move(settings)) {
+SmoothDemo::SmoothDemo(const RunContext& ctx, SmoothSettings settings) : SettingsDemo(std::move(settings)) {
   (void)ctx;
-  describeSmoothSettings(m_table, m_settings);
   start();
 }
 
 void SmoothDemo::start() {
   const MeshSpec spec = parseMeshSpec("--mesh", m_settings.mesh);
-  m_noise = m_settings.noise >= 0 ? m_settings.noise : (spec.builtin ? 0.3 : 0.0);
-  setMesh(spec);
+  setMesh(spec, m_settings.noise >= 0 ? m_settings.noise : (spec.builtin ? 0.3 : 0.0));
   if (m_settings.lambdaDt >= 0) m_lambdaDt = m_settings.lambdaDt;
   std::strncpy(m_pathField, spec.builtin ? "" : spec.name.c_str(), sizeof m_pathField - 1);
   m_builtinVertices = int(spec.vertices);
 }
 
-nlohmann::ordered_json SmoothDemo::saveSettings() {
+void SmoothDemo::syncSettings() {
   m_settings.noise = m_noise;
   m_settings.lambdaDt = m_lambdaDt;
-  return m_table.toJson();
 }
 
-std::vector<std::string> SmoothDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  SmoothSettings next;
-  next.result = m_settings.result;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeSmoothSettings(table, next);
-    problems = table.setJson(values, source);
-  }
-  const SmoothSettings previous = m_settings;
-  const double previousNoise = m_noise, previousLambdaDt = m_lambdaDt;
-  m_settings = next;
-  try {
-    start();
-  } catch (const std::exception& e) {
-    // setMesh changed nothing; the rest goes back too.
-    m_settings = previous;
-    m_noise = previousNoise;
-    m_lambdaDt = previousLambdaDt;
-    throw std::runtime_error(source + ": " + e.what());
-  }
+SmoothSettings SmoothDemo::presetBase() const {
+  SmoothSettings base;
+  base.result = m_settings.result;
+  return base;
+}
+
+void SmoothDemo::presetLoaded(const std::string& source) {
   m_status = "loaded " + source;
   m_statusIsError = false;
-  return problems;
 }
 
 SmoothDemo::~SmoothDemo() {
@@ -132,15 +113,16 @@ std::unique_ptr<geometry::CurvatureFlow> SmoothDemo::makeFlow(const geometry::Me
   return std::make_unique<geometry::CurvatureFlow>(mesh, o, "smooth");
 }
 
-void SmoothDemo::setMesh(const MeshSpec& spec) {
+void SmoothDemo::setMesh(const MeshSpec& spec, double noise) {
   ReadingInput reading("mesh", spec.name);
   geometry::Mesh clean = spec.builtin ? geometry::builtinMesh(spec.name, spec.vertices, 0.0) : geometry::readMesh(spec.name);
   geometry::Mesh initial = clean;
-  geometry::addNormalNoise(initial, m_noise, std::uint64_t(m_settings.seed));
+  geometry::addNormalNoise(initial, noise, std::uint64_t(m_settings.seed));
   std::unique_ptr<geometry::CurvatureFlow> flow = makeFlow(initial);
   // Everything worked: commit.
   for (const std::string& note : clean.notes) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
   for (const std::string& note : flow->notes()) std::cerr << "texstream-smooth: " << clean.name << ": " << note << "\n";
+  m_noise = noise;
   m_flow = std::move(flow);
   m_clean = std::move(clean);
   m_initial = std::move(initial);
@@ -274,14 +256,11 @@ void SmoothDemo::mouse(const MouseInput& in) {
 
 FileResult SmoothDemo::openFile(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
-  // A file takes --noise where given, else none (as --mesh PATH does).
-  const double previousNoise = m_noise;
-  m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.0;
   try {
     geometry::meshFormatFromPath(path);
-    setMesh(MeshSpec{false, path, 0});
+    // A file takes --noise where given, else none (as --mesh PATH does).
+    setMesh(MeshSpec{false, path, 0}, m_settings.noise >= 0 ? m_settings.noise : 0.0);
   } catch (const std::exception& e) {
-    m_noise = previousNoise;
     // Reader messages start with the path (the page's is a folder of its file system: the
     // file's name says more); GL limits name the texture, not the file.
     std::string what = e.what();
@@ -367,8 +346,7 @@ void SmoothDemo::gui(ShellControls& controls) {
     }
     if (reload) {
       try {
-        m_noise = m_settings.noise >= 0 ? m_settings.noise : 0.3;
-        setMesh(next);
+        setMesh(next, m_settings.noise >= 0 ? m_settings.noise : 0.3);
         m_settings.mesh = "builtin:" + next.name + ":" + std::to_string(next.vertices);
         m_settings.lambdaDt = -1;
         m_status = "loaded " + m_initial.name;

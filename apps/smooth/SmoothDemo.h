@@ -3,12 +3,11 @@
 // 2003, §3, fig. 4: a noisy cube and a scanned mesh denoised by geometric flow), drawn
 // straight from the flow's position texture, with a Dear ImGui panel for the mesh, noise,
 // λΔt, CG, boundary, rescaling and backend.
-#include "DemoRunner.h"
 #include "DsiMethod.h"
 #include "KeyBindings.h"
 #include "MeshRenderer.h"
 #include "OrbitCamera.h"
-#include "Settings.h"
+#include "SettingsDemo.h"
 #include "SmoothSettings.h"
 #include "StepAdvice.h"
 
@@ -29,7 +28,7 @@ inline constexpr Binding kSmoothBindings[] = {
     {"drop a mesh file", "load it (.obj, .off, .ply)"},
 };
 
-class SmoothDemo : public Demo {
+class SmoothDemo : public SettingsDemo<SmoothSettings, describeSmoothSettings> {
  public:
   SmoothDemo(const RunContext& ctx, SmoothSettings settings);
   ~SmoothDemo() override;
@@ -46,10 +45,6 @@ class SmoothDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  bool hasPresets() const override { return true; }
-  nlohmann::ordered_json saveSettings() override;
-  /// Starts over from the preset (its mesh, noise and flow settings).
-  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
   /// A mesh file (.obj, .off, .ply) handed over by a drop onto the window or the page, or
   /// the page's file picker (the one entry for all of them): read through the same readers
   /// as --mesh, noised as a file (--noise, else none), and flowing from the next step; on
@@ -63,9 +58,18 @@ class SmoothDemo : public Demo {
   static constexpr double kCollapseFactor = 1e-6;
 
  private:
-  /// Reads (or builds) the mesh of `spec`, adds the noise and starts a new flow on it;
-  /// on any error (MeshError, std::invalid_argument, gl::Error) nothing changes.
-  void setMesh(const MeshSpec& spec);
+  /// The panel's noise and λΔt into m_settings.
+  void syncSettings() override;
+  /// The defaults, with the command line's --out.
+  SmoothSettings presetBase() const override;
+  /// A preset starts over (its mesh, noise and flow settings).
+  void applySettings() override { start(); }
+  /// start() changes nothing where it throws.
+  void restoreSettings() override {}
+  void presetLoaded(const std::string& source) override;
+  /// Reads (or builds) the mesh of `spec`, adds `noise` and starts a new flow on it; on any
+  /// error (MeshError, std::invalid_argument, gl::Error) nothing changes.
+  void setMesh(const MeshSpec& spec, double noise);
   /// Restarts the flow from clean + noise(seed) (same connectivity: positions only).
   void applyNoise();
   std::unique_ptr<geometry::CurvatureFlow> makeFlow(const geometry::Mesh& mesh) const;
@@ -77,8 +81,6 @@ class SmoothDemo : public Demo {
   /// Builds everything from m_settings (the constructor, a preset).
   void start();
 
-  SmoothSettings m_settings;
-  SettingTable m_table;  ///< over m_settings
   MeshSpec m_spec;
   geometry::Mesh m_clean, m_initial;
   double m_noise = 0, m_lambdaDt = 0, m_edgeLength = 1, m_curvatureReference = 1;

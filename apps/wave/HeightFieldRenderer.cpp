@@ -3,10 +3,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Vector.h>
 
-#include <texstream/stream/KernelCache.h>
-
 #include <glad/gl.h>
-#include <glm/gtc/type_ptr.hpp>
 
 namespace texstream::app {
 
@@ -75,9 +72,7 @@ void main() {
 }  // namespace
 
 HeightFieldRenderer::HeightFieldRenderer()
-    : m_program(stream::rasterProgram("wave.heightfield", {{"apps/wave/heightfield.vert", kVertex, 1}},
-                                      {{"apps/wave/heightfield.frag", kFragment, 1}})),
-      m_vao("wave.heightfield") {}
+    : m_surface("wave.heightfield", {"apps/wave/heightfield.vert", kVertex}, {"apps/wave/heightfield.frag", kFragment}) {}
 
 void HeightFieldRenderer::draw(const stream::Vector& heights, int gridWidth, int gridHeight, float spacing,
                                const HeightFieldView& view) {
@@ -85,27 +80,14 @@ void HeightFieldRenderer::draw(const stream::Vector& heights, int gridWidth, int
     throw gl::Error("HeightFieldRenderer::draw(\"" + heights.name() + "\"): vector has n=" +
                     std::to_string(heights.size()) + ", grid is " + std::to_string(gridWidth) + "x" +
                     std::to_string(gridHeight));
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
-  glUseProgram(m_program.id());
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, heights.texture().id());
-  glUniform1i(m_program.uniformLocation("u_heights"), 0);
-  glUniform2i(m_program.uniformLocation("u_grid"), gridWidth, gridHeight);
-  glUniformMatrix4fv(m_program.uniformLocation("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(view.viewProjection));
-  glUniform1f(m_program.uniformLocation("u_spacing"), spacing);
-  glUniform1f(m_program.uniformLocation("u_heightScale"), view.heightScale);
-  glUniform3f(m_program.uniformLocation("u_eye"), view.eye.x, view.eye.y, view.eye.z);
-  glUniform1f(m_program.uniformLocation("u_colorScale"), view.colorScale);
-  glBindVertexArray(m_vao.id());
+  m_surface.begin(view, {{"u_heights", heights.texture().id()}});
+  glUniform2i(m_surface.uniform("u_grid"), gridWidth, gridHeight);
+  glUniform1f(m_surface.uniform("u_spacing"), spacing);
+  glUniform1f(m_surface.uniform("u_heightScale"), view.heightScale);
+  glUniform1f(m_surface.uniform("u_colorScale"), view.colorScale);
   // (W + 2) x (H + 2) vertices with the rim: H + 1 strips of 2 (W + 2) vertices.
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 2 * (gridWidth + 2), gridHeight + 1);
-  glBindVertexArray(0);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glUseProgram(0);
-  glDisable(GL_DEPTH_TEST);
+  m_surface.end();
 }
 
 }  // namespace texstream::app

@@ -6,10 +6,7 @@
 // The mesh has no vertex buffers: one triangle strip per grid row, instanced, positions
 // from gl_VertexID / gl_InstanceID. A zero rim (the Dirichlet boundary) frames the grid;
 // normals come from the four neighbour heights.
-#include <texstream/gl/Buffer.h>
-#include <texstream/gl/Program.h>
-
-#include <glm/glm.hpp>
+#include "SurfaceProgram.h"
 
 namespace texstream::stream {
 class Vector;
@@ -17,9 +14,7 @@ class Vector;
 
 namespace texstream::app {
 
-struct HeightFieldView {
-  glm::mat4 viewProjection{1.0f};
-  glm::vec3 eye{0.0f};
+struct HeightFieldView : CameraView {
   float heightScale = 1.0f;  ///< vertical exaggeration
   float colorScale = 10.0f;  ///< 1 / height mapped to full colour range
 };
@@ -33,8 +28,7 @@ class HeightFieldRenderer {
   void draw(const stream::Vector& heights, int gridWidth, int gridHeight, float spacing, const HeightFieldView& view);
 
  private:
-  gl::Program m_program;
-  gl::VertexArray m_vao;
+  SurfaceProgram m_surface;
 };
 
 }  // namespace texstream::app

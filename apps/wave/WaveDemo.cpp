@@ -27,9 +27,7 @@ const int kGridSizes[] = {64, 128, 256, 512, 1024, 2048};
 }  // namespace
 
 WaveDemo::WaveDemo(const RunContext& ctx, const WaveSettings& settings)
-    : m_settings(settings),
-      m_maxTextureSize(ctx.maxTextureSize) {
-  describeWaveSettings(m_table, m_settings);
+    : SettingsDemo(settings), m_maxTextureSize(ctx.maxTextureSize) {
   if (m_settings.width > m_maxTextureSize || m_settings.height > m_maxTextureSize)
     throw UsageError("--size: invalid value \"" + std::to_string(m_settings.width) + "x" +
                      std::to_string(m_settings.height) + "\": each side must be in [2, " +
@@ -68,33 +66,11 @@ HealthMeasure WaveDemo::health() const {
 
 void WaveDemo::restart() { rebuild(m_wave->gridWidth(), m_wave->gridHeight()); }
 
-nlohmann::ordered_json WaveDemo::saveSettings() {
-  m_settings.params = m_wave->parameters();
-  return m_table.toJson();
-}
-
-std::vector<std::string> WaveDemo::loadSettings(const nlohmann::json& values, const std::string& source) {
-  WaveSettings next;
-  std::vector<std::string> problems;
-  {
-    SettingTable table;
-    describeWaveSettings(table, next);
-    problems = table.setJson(values, source);
-  }
+void WaveDemo::checkPreset(WaveSettings& next, const std::string& source) const {
   finishWaveSettings(next);
   if (next.width > m_maxTextureSize || next.height > m_maxTextureSize)
     throw std::runtime_error(source + ": size: " + std::to_string(next.width) + "x" + std::to_string(next.height) +
                              " exceeds this context's texture limit " + std::to_string(m_maxTextureSize));
-  const WaveSettings previous = m_settings;
-  m_settings = next;
-  try {
-    rebuild(next.width, next.height);
-  } catch (const std::exception& e) {
-    m_settings = previous;
-    rebuild(previous.width, previous.height);
-    throw std::runtime_error(source + ": " + e.what());
-  }
-  return problems;
 }
 
 void WaveDemo::dropStartingRipples() {

@@ -1,10 +1,10 @@
 #pragma once
 // The texstream-wave demo: Krüger & Westermann's implicit water surface (GPU Gems 2,
 // §44.4) as a lit height field, with a Dear ImGui panel for the scheme and its parameters.
-#include "DemoRunner.h"
 #include "HeightFieldRenderer.h"
 #include "KeyBindings.h"
 #include "OrbitCamera.h"
+#include "SettingsDemo.h"
 #include "WaveSettings.h"
 
 #include <texstream/wave/WaveEquation.h>
@@ -21,7 +21,7 @@ inline constexpr Binding kWaveBindings[] = {
     {"C", "clear the water"},
 };
 
-class WaveDemo : public Demo {
+class WaveDemo : public SettingsDemo<WaveSettings, describeWaveSettings> {
  public:
   WaveDemo(const RunContext& ctx, const WaveSettings& settings);
 
@@ -37,23 +37,22 @@ class WaveDemo : public Demo {
   void measureHealth(stream::Scalar& out) override;
   HealthMeasure health() const override;
   void restart() override;
-  bool hasPresets() const override { return true; }
-  nlohmann::ordered_json saveSettings() override;
-  /// Rebuilds the simulation from the preset.
-  std::vector<std::string> loadSettings(const nlohmann::json& values, const std::string& source) override;
 
   /// A stable scheme keeps the energy (no damping) or loses it; the explicit one past its
   /// CFL limit multiplies it every step.
   static constexpr double kRunawayFactor = 1e4;
 
  private:
+  void syncSettings() override { m_settings.params = m_wave->parameters(); }
+  /// Completes the preset's dt; a size beyond this context's texture limit throws.
+  void checkPreset(WaveSettings& next, const std::string& source) const override;
+  /// A preset rebuilds the simulation.
+  void applySettings() override { rebuild(m_settings.width, m_settings.height); }
   /// (Re)creates the simulation at this size and drops the starting ripples.
   void rebuild(int width, int height);
   void dropStartingRipples();
   void frameCamera();
 
-  WaveSettings m_settings;
-  SettingTable m_table;  ///< over m_settings
   int m_maxTextureSize = 0;
   std::optional<wave::WaveEquation> m_wave;
   HeightFieldRenderer m_renderer;
