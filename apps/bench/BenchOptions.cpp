@@ -5,7 +5,7 @@
 #include "Settings.h"
 
 #include <texstream/gl/GlRequest.h>
-#include <texstream/solvers/PressureSolver3D.h>
+#include <texstream/solvers/systems/PressureSolver3D.h>
 #include <texstream/text/Format.h>
 
 #include <CLI/CLI.hpp>

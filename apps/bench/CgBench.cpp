@@ -11,7 +11,7 @@
 
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
 
 #include <stdexcept>

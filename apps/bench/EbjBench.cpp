@@ -19,14 +19,14 @@
 #include <texstream/codegen/EbjKernel.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/EnhancedBlockJacobi.h>
-#include <texstream/solvers/Jacobi.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
+#include <texstream/solvers/stationary/Jacobi.h>
 #include <texstream/stream/Vector.h>
 
-#if __has_include(<texstream/solvers/Multigrid.h>)
-#include <texstream/solvers/GridStencil.h>
-#include <texstream/solvers/Multigrid.h>
+#if __has_include(<texstream/solvers/multigrid/Multigrid.h>)
+#include <texstream/solvers/multigrid/GridStencil.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
 #define TEXSTREAM_BENCH_EBJ_MULTIGRID 1
 #endif
 

@@ -1,6 +1,6 @@
 // The layered multigrid of Bolz et al. 2003, §4.2 and the stable-fluids step built on it.
 //  Rows ending in .inkernel keep the layered borders in sync inside the kernels
-//  (solvers/Multigrid.h, BorderUpdate::InKernel) instead of by copy passes.
+//  (solvers/multigrid/Multigrid.h, BorderUpdate::InKernel) instead of by copy passes.
 //  - multigrid.vcycle: one V(2,2) cycle on the Dirichlet Poisson problem of an n x n grid
 //    (257^2, 1025^2, 4097^2 in --full), checked against the same cycle in double on the CPU;
 //    the note gives the convergence factor (b = 0, random x: the asymptotic rate free of
@@ -19,11 +19,11 @@
 
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/GridStencil.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/LayeredGrid.h>
-#include <texstream/solvers/Multigrid.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/multigrid/GridStencil.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/solvers/multigrid/LayeredGrid.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
@@ -57,7 +57,7 @@ std::string fixed3(double v) {
   return buf;
 }
 
-// ---- A CPU V-cycle in double with the GPU's rules (solvers/Multigrid.h) ----------------
+// ---- A CPU V-cycle in double with the GPU's rules (solvers/multigrid/Multigrid.h) ----------------
 
 double subdivision(int fx, int fy) {
   auto s = [](int f) { return f == 0 ? 1.0 : (f == 1 || f == -1 ? 0.5 : 0.0); };

@@ -1,7 +1,7 @@
 // The least-squares systems of the Concurrent Number Cruncher (Buatois et al. 2008, §3,
 // Table 3): LSCM parameterization (geometry/Lscm.h) and DSI smoothing (geometry/Dsi.h),
 // built row by row on the CPU (linalg/SystemBuilder.h) and solved on the GPU
-// (solvers/SystemSolver.h), at about the variable counts of Table 3 (parameterization
+// (solvers/systems/SystemSolver.h), at about the variable counts of Table 3 (parameterization
 // 1.5K, 6.5K, 26K, 103K, 671K unknowns: 2 per vertex; smoothing 2.3K, 9.8K, 39K, 155K,
 // 1M: one per vertex, x, y and z as three right-hand sides) on built-in noisy patches with
 // holes (several boundary loops).
@@ -36,7 +36,7 @@
 #include <texstream/geometry/Lscm.h>
 #include <texstream/geometry/ProceduralMeshes.h>
 #include <texstream/linalg/SystemBuilder.h>
-#include <texstream/solvers/SystemSolver.h>
+#include <texstream/solvers/systems/SystemSolver.h>
 #include <texstream/text/Format.h>
 
 #include <Eigen/IterativeLinearSolvers>

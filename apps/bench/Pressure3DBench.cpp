@@ -19,7 +19,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/PressureDomain3D.h>
 #include <texstream/linalg/PressureMatrix3D.h>
-#include <texstream/solvers/PressureSolver3D.h>
+#include <texstream/solvers/systems/PressureSolver3D.h>
 #include <texstream/stream/GridField3D.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/TexturePool.h>

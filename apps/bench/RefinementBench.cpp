@@ -1,4 +1,4 @@
-// Mixed-precision iterative refinement (solvers/MixedPrecisionRefinement.h; Göddeke,
+// Mixed-precision iterative refinement (solvers/krylov/MixedPrecisionRefinement.h; Göddeke,
 // Strzodka & Turek 2007, §3) against float CG: time to a true relative residual
 // ||b - A x|| / ||b|| of 1e-6 and of 1e-10, on the 3D 7-point Poisson system (Frantic
 // Films' 100^3 in --full) and the curvature-flow system of a noisy icosphere (1M vertices
@@ -16,7 +16,7 @@
 //    it falls by 1e-2, the search direction kept); solve_1e-10.mixed_cg_async.<tag> with
 //    asynchronous checks;
 //  - solve_1e-10.double_float_cg.<tag> (operators with double-float products: the mesh
-//    system's segment matrix): doubleFloatCg (solvers/DoubleFloatCg.h), every vector,
+//    system's segment matrix): doubleFloatCg (solvers/krylov/DoubleFloatCg.h), every vector,
 //    product and dot product in pairs of floats, no float phase.
 // Float CG alone does not reach 1e-10 (it stalls near 1e-7); the 1e-10 row's note says
 // where one float CG run asked for 1e-10 stopped.
@@ -40,10 +40,10 @@
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/DoubleFloatCg.h>
-#include <texstream/solvers/MixedPrecisionCg.h>
-#include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/krylov/DoubleFloatCg.h>
+#include <texstream/solvers/krylov/MixedPrecisionCg.h>
+#include <texstream/solvers/krylov/MixedPrecisionRefinement.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>

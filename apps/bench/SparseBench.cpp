@@ -23,7 +23,7 @@
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/SegmentMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
 #include <texstream/text/Format.h>
 

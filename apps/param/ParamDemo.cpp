@@ -310,7 +310,7 @@ void ParamDemo::report(nlohmann::json& out) const {
   out["multigrid_ms"] = setup.multigridMs;
   out["multigrid_levels"] = setup.multigridLevels;
   if (setup.multigridLevels > 0) {
-    // The multigrid set-up by phase (solvers/AggregationMultigrid.h), milliseconds.
+    // The multigrid set-up by phase (solvers/multigrid/AggregationMultigrid.h), milliseconds.
     const solvers::AggregationMultigridStats& mg = setup.multigrid;
     out["multigrid_phases_ms"] = {{"aggregation", mg.hierarchy.aggregationMs},
                                   {"prolongators", mg.hierarchy.prolongatorMs},

@@ -4,7 +4,7 @@
 // presets and the panel share.
 #include "Settings.h"
 
-#include <texstream/solvers/SystemSolver.h>
+#include <texstream/solvers/systems/SystemSolver.h>
 
 #include <array>
 #include <cstdint>

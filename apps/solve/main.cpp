@@ -15,11 +15,11 @@
 #include <texstream/linalg/MatrixMarket.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/SystemExport.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/DoubleFloatCg.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/MixedPrecisionCg.h>
-#include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/krylov/DoubleFloatCg.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/solvers/krylov/MixedPrecisionCg.h>
+#include <texstream/solvers/krylov/MixedPrecisionRefinement.h>
 #include <texstream/stream/Profiler.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
@@ -193,7 +193,7 @@ Operator buildOperator(const linalg::Csr& A, const Settings& s, const std::strin
 
 /// Where mixed-precision CG stagnated (the condition number times float's rounding of the
 /// entries is about 1: the float-rounded matrix is another matrix), defect correction goes
-/// on with double-float CG (solvers/DoubleFloatCg.h) on A held as pairs, in a SegmentMatrix
+/// on with double-float CG (solvers/krylov/DoubleFloatCg.h) on A held as pairs, in a SegmentMatrix
 /// of its own whatever --format stored: the defect in double here against the file's A.
 /// x and the status are updated. Returns the double-float iterations.
 int continueInDoubleFloat(const linalg::Csr& A, const std::vector<double>& b, std::vector<double>& x, const Settings& s,
@@ -378,7 +378,7 @@ int run(const Settings& s, const app::AppOptions& shared, std::string& activity)
   }
   if (mixed) {
     // The matrix on the GPU holds A's entries rounded to float. Mixed-precision CG
-    // (solvers/MixedPrecisionCg.h): float CG on the GPU whose residual is replaced, each
+    // (solvers/krylov/MixedPrecisionCg.h): float CG on the GPU whose residual is replaced, each
     // time it falls by --inner-tol, by b - A x formed in double on the CPU against the
     // file's A, x kept in double here; until the true residual meets --tolerance or stops falling.
     x = x0;

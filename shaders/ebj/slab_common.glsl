@@ -1,7 +1,7 @@
 // Included first by the generated enhanced block Jacobi slab kernel (src/solvers/EbjKernel.h,
 // Bajaj et al. 2004, §4.1). Not a kernel by itself.
 //
-// Storage (src/solvers/EnhancedBlockJacobi.h): slab s is a texture of ny x nz texels,
+// Storage (src/solvers/stationary/EnhancedBlockJacobi.h): slab s is a texture of ny x nz texels,
 // texel (j, k) holding the four unknowns of slab s of grid line (j, k) (the paper's
 // TEX_X_i, Figure 12); f and the residual are "packed": the slabs stacked, texel
 // (j, k + nz s). Variant defines: EBJ_SLAB (the slab updated), EBJ_DIMENSIONS (2: nz = 1, no

@@ -1,5 +1,5 @@
 // One weighted Jacobi sweep on the pressure equation A phi = b of fluid/operator.glsl
-// (solvers/Jacobi.h: phi' = phi + omega D^-1 (b - A phi)), on node textures: at a fluid node
+// (solvers/stationary/Jacobi.h: phi' = phi + omega D^-1 (b - A phi)), on node textures: at a fluid node
 // with c links, phi' = (1 - omega) phi + omega (sum of the linked neighbours' phi + b) / c,
 // outlets holding phi = 0; zero at every other node. phi and b in .x.
 #include "fluid/node_links.glsl"

@@ -1,4 +1,4 @@
-// The fluid's grid operators as layered 3x3 stencils (solvers/LayeredStencil.h), written
+// The fluid's grid operators as layered 3x3 stencils (solvers/multigrid/LayeredStencil.h), written
 // straight into every texel of the layout, border duplicates included (no border copy).
 // Outputs: o_out0..4 = entries S (0,-1), W (-1,0), centre, E (1,0), N (0,1); the corner
 // entries stay zero.

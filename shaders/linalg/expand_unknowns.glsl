@@ -1,5 +1,5 @@
 // out[e] = source[index[e]] where index[e] >= 0, else locked[e]: every scalar of a built
-// system from its solved unknowns (solvers/SystemSolver.h). index holds exact float
+// system from its solved unknowns (solvers/systems/SystemSolver.h). index holds exact float
 // element indices into the solver's internal order; index, locked and the output share
 // one layout, the source may have any.
 #include "sparse/element.glsl"

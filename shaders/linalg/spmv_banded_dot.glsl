@@ -1,6 +1,6 @@
 // y = A x for a BandedMatrix (compute backend) fused with the dot product y . x and an
 // epilogue that consumes it, so that CG's w = A u and w . u take one pass instead of two
-// (src/solvers/ChronopoulosGearCg.cpp). One dispatch over all of y's texels (the
+// (src/solvers/krylov/ChronopoulosGearCg.cpp). One dispatch over all of y's texels (the
 // diagonals' zero padding makes y 0 there). Composed with the epilogue's file by
 // stream::composeReductionKernel: u_image0 is y.
 #include "linalg/spmv_banded_product.glsl"

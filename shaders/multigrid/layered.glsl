@@ -1,4 +1,4 @@
-// The layered layout of Bolz et al. 2003, §4.2 (src/solvers/LayeredGrid.h). A grid is an
+// The layered layout of Bolz et al. 2003, §4.2 (src/solvers/multigrid/LayeredGrid.h). A grid is an
 // ivec4 g = (nx, ny, sx, sy). Channel c = qx + 2 qy holds part (qx, qy); texel t holds, in
 // channel c, node (t.x - 1 + qx sx, t.y - 1 + qy sy). Part 0 along an axis owns nodes
 // [0, s), part 1 owns [s, n); each keeps a one-texel border.

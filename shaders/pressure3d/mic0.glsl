@@ -1,5 +1,5 @@
 // The ordering and couplings of the block-multicolour MIC(0) preconditioner of the pressure
-// operator of a 3D fluid domain (solvers/MulticolourMic0.h). Blocks are one texel column
+// operator of a 3D fluid domain (solvers/stationary/MulticolourMic0.h). Blocks are one texel column
 // (four cells along x) by four rows by four slices; a block's colour is
 // (q & 1) + 2 (J & 1) + 4 (K & 1) for block (q, J = j / 4, K = k / 4), so blocks that touch
 // differ in colour, and the colours are visited in order 0 .. 7 (forward) or 7 .. 0

@@ -4,7 +4,7 @@
 //   alpha' = gamma' / (delta - beta' gamma' / alpha)         (cgAlpha: breakdowns recorded)
 // where delta - beta' gamma' / alpha equals p'^T A p' of standard CG (Chronopoulos & Gear
 // 1989). FIRST: alpha' = gamma' / delta, beta' = 0.
-// REPLACED: r (and u) were just replaced by the true residual (solvers/MixedPrecisionCg.h),
+// REPLACED: r (and u) were just replaced by the true residual (solvers/krylov/MixedPrecisionCg.h),
 // so the orthogonality that shortcut rests on no longer holds exactly; s = A p was
 // recomputed and p'^T A p' = (u + beta' p)^T (w + beta' s) is formed in full:
 //   delta + 2 beta' (u . s) + beta'^2 (p . s)      with u_us = u . s, u_ps = p . s.

@@ -1,5 +1,5 @@
 // The sticky status texel of a CG solve (included by the CG kernels; mirrored by the
-// StatusCode enum in src/solvers/ConjugateGradient.cpp):
+// StatusCode enum in src/solvers/krylov/ConjugateGradient.cpp):
 //   .x  code: CG_RUNNING, or the first failure seen;
 //   .y  the iteration at which it was recorded;  .z  the offending value.
 #define CG_RUNNING 0.0

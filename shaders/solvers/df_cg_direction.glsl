@@ -1,4 +1,4 @@
-// Double-float CG's search direction (solvers/DoubleFloatCg.cpp): p' = z + beta p with
+// Double-float CG's search direction (solvers/krylov/DoubleFloatCg.cpp): p' = z + beta p with
 // z = r (WEIGHTED: z = u_weight r, the Jacobi preconditioner's inverse diagonal), every
 // vector a pair and beta a pair Scalar, in double-float arithmetic. FIRST: p' = z.
 #include "common/double_float.glsl"

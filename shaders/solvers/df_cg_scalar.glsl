@@ -1,4 +1,4 @@
-// A scalar of double-float CG (solvers/DoubleFloatCg.cpp): u_numerator / u_denominator, each
+// A scalar of double-float CG (solvers/krylov/DoubleFloatCg.cpp): u_numerator / u_denominator, each
 // a pair Scalar (.x head, .y tail), in double-float arithmetic; alpha = r.z / p.q and
 // beta = r'.z' / r.z. o_out0 = (head, tail, failed, 0); failed = 1 when the denominator is
 // not a positive finite value (p.q <= 0: A is not SPD in the pair arithmetic; or a NaN)

@@ -1,4 +1,4 @@
-// Double-float CG's step (solvers/DoubleFloatCg.cpp): x' = x + alpha p and r' = r - alpha q
+// Double-float CG's step (solvers/krylov/DoubleFloatCg.cpp): x' = x + alpha p and r' = r - alpha q
 // (q = A p), every vector a pair (head, tail) and alpha a pair Scalar, in double-float
 // arithmetic (common/double_float.glsl). Outputs: x' head, x' tail, r' head, r' tail.
 #include "common/double_float.glsl"

@@ -5,7 +5,7 @@
 #include <texstream/codegen/Examples.h>
 #include <texstream/codegen/Glsl.h>
 #include <texstream/codegen/SimdCost.h>
-#include <texstream/solvers/EnhancedBlockJacobi.h>
+#include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
 #include <texstream/text/Format.h>
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // method (Bajaj et al. 2004, §4.1): the diagonal block S of -D^-1 (L + U) for one grid
 // line, reordered (§2.3.2) so that its product packs into few vec4 instructions, compiled
 // to a SimdProgram and emitted as GLSL. Pure CPU. Its product, solvers::EbjSlabKernel
-// (the text and the slab order, whose conventions solvers/EbjSlabKernel.h states), is what
+// (the text and the slab order, whose conventions solvers/stationary/EbjSlabKernel.h states), is what
 // solvers::EnhancedBlockJacobi runs:
 //   EnhancedBlockJacobi ebj(grid, codegen::ebjSlabKernel(grid, {.ordering = EbjOrdering::Annealed}));
 //
@@ -12,7 +12,7 @@
 #include <texstream/codegen/Annealer.h>
 #include <texstream/codegen/LinearExpression.h>
 #include <texstream/codegen/SimdProgram.h>
-#include <texstream/solvers/EbjSlabKernel.h>
+#include <texstream/solvers/stationary/EbjSlabKernel.h>
 
 #include <array>
 #include <optional>
@@ -20,8 +20,10 @@
 #include <vector>
 
 namespace texstream::solvers {
+inline namespace stationary {
 struct EbjGrid;
 }
+}  // namespace texstream::solvers
 
 namespace texstream::codegen {
 
@@ -67,7 +69,7 @@ class EbjKernel {
   /// The compiled optimised product y = S' x' (S' = S permuted).
   const SimdProgram& program() const { return m_program; }
 
-  /// The kernel as the solver takes it: the generated GLSL (solvers/EbjSlabKernel.h), its
+  /// The kernel as the solver takes it: the generated GLSL (solvers/stationary/EbjSlabKernel.h), its
   /// name, the slab order and the slabs each block row reads.
   const solvers::EbjSlabKernel& slabKernel() const { return m_slab; }
 

@@ -9,9 +9,9 @@
 #include <texstream/gl/Error.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/Jacobi.h>
-#include <texstream/solvers/LayeredSolver.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/Jacobi.h>
+#include <texstream/solvers/multigrid/LayeredSolver.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 

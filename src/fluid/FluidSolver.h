@@ -1,7 +1,7 @@
 #pragma once
 // texstream::fluid::FluidSolver: Stam's stable fluids (1999) on the GPU as Bolz et al.
 // 2003, §4.1 set them out: velocity and pressure colocated on an nx x ny grid of nodes,
-// the pressure projection solved by the layered multigrid of §4.2 (solvers/Multigrid.h).
+// the pressure projection solved by the layered multigrid of §4.2 (solvers/multigrid/Multigrid.h).
 //
 // The velocity lives layered (two LayeredGrid fields u, v with one-texel borders). A step:
 //  1. un-layer (u, v) into a node texture, advect it semi-Lagrangian (trace back, bilinear
@@ -35,9 +35,9 @@
 #include <texstream/fluid/Scene.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/solvers/IterativeSolver.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/LayeredStencil.h>
-#include <texstream/solvers/Multigrid.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/solvers/multigrid/LayeredStencil.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/GridField.h>
 #include <texstream/stream/Scalar.h>

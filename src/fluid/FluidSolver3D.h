@@ -26,7 +26,7 @@
 // that the volume stays the initial one.
 #include <texstream/fluid/FluidSolver.h>  // Advection, shared with the 2D solver
 #include <texstream/linalg/Csr.h>
-#include <texstream/solvers/PressureSolver3D.h>
+#include <texstream/solvers/systems/PressureSolver3D.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/GridField3D.h>
 

@@ -10,9 +10,9 @@
 #include <texstream/linalg/DoubleFloatVector.h>
 #include <texstream/linalg/IndexTextures.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/DoubleFloatCg.h>
-#include <texstream/solvers/MixedPrecisionCg.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/krylov/DoubleFloatCg.h>
+#include <texstream/solvers/krylov/MixedPrecisionCg.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Runtime.h>
@@ -478,7 +478,7 @@ void CurvatureFlow::continueInDoubleFloat(const CurvatureSystem& system, std::ve
   // Float CG stagnated: the step's condition number times float's rounding of the entries
   // is about 1, so no float correction can help (docs/performance.md). Defect correction
   // goes on with double-float CG on the matrix held as pairs: the defect in double here,
-  // each correction solved in pairs and added in double (solvers/DoubleFloatCg.h).
+  // each correction solved in pairs and added in double (solvers/krylov/DoubleFloatCg.h).
   // cg.maxIterations caps the step's iterations in both arithmetics together.
   const int budget = *m_options.cg.maxIterations - m_lastSolve.iterations;
   if (budget <= 0) return;

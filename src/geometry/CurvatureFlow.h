@@ -44,7 +44,7 @@
 #include <texstream/geometry/VertexOperator.h>
 #include <texstream/gl/Texture.h>
 #include <texstream/linalg/SegmentMatrix.h>
-#include <texstream/solvers/MixedPrecisionRefinement.h>
+#include <texstream/solvers/krylov/MixedPrecisionRefinement.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Pass.h>
@@ -108,7 +108,7 @@ struct CurvatureFlowOptions {
   bool jacobi = true;
   /// Single: float CG on each step's system, warm-started from the current positions.
   /// Mixed: the positions kept in double on the host, each step's system assembled there in
-  /// double (CurvatureSystem.h) and solved by mixed-precision CG (solvers/MixedPrecisionCg.h
+  /// double (CurvatureSystem.h) and solved by mixed-precision CG (solvers/krylov/MixedPrecisionCg.h
   /// on a DefectCorrection: b - A x in double on the CPU, float CG on the GPU on that matrix
   /// rounded to float, its residual replaced by the double one as it falls, as Göddeke et
   /// al. 2007 split the work).
@@ -116,7 +116,7 @@ struct CurvatureFlowOptions {
   /// of the matrix entries themselves, so the defect needs entries in double, not only a
   /// double x. cg.tolerance is then the true residual's in double; when float CG stagnates
   /// (the float-rounded matrix itself is the limit), the step goes on with double-float CG
-  /// on the matrix held as pairs (solvers/DoubleFloatCg.h). cg.maxIterations caps the step's
+  /// on the matrix held as pairs (solvers/krylov/DoubleFloatCg.h). cg.maxIterations caps the step's
   /// CG iterations, float and double-float together; float CG gets at most half of them. Costs per step: one CPU assembly and, per residual replacement,
   /// a CPU product and a vertex vector each way.
   /// Auto: float CG first; a step it cannot bring to the tolerance

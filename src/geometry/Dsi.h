@@ -30,7 +30,7 @@
 #include <texstream/geometry/Mesh.h>
 #include <texstream/geometry/TriangleTopology.h>
 #include <texstream/linalg/SystemBuilder.h>
-#include <texstream/solvers/SystemSolver.h>
+#include <texstream/solvers/systems/SystemSolver.h>
 
 #include <cstdint>
 #include <memory>

@@ -36,7 +36,7 @@
 #include <texstream/geometry/Mesh.h>
 #include <texstream/geometry/TriangleTopology.h>
 #include <texstream/linalg/SystemBuilder.h>
-#include <texstream/solvers/SystemSolver.h>
+#include <texstream/solvers/systems/SystemSolver.h>
 
 #include <array>
 #include <cstdint>
@@ -63,7 +63,7 @@ struct LscmOptions {
   /// instead of 464, but the set-up takes about 3x as long (the coarse levels carry 4
   /// unknowns per aggregate): it pays when one mesh is solved many times (pins dragged).
   bool similarityNearNullSpace = false;
-  /// Route, matrix format and CG settings (solvers/SystemSolver.h).
+  /// Route, matrix format and CG settings (solvers/systems/SystemSolver.h).
   solvers::SystemSolverOptions solver;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // texstream::linalg::BlockCsr: a sparse matrix of small dense blocks on the CPU, in double
 // (block compressed sparse rows, the CPU side of the BCRS layout of Buatois et al. 2008,
-// §3.2). Aggregation multigrid's set-up (solvers/AggregationHierarchy.h) multiplies in this
+// §3.2). Aggregation multigrid's set-up (solvers/multigrid/AggregationHierarchy.h) multiplies in this
 // form: LSCM's normal matrix is 2x2 blocks, its prolongators 2x4 and its coarse levels 4x4,
 // and a block product does a small dense product per pair of blocks where Gustavson's
 // scalar product pays an index lookup and an accumulator probe per multiply-add.

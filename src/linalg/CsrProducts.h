@@ -1,6 +1,6 @@
 #pragma once
 // Sparse products on the CPU that least squares (LinearSystem, SystemSolver) and aggregation
-// multigrid's set-up (solvers/AggregationHierarchy.h) need: the transpose, A^T y, A B and the
+// multigrid's set-up (solvers/multigrid/AggregationHierarchy.h) need: the transpose, A^T y, A B and the
 // normal matrix A^T A, which the Concurrent Number Cruncher forms
 // on the CPU before the GPU solves with it (Buatois et al. 2008, §1).
 #include <texstream/linalg/Csr.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Dot products of double-float pairs (DoubleFloatVector.h) summed in double-float
 // arithmetic on the GPU, the result a pair in a Scalar (.x head, .y tail): what double-float
-// CG (solvers/DoubleFloatCg.h) computes its alpha and beta from. Mip-style levels (Bolz
+// CG (solvers/krylov/DoubleFloatCg.h) computes its alpha and beta from. Mip-style levels (Bolz
 // §3.1.3) on both backends, shaders/linalg/double_float_dot.glsl; each level keeps its
 // partial sums as pairs, so the sum carries about 48 bits however many terms it has.
 namespace texstream::stream {

@@ -28,7 +28,7 @@ class LinearOperator {
   }
   /// r = b - A x with b and x double-float pairs (DoubleFloatVector.h), every product and
   /// sum in double-float arithmetic, r rounded to float: the defect of mixed-precision
-  /// refinement (solvers/MixedPrecisionRefinement.h). b and r have rows() elements in the
+  /// refinement (solvers/krylov/MixedPrecisionRefinement.h). b and r have rows() elements in the
   /// layout apply() writes, x cols(). Operators without such a kernel throw gl::Error
   /// naming themselves (this default).
   virtual void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x, stream::Vector& r) const;
@@ -36,7 +36,7 @@ class LinearOperator {
   virtual bool hasResidualInDoubleFloat() const { return false; }
   /// y = A x with x and y double-float pairs, every product and sum in double-float
   /// arithmetic (the entries' tails included where the matrix keeps them): the product of
-  /// double-float CG (solvers/DoubleFloatCg.h). x has cols() elements, y rows() in the
+  /// double-float CG (solvers/krylov/DoubleFloatCg.h). x has cols() elements, y rows() in the
   /// layout apply() writes; y is not x. Operators without such a kernel throw gl::Error
   /// naming themselves (this default).
   virtual void applyInDoubleFloat(const DoubleFloatVector& x, DoubleFloatVector& y) const;

@@ -8,7 +8,7 @@
 //   s.beginRow();
 //   s.coefficient(v0, 0, a); s.coefficient(v1, 1, -c);  ...
 //   s.endRow(/*rhs=*/0.0, /*weight=*/w);
-//   LinearSystem system = s.build();             // the SPD system CG solves (solvers/SystemSolver.h)
+//   LinearSystem system = s.build();             // the SPD system CG solves (solvers/systems/SystemSolver.h)
 //
 // Variables: `variables` of them, each a block of `blockSize` scalars (1, 2 or 4; block
 // b holds scalars b * blockSize + c), so a BCRS 2x2 / 4x4 matrix (BcrsMatrix.h) stores

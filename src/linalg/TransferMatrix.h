@@ -1,7 +1,7 @@
 #pragma once
 // texstream::linalg::TransferMatrix: a rectangular sparse matrix between two vectors of
 // different sizes and layouts, one CSR row per element of the output: the restriction
-// R = P^T and the prolongation P of aggregation multigrid (solvers/AggregationMultigrid.h),
+// R = P^T and the prolongation P of aggregation multigrid (solvers/multigrid/AggregationMultigrid.h),
 // whose rows and columns are element positions in the internal orders of two levels' matrices.
 //
 // Row i writes element i of y (a vector in outputLayout(), i < rows() <= its size; the

@@ -6,7 +6,7 @@
 #include <texstream/gl/StateGuard.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 

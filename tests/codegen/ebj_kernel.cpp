@@ -3,13 +3,13 @@
 // 38 -> 20), the compiled program of every ordering against S x, the slab kernel's
 // conventions (position, diagonal, the slabs each row reads, one variant per slab in the
 // source), and unsupported lines and grids refused. The GPU side (the kernels run by
-// solvers::EnhancedBlockJacobi) is tests/solvers/enhanced_block_jacobi.cpp.
+// solvers::EnhancedBlockJacobi) is tests/solvers/stationary/enhanced_block_jacobi.cpp.
 #include <catch2/catch.hpp>
 
 #include "codegen/CodegenTestSupport.h"
 
 #include <texstream/codegen/EbjKernel.h>
-#include <texstream/solvers/EnhancedBlockJacobi.h>
+#include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
 
 #include <algorithm>
 #include <stdexcept>

@@ -10,7 +10,7 @@
 #include "support/Gl.h"
 
 #include <texstream/geometry/Lscm.h>
-#include <texstream/solvers/SystemSolver.h>
+#include <texstream/solvers/systems/SystemSolver.h>
 #include <texstream/geometry/MeshBoundary.h>
 #include <texstream/geometry/MeshIo.h>
 #include <texstream/geometry/ProceduralMeshes.h>

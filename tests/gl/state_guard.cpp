@@ -18,7 +18,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Scalar.h>
 #include <texstream/stream/Vector.h>

@@ -15,7 +15,7 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Scalar.h>

@@ -11,8 +11,8 @@
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
 #include <texstream/stream/Vector.h>
 
 #include <random>

@@ -12,8 +12,8 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/SegmentMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "solvers/Reference.h"
-#include "solvers/multigrid_reference.h"
+#include "solvers/multigrid/multigrid_reference.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -14,15 +14,15 @@
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/codegen/EbjKernel.h>
-#include <texstream/solvers/EnhancedBlockJacobi.h>
-#include <texstream/solvers/GridStencil.h>
-#include <texstream/solvers/Jacobi.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/LayeredStencil.h>
-#include <texstream/solvers/Multigrid.h>
-#include <texstream/solvers/MultigridPreconditioner.h>
+#include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
+#include <texstream/solvers/multigrid/GridStencil.h>
+#include <texstream/solvers/stationary/Jacobi.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/solvers/multigrid/LayeredStencil.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
+#include <texstream/solvers/multigrid/MultigridPreconditioner.h>
 #include <texstream/stream/Aliasing.h>
 #include <texstream/stream/Vector.h>
 

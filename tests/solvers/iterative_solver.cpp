@@ -9,14 +9,14 @@
 
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/StencilMatrix.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/EnhancedBlockJacobi.h>
-#include <texstream/solvers/GridStencil.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
+#include <texstream/solvers/multigrid/GridStencil.h>
 #include <texstream/solvers/IterativeSolver.h>
-#include <texstream/solvers/Jacobi.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
-#include <texstream/solvers/LayeredSolver.h>
-#include <texstream/solvers/Multigrid.h>
+#include <texstream/solvers/stationary/Jacobi.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/solvers/multigrid/LayeredSolver.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>

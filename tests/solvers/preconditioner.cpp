@@ -12,8 +12,8 @@
 #include <texstream/linalg/DenseMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
-#include <texstream/solvers/JacobiPreconditioner.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/stationary/JacobiPreconditioner.h>
 #include <texstream/stream/Vector.h>
 
 #include <cmath>

@@ -16,7 +16,7 @@
 #include <texstream/linalg/PointMatrix.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/linalg/VectorOps.h>
-#include <texstream/solvers/ConjugateGradient.h>
+#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>

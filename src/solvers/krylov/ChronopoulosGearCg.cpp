@@ -1,0 +1,133 @@
+// Conjugate gradients after Chronopoulos & Gear 1989 (s-step CG with s = 1): the same
+// iterates as the classic loop in exact arithmetic, with one synchronisation point an
+// iteration. The compute backend's loop. With u = M^-1 r, w = A u and s = A p kept by
+// recurrence:
+//   p = u + beta p;  s = w + beta s;  x += alpha p;  r -= alpha s;  u = M^-1 r;
+//     gamma' = r . u;  ||r||^2                         -- one dispatch with its sums
+//   w = A u;  delta = w . u;  beta' = gamma' / gamma;
+//     alpha' = gamma' / (delta - beta' gamma' / alpha)  -- the product with its dot, the
+//                                                         1x1 step in its last workgroup
+// Two dispatches an iteration where the operator folds the dot into its product
+// (LinearOperator::applyAndDot: SegmentMatrix, BcrsMatrix), three otherwise; the classic
+// loop needs two reductions after the product, each a latency-bound pass on large GPUs.
+// With an inverse-diagonal preconditioner u = r .* D^-1 is an output of the update
+// dispatch; another preconditioner costs its own pass and a reduction for the sums.
+#include <texstream/solvers/krylov/CgDriver.h>
+
+#include <texstream/linalg/LinearOperator.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+
+#include <utility>
+
+namespace texstream::solvers {
+inline namespace krylov {
+
+namespace {
+
+using stream::Scalar;
+using stream::Vector;
+
+class ChronopoulosGearCg final : public CgIteration {
+ public:
+  // p and s are first written whole by the FIRST update (p = u, s = w, padding zero); w,
+  // a product's output, keeps temporary()'s zero padding.
+  explicit ChronopoulosGearCg(CgSystem& s)
+      : m_s(s), m_p(Vector::uninitializedTemporary(s.b.layout(), "cg.p")), m_w(Vector::temporary(s.b.layout(), "cg.w")),
+        m_sp(Vector::uninitializedTemporary(s.b.layout(), "cg.s")) {}
+
+  void start(int next) override {
+    sums();
+    startFromSetUpSums(next);
+  }
+
+  StartSums startSums() override { return {&m_gammaNew, &m_rr}; }
+
+  void startFromSetUpSums(int next) override {
+    productAndStep(next, true);
+    m_first = true;  // the next update sets p = u and s = w
+  }
+
+  void iterate(int k, bool last) override {
+    // p = u + beta p, s = w + beta s, x += alpha p, r -= alpha s (u = r .* D^-1), in place,
+    // with gamma' = r . u and ||r||^2.
+    const bool fusedInverse = m_s.inverseDiagonal != nullptr;
+    stream::reduceCustom(m_s.b.layout(), {"solvers/cg_cg_update_reduce", [&](stream::Pass& update) {
+      update.label(fusedInverse ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r").inPlace();
+      update.input("u_r", m_s.r).input("u_w", m_w).input("u_p", m_p).input("u_s", m_sp).input("u_x", m_s.x)
+          .coefficient("u_alpha", stream::Coefficient(m_alpha)).coefficient("u_beta", stream::Coefficient(m_beta));
+      if (m_s.M) update.input("u_u", m_s.z);
+      else update.define("UNPRECONDITIONED");
+      if (m_first) update.define("FIRST");
+      update.output(m_p).output(m_sp).output(m_s.x).output(m_s.r);
+      if (fusedInverse) update.define("JACOBI").input("u_inverseDiagonal", *m_s.inverseDiagonal).output(m_s.z);
+      update.output(m_gammaNew).output(m_rr);
+    }});
+    m_first = false;
+    if (m_s.M && !fusedInverse) {
+      m_s.M->apply(m_s.r, m_s.z);  // u = M^-1 r
+      sums();
+    }
+    if (!last) productAndStep(k + 1, false);
+  }
+
+  void replaceResidual(int next) override {
+    // productAndStep moved gamma and alpha one iteration on, from the replaced residual:
+    // step back, take the sums of the new r and u, recompute s = A p (it followed p by
+    // recurrence) and the two dots of the full p'^T A p', and step again.
+    std::swap(m_gamma, m_gammaNew);
+    std::swap(m_alpha, m_alphaNew);
+    sums();
+    m_s.A.apply(m_p, m_sp);
+    Scalar us = Scalar::temporary("cg.us"), ps = Scalar::temporary("cg.ps");
+    stream::dot(m_s.u(), m_sp, us);
+    stream::dot(m_p, m_sp, ps);
+    productAndStep(next, false, &us, &ps);
+  }
+
+  const Scalar& residualSquared() override { return m_rr; }  // every reduction sums r . r
+
+ private:
+  /// gamma' = r . u and ||r||^2 without an update (at a start, or after a preconditioner
+  /// pass of its own).
+  void sums() {
+    stream::reduceCustom(m_s.b.layout(), {"solvers/cg_cg_update_reduce", [&](stream::Pass& pass) {
+      pass.label("cg r.u r.r").define("NO_UPDATE").input("u_r", m_s.r);
+      if (m_s.M) pass.input("u_u", m_s.z);
+      else pass.define("UNPRECONDITIONED");
+      pass.output(m_gammaNew).output(m_rr);
+    }});
+  }
+
+  /// w = A u with delta = w . u, and in the same dispatch(es) the next alpha and beta from
+  /// gamma, gamma' and alpha (solvers/cg_cg_alpha_beta.glsl); then gamma and alpha are
+  /// current. After a residual replacement `us` and `ps` hold u . s and p . s (REPLACED).
+  void productAndStep(int iteration, bool first, const Scalar* us = nullptr, const Scalar* ps = nullptr) {
+    m_s.A.applyAndDot(m_s.u(), m_w, {"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
+      if (first) pass.define("FIRST");
+      if (us && ps) pass.define("REPLACED").input("u_us", *us).input("u_ps", *ps);
+      pass.input("u_gammaNew", m_gammaNew).input("u_gamma", m_gamma).input("u_alpha", m_alpha)
+          .input("u_status", m_s.status).uniform("u_iteration", iteration)
+          .output(m_alphaNew).output(m_beta).output(m_s.status);
+    }});
+    std::swap(m_gamma, m_gammaNew);
+    std::swap(m_alpha, m_alphaNew);
+  }
+
+  CgSystem& m_s;
+  Vector m_p, m_w, m_sp;  // s = A p is m_sp (m_s is the system)
+  bool m_first = true;
+  // Pooled: every one is written on the GPU before it is read.
+  Scalar m_gamma = Scalar::temporary("cg.rho"), m_gammaNew = Scalar::temporary("cg.rhoNew");
+  Scalar m_alpha = Scalar::temporary("cg.alpha"), m_alphaNew = Scalar::temporary("cg.alphaNew");
+  Scalar m_beta = Scalar::temporary("cg.beta"), m_rr = Scalar::temporary("cg.rr");
+};
+
+}  // namespace
+
+std::unique_ptr<CgIteration> chronopoulosGearCg(CgSystem& system) {
+  return std::make_unique<ChronopoulosGearCg>(system);
+}
+
+}  // namespace krylov
+}  // namespace texstream::solvers

@@ -1,0 +1,680 @@
+// Bolz et al. 2003, §4.2: layered multigrid (V-cycle pseudo-code, weighted Jacobi relaxation,
+// interpolation S, projection P = 1/4 S^T, coarse operators P A S composed on the GPU), with
+// W-cycles and full multigrid as in Briggs et al. 2000.
+#include <texstream/solvers/multigrid/Multigrid.h>
+
+#include <texstream/solvers/multigrid/DenseInverse.h>
+
+#include <texstream/solvers/multigrid/GridTransfer.h>
+#include <texstream/solvers/SolveRecorder.h>
+#include <texstream/solvers/SolverInputs.h>
+#include <texstream/solvers/StationaryLoop.h>
+
+#include <texstream/gl/Error.h>
+#include <texstream/gl/StateGuard.h>
+#include <texstream/linalg/VectorOps.h>
+#include <texstream/stream/Pass.h>
+#include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+
+namespace texstream::solvers {
+inline namespace multigrid {
+
+namespace {
+
+// The bits of a float and back, as std::bit_cast does (emscripten 3.1's libc++ has none).
+std::uint32_t floatBits(float f) {
+  std::uint32_t u = 0;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+float floatFromBits(std::uint32_t u) {
+  float f = 0;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+using stream::Pass;
+using stream::Vector;
+
+/// Largest coarsest level solved directly (a dense inverse of this many nodes squared).
+constexpr std::size_t kMaxDirectCoarseNodes = 1024;
+
+constexpr stream::EnumName<CycleType> kCycleTypeNames[] = {{CycleType::V, "V", "V"}, {CycleType::W, "W", "W"}};
+constexpr stream::EnumName<CoarseSolve> kCoarseSolveNames[] = {{CoarseSolve::Direct, "direct", "direct"},
+                                                              {CoarseSolve::Jacobi, "jacobi", "Jacobi (Bolz)"}};
+constexpr stream::EnumName<BorderUpdate> kBorderUpdateNames[] = {
+    {BorderUpdate::CopyPasses, "copy", "copy passes (Bolz)"}, {BorderUpdate::InKernel, "kernel", "in the kernels"}};
+
+}  // namespace
+
+std::span<const stream::EnumName<CycleType>> cycleTypeNames() { return kCycleTypeNames; }
+std::span<const stream::EnumName<CoarseSolve>> coarseSolveNames() { return kCoarseSolveNames; }
+std::span<const stream::EnumName<BorderUpdate>> borderUpdateNames() { return kBorderUpdateNames; }
+
+void validate(const MultigridOptions& o) {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("MultigridOptions: " + what); };
+  if (o.preSmoothing < 0) bad("preSmoothing must be >= 0, got " + std::to_string(o.preSmoothing));
+  if (o.postSmoothing < 0) bad("postSmoothing must be >= 0, got " + std::to_string(o.postSmoothing));
+  if (!(o.omega > 0.0f && o.omega < 2.0f)) bad("omega must be in (0, 2), got " + formatNumber(o.omega));
+  if (o.coarseIterations < 1) bad("coarseIterations must be >= 1, got " + std::to_string(o.coarseIterations));
+  if (o.maxLevels < 0) bad("maxLevels must be >= 0 (0: automatic), got " + std::to_string(o.maxLevels));
+  if (o.blockCycleMaxNodes < 1) bad("blockCycleMaxNodes must be >= 1, got " + std::to_string(o.blockCycleMaxNodes));
+  if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
+  if (o.constantStencilTexels < 0)
+    bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
+}
+
+LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
+  validate(options);
+  return LayeredGrid::hierarchy(nx, ny, options.maxLevels, options.coarsestNodes)[0];
+}
+
+Multigrid::Multigrid(const GridStencil& A, const MultigridOptions& options)
+    : m_name(A.name()), m_options(options), m_singular(A.hasConstantNullSpace()) {
+  validate(options);
+  build(LayeredStencil::upload(A, fineGrid(A.nx(), A.ny(), options)));
+}
+
+Multigrid::Multigrid(LayeredStencil fine, bool singular, const MultigridOptions& options)
+    : m_name(fine.name()), m_options(options), m_singular(singular) {
+  validate(options);
+  build(std::move(fine));
+}
+
+void Multigrid::setOptions(const MultigridOptions& options) {
+  validate(options);
+  if (options.maxLevels != m_options.maxLevels || options.coarsestNodes != m_options.coarsestNodes)
+    throw std::invalid_argument("Multigrid(\"" + m_name +
+                                "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
+  const bool refresh = options.constantStencil != m_options.constantStencil ||
+                       options.constantStencilTexels != m_options.constantStencilTexels;
+  const bool rebuildBlock = options.blockCycleMaxNodes != m_options.blockCycleMaxNodes;
+  m_options = options;
+  if (refresh || rebuildBlock) {
+    gl::StateGuard guard;
+    if (refresh) refreshConstantStencils();
+    if (rebuildBlock) buildBlockData();
+  }
+}
+
+void Multigrid::refreshConstantStencils() {
+  std::vector<LayeredStencil*> ops;
+  for (Level& level : m_levels) {
+    const long long texels = (long long)level.grid.width() * level.grid.height();
+    if (m_options.constantStencil && texels >= (long long)m_options.constantStencilTexels) ops.push_back(&level.A);
+    else level.A.clearConstantStencil();
+  }
+  LayeredStencil::findConstantStencils(ops);
+}
+
+void Multigrid::setOperator(LayeredStencil fine, bool singular) {
+  if (!(fine.grid() == grid(0)))
+    throw gl::Error("Multigrid(\"" + m_name + "\")::setOperator: operator on " + fine.grid().describe() +
+                    ", the hierarchy's finest grid is " + grid(0).describe());
+  m_singular = singular;
+  m_levels[0].A = std::move(fine);
+  gl::StateGuard guard;
+  for (int l = 0; l + 1 < levels(); ++l) compose(l);
+  refreshConstantStencils();
+  buildCoarseInverse();
+  buildBlockData();
+  Vector ones = Vector::temporary(grid(0).layout(), m_name + ".free");
+  maskFree(0, ones, ones, true);
+  stream::sum(ones, m_scalar);
+  m_freeNodes = std::size_t(std::llround(double(m_scalar.read())));
+}
+
+void Multigrid::build(LayeredStencil fine) {
+  const LayeredGrid fg = fine.grid();
+  const std::vector<LayeredGrid> grids = LayeredGrid::hierarchy(fg.nx(), fg.ny(), m_options.maxLevels,
+                                                                m_options.coarsestNodes);
+  if (!(grids[0] == fg))
+    throw gl::Error("Multigrid(\"" + m_name + "\"): operator on " + fg.describe() +
+                    ", but these options need the finest grid " + grids[0].describe() + " (use Multigrid::fineGrid)");
+  gl::StateGuard guard;
+  m_scalar = stream::Scalar(m_name + ".scalar");
+  m_levels.clear();
+  for (std::size_t l = 0; l < grids.size(); ++l) {
+    const std::string tag = m_name + ".L" + std::to_string(l);
+    Level level{grids[l], l == 0 ? std::move(fine) : LayeredStencil(grids[l], tag), Vector(grids[l].layout(), tag + ".x"),
+                Vector(grids[l].layout(), tag + ".b"), Vector(grids[l].layout(), tag + ".r")};
+    m_levels.push_back(std::move(level));
+  }
+  setOperator(std::move(m_levels[0].A), m_singular);
+}
+
+void Multigrid::compose(int l) { composeGalerkin(m_levels[std::size_t(l)].A, m_levels[std::size_t(l) + 1].A); }
+
+void Multigrid::maskFree(int l, const Vector& x, Vector& out, bool ones) const {
+  const Level& level = m_levels[std::size_t(l)];
+  Pass pass("multigrid/mask_free");
+  level.grid.bind(pass);
+  if (ones) pass.define("FREE_ONES");
+  else pass.input("u_x", x);
+  pass.input("u_centre", level.A.centre()).output(out).label("mg mask free").run();
+}
+
+void Multigrid::border(int l, Vector& field) {
+  if (!inKernel()) m_levels[std::size_t(l)].grid.syncBorder({&field});
+}
+
+void Multigrid::smooth(int l, int sweeps, bool zeroGuess) {
+  Level& level = m_levels[std::size_t(l)];
+  for (int s = 0; s < sweeps; ++s) {
+    Pass pass("multigrid/smooth");
+    level.grid.bind(pass);
+    level.A.bind(pass);
+    const bool zero = zeroGuess && s == 0;
+    if (zero) pass.define("ZERO_GUESS");
+    else pass.input("u_x", level.x);
+    if (inKernel()) pass.define("BORDER_IN_KERNEL");
+    pass.input("u_b", level.b).uniform("u_omega", m_options.omega).output(level.x).label("mg smooth").run();
+    border(l, level.x);
+  }
+}
+
+void Multigrid::residual(int l) {
+  Level& level = m_levels[std::size_t(l)];
+  Pass pass("multigrid/residual");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_x", level.x).input("u_b", level.b).output(level.r).label("mg residual").run();
+}
+
+void Multigrid::defectUpdate(Vector& x, Vector& r) {
+  Level& level = m_levels[0];
+  Pass pass("multigrid/defect_update");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  pass.input("u_x", x).input("u_r", r).input("u_c", level.x).output(x).output(r).label("mg defect update").run();
+}
+
+void Multigrid::restrictResidual(int l, bool rInSync) {
+  Level& fine = m_levels[std::size_t(l)];
+  Level& coarse = m_levels[std::size_t(l) + 1];
+  if (!rInSync) fine.grid.syncBorder({&fine.r});
+  projectFullWeighting(fine.grid, coarse.grid, fine.r, coarse.A.centre(), coarse.b);
+}
+
+void Multigrid::interpolate(int l, bool correct) {
+  Level& fine = m_levels[std::size_t(l)];
+  const Level& coarse = m_levels[std::size_t(l) + 1];
+  interpolateBilinear(fine.grid, coarse.grid, coarse.x, fine.A.centre(), fine.x, correct, inKernel());
+}
+
+void Multigrid::coarseSolve(int l, bool zeroGuess, bool swept) {
+  Level& level = m_levels[std::size_t(l)];
+  if (m_options.coarseSolve == CoarseSolve::Jacobi || m_coarseInverse.empty()) {
+    smooth(l, m_options.coarseIterations - (swept ? 1 : 0), zeroGuess && !swept);
+    return;
+  }
+  Pass pass("multigrid/coarse_direct");
+  level.grid.bind(pass);
+  pass.define("COARSE_TEXELS", (long long)level.grid.width() * level.grid.height());
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_b", level.b).input("u_inverse", m_coarseInverse).output(level.x).label("mg coarse solve").run();
+  border(l, level.x);
+}
+
+void Multigrid::buildCoarseInverse() {
+  const Level& level = m_levels.back();
+  const std::size_t n = level.grid.nodes();
+  if (n > kMaxDirectCoarseNodes) {
+    m_coarseInverse = Vector();
+    m_blockInverse = gl::Texture();
+    return;
+  }
+  // Dense coarsest operator in double: free rows as stored, fixed rows identity (x = b).
+  const GridStencil A = level.A.download();
+  const int nx = A.nx(), ny = A.ny();
+  std::vector<double> M(n * n, 0.0);
+  std::vector<bool> free(n);
+  std::size_t freeCount = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const std::size_t k = std::size_t(j) * nx + i;
+      free[k] = !A.isFixed(i, j);
+      freeCount += free[k];
+      if (!free[k]) {
+        M[k * n + k] = 1.0;
+        continue;
+      }
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int a = i + dx, b = j + dy;
+          if (a < 0 || b < 0 || a >= nx || b >= ny) continue;
+          M[k * n + std::size_t(b) * nx + std::size_t(a)] += A.coefficient(i, j, dx, dy);
+        }
+    }
+  // Singular (constants on the free nodes): invert A + e e^T with e = 1/sqrt(free) on the
+  // free nodes, then project the result to zero mean there (the pseudo-inverse on the
+  // range of A for symmetric A).
+  if (m_singular && freeCount > 0)
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t m = 0; m < n; ++m)
+        if (free[k] && free[m]) M[k * n + m] += 1.0 / double(freeCount);
+  std::optional<std::vector<double>> inverse = invertDense(std::move(M), n);
+  if (!inverse)
+    throw gl::Error("Multigrid(\"" + m_name + "\"): the coarsest operator (" + level.grid.describe() +
+                    ") is singular beyond the constants; use MultigridOptions::coarseSolve = CoarseSolve::Jacobi");
+  std::vector<double>& inv = *inverse;
+  if (m_singular && freeCount > 0)
+    for (std::size_t m = 0; m < n; ++m) {
+      double mean = 0;
+      for (std::size_t k = 0; k < n; ++k)
+        if (free[k]) mean += inv[k * n + m] / double(freeCount);
+      for (std::size_t k = 0; k < n; ++k)
+        if (free[k]) inv[k * n + m] -= mean;
+    }
+  // Stored in the coarsest grid's layered order so that the kernel walks b texel by texel
+  // with no per-channel indexing: texel (q, k) holds, in channel c, M[k][node of channel c
+  // at b's texel q] where that channel owns its node, else 0 (border duplicates count once).
+  // A loop of one b texel and one inverse texel per step (about 25 steps for 5x5 nodes)
+  // instead of one node per step with a dynamic channel pick, which made the coarsest
+  // solve most of a small V-cycle.
+  const LayeredGrid& g = level.grid;
+  const int texelCount = g.width() * g.height();
+  std::vector<float> texels(4 * std::size_t(texelCount) * n, 0.0f);
+  for (int ty = 0; ty < g.height(); ++ty)
+    for (int tx = 0; tx < g.width(); ++tx)
+      for (int c = 0; c < 4; ++c) {
+        if (!g.owns(tx, ty, c)) continue;
+        int i = 0, j = 0;
+        g.node(tx, ty, c, i, j);
+        const std::size_t m = std::size_t(j) * std::size_t(nx) + std::size_t(i);
+        const std::size_t q = std::size_t(ty) * std::size_t(g.width()) + std::size_t(tx);
+        for (std::size_t k = 0; k < n; ++k) texels[4 * (k * std::size_t(texelCount) + q) + std::size_t(c)] = float(inv[k * n + m]);
+      }
+  m_coarseInverse = Vector(stream::Layout::withWidth(texels.size(), texelCount), m_name + ".coarse_inverse");
+  m_coarseInverse.upload(texels);
+  // The same matrix in node order for the block cycle: row k = node k, four columns a texel
+  // (a quarter of the fetches of one column a texel; the last texel zero-padded).
+  const std::size_t rowTexels = (n + 3) / 4;
+  std::vector<float> rows(4 * rowTexels * n, 0.0f);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t m = 0; m < n; ++m) rows[k * 4 * rowTexels + m] = float(inv[k * n + m]);
+  m_blockInverse = gl::Texture(int(rowTexels), int(n), gl::TextureFormat::RGBA32F, m_name + ".block_inverse");
+  m_blockInverse.upload(rows.data());
+}
+
+void Multigrid::buildBlockData() {
+  m_blockLevel = -1;
+  m_blockInfo = BlockCycleInfo{};
+  m_blockCoefficients = gl::Texture();
+  m_blockReference.clear();
+  if (!stream::Runtime::current().caps().compute) return;
+  GLint sharedBytes = 0;
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
+  // x and b of every block level in shared memory (8 bytes a node) and one flag bit a node;
+  // at most 8 levels (uniform arrays) and 8 nodes per invocation of the 1024 (register arrays).
+  const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) * 8 / 65;
+  for (int l = 0; l + 1 < levels(); ++l) {
+    std::size_t total = 0;
+    for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
+    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= std::size_t(std::min(8 * 1024, m_options.blockCycleMaxNodes))) {
+      m_blockLevel = l;
+      break;
+    }
+  }
+  if (m_blockLevel < 0) return;
+  // Three texels a node (the nine entries, then padding), 1024 texels a row; then the
+  // constant-stencil flags, one bit a node (all block levels' nodes in a row, as in shared
+  // memory), 16 bits to a float (exact integers) so that a texel carries 64 nodes.
+  // A node is flagged when its nine entries equal its level's reference stencil bit for bit
+  // (the most frequent stencil among the level's free nodes): the kernel then takes them
+  // from uniforms instead of three dependent texture fetches. Galerkin operators of a
+  // constant fine stencil are constant away from boundaries and obstacles, so nearly every
+  // warp of a sweep runs on shared memory alone.
+  std::vector<float> packed;
+  std::vector<std::uint32_t> flags;
+  m_blockCoefficientOffsets.clear();
+  std::size_t node = 0;
+  // One wait for the GPU for every block level (a blocking read a texture cost a few ms a
+  // setOperator, which the fluid demo calls every frame while obstacles are painted).
+  std::vector<const LayeredStencil*> ops;
+  for (int m = m_blockLevel; m < levels(); ++m) ops.push_back(&m_levels[std::size_t(m)].A);
+  const std::vector<GridStencil> stencils = LayeredStencil::downloadAll(ops);
+  for (int m = m_blockLevel; m < levels(); ++m) {
+    m_blockCoefficientOffsets.push_back(int(packed.size() / 4));
+    const GridStencil& A = stencils[std::size_t(m - m_blockLevel)];
+    using Entries = std::array<std::uint32_t, 9>;
+    auto entriesAt = [&](int i, int j) {
+      Entries e{};
+      for (int d = 0; d < 9; ++d) e[std::size_t(d)] = floatBits(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
+      return e;
+    };
+    std::map<Entries, std::size_t> counts;
+    for (int j = 0; j < A.ny(); ++j)
+      for (int i = 0; i < A.nx(); ++i)
+        if (!A.isFixed(i, j)) ++counts[entriesAt(i, j)];
+    Entries reference{};  // all zero when every node is fixed: then nothing is flagged
+    std::size_t best = 0;
+    for (const auto& [entries, count] : counts)
+      if (count > best) best = count, reference = entries;
+    for (std::uint32_t bits : reference) m_blockReference.push_back(floatFromBits(bits));
+    for (int j = 0; j < A.ny(); ++j)
+      for (int i = 0; i < A.nx(); ++i, ++node) {
+        for (int d = 0; d < 9; ++d) packed.push_back(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
+        packed.insert(packed.end(), 3, 0.0f);
+        if (node % 32 == 0) flags.push_back(0);
+        if (best > 0 && entriesAt(i, j) == reference) {
+          flags.back() |= 1u << (node % 32);
+          ++m_blockInfo.constantNodes;
+        }
+      }
+  }
+  m_blockInfo.level = m_blockLevel;
+  m_blockInfo.nodes = node;
+  m_blockFlagOffset = int(packed.size() / 4);
+  for (std::uint32_t word : flags) {
+    packed.push_back(float(word & 0xffffu));
+    packed.push_back(float(word >> 16));
+  }
+  while (packed.size() % 4 != 0) packed.push_back(0.0f);
+  const std::size_t texels = packed.size() / 4;
+  const int height = int((texels + 1023) / 1024);
+  packed.resize(std::size_t(height) * 1024 * 4, 0.0f);
+  m_blockCoefficients = gl::Texture(1024, height, gl::TextureFormat::RGBA32F, m_name + ".block_coefficients");
+  m_blockCoefficients.upload(packed.data());
+}
+
+bool Multigrid::useBlockCycle() const {
+  return m_blockLevel >= 0 && m_options.blockCycle && m_options.cycle == CycleType::V &&
+         stream::Runtime::current().backend() == stream::Backend::Compute;
+}
+
+void Multigrid::blockCycle(bool zeroGuess) {
+  Level& level = m_levels[std::size_t(m_blockLevel)];
+  std::vector<int> nx, ny, offsets;
+  int nodes = 0;
+  for (int m = m_blockLevel; m < levels(); ++m) {
+    nx.push_back(grid(m).nx());
+    ny.push_back(grid(m).ny());
+    offsets.push_back(nodes);
+    nodes += grid(m).nx() * grid(m).ny();
+  }
+  const bool direct = m_options.coarseSolve == CoarseSolve::Direct && m_blockInverse.id() != 0;
+  Pass pass("multigrid/block_cycle");
+  level.grid.bind(pass);
+  pass.define("BLOCK_LEVELS", (long long)nx.size()).define("SHARED_NODES", (long long)nodes)
+      .define("NODES_PER_THREAD", (long long)((grid(m_blockLevel).nodes() + 1023) / 1024));
+  if (direct) pass.define("DIRECT");
+  if (zeroGuess) pass.define("ZERO_GUESS");
+  pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", m_blockCoefficients)
+      .input("u_inverse", direct ? m_blockInverse : m_blockCoefficients);
+  pass.uniformArray("u_nx", nx).uniformArray("u_ny", ny).uniformArray("u_offset", offsets)
+      .uniformArray("u_coeffOffset", m_blockCoefficientOffsets).uniformArray("u_reference", m_blockReference);
+  pass.uniform("u_flagOffset", m_blockFlagOffset);
+  pass.uniform("u_omega", m_options.omega).uniform("u_pre", m_options.preSmoothing)
+      .uniform("u_post", m_options.postSmoothing).uniform("u_coarseIterations", m_options.coarseIterations);
+  pass.output(level.x).workgroups(1, 1, 1).label("mg block cycle").run();
+}
+
+bool Multigrid::startsWithSweep(int l) const {
+  if (l < levels() - 1) return true;  // pre-smoothing, or the omega-0 sweep without it
+  return m_options.coarseSolve == CoarseSolve::Jacobi || m_coarseInverse.empty();
+}
+
+float Multigrid::firstSweepOmega(int l) const {
+  return l < levels() - 1 && m_options.preSmoothing == 0 ? 0.0f : m_options.omega;
+}
+
+void Multigrid::descend(int l, bool sweep) {
+  Level& level = m_levels[std::size_t(l)];
+  Level& coarse = m_levels[std::size_t(l) + 1];
+  const ZeroGuessSweep s{sweep ? &coarse.x : nullptr, firstSweepOmega(l + 1), inKernel()};
+  residual(l);
+  if (!inKernel()) level.grid.syncBorder({&level.r});
+  projectFullWeighting(level.grid, coarse.grid, level.r, coarse.A.centre(), coarse.b, s);
+}
+
+void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
+  if (l == m_blockLevel && !swept && useBlockCycle()) {
+    blockCycle(zeroGuess);
+    return;
+  }
+  if (l == levels() - 1) {
+    coarseSolve(l, zeroGuess, swept);
+    return;
+  }
+  Level& level = m_levels[std::size_t(l)];
+  if (m_options.preSmoothing > 0) {
+    smooth(l, m_options.preSmoothing - (swept ? 1 : 0), zeroGuess && !swept);
+  } else if (zeroGuess && !swept) {
+    // x = 0 at free nodes, b at fixed ones: a zero-guess sweep with omega 0.
+    Pass pass("multigrid/smooth");
+    level.grid.bind(pass);
+    level.A.bind(pass);
+    pass.define("ZERO_GUESS").input("u_b", level.b).uniform("u_omega", 0.0f).output(level.x).label("mg smooth");
+    if (inKernel()) pass.define("BORDER_IN_KERNEL");
+    pass.run();
+    border(l, level.x);
+  }
+  // The coarse level starts from zero: its first sweep comes with its right-hand side.
+  const bool sweep = m_options.fuseZeroGuessSweep && startsWithSweep(l + 1) &&
+                     !(l + 1 == m_blockLevel && useBlockCycle());
+  descend(l, sweep);
+  cycleAt(l + 1, true, sweep);
+  if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
+  if (m_options.fuseCorrection && m_options.postSmoothing > 0) {
+    correctAndSmooth(l);
+    smooth(l, m_options.postSmoothing - 1, false);
+  } else {
+    interpolate(l, true);
+    smooth(l, m_options.postSmoothing, false);
+  }
+}
+
+void Multigrid::correctAndSmooth(int l) {
+  Level& level = m_levels[std::size_t(l)];
+  const Level& coarse = m_levels[std::size_t(l) + 1];
+  Pass pass("multigrid/correct_smooth");
+  level.grid.bind(pass);
+  level.A.bind(pass);
+  if (inKernel()) pass.define("BORDER_IN_KERNEL");
+  pass.input("u_x", level.x).input("u_v", coarse.x).input("u_b", level.b).uniform("u_omega", m_options.omega);
+  pass.output(level.x).label("mg correct+smooth").run();
+  border(l, level.x);
+}
+
+void Multigrid::cycle(bool zeroGuess) {
+  gl::StateGuard guard;
+  cycleAt(0, zeroGuess);
+}
+
+void Multigrid::relax(int sweeps) {
+  gl::StateGuard guard;
+  smooth(0, sweeps, false);
+}
+
+void Multigrid::fullMultigrid() {
+  gl::StateGuard guard;
+  // Right-hand sides of every level: b_2h = P b_h (b_h masked to free owned nodes, then
+  // its border copied, as the projection reads neighbours).
+  for (int l = 0; l + 1 < levels(); ++l) {
+    Level& level = m_levels[std::size_t(l)];
+    maskFree(l, level.b, level.r);  // owned texels only: restrictResidual copies the border
+    restrictResidual(l);
+  }
+  coarseSolve(levels() - 1, true);
+  for (int l = levels() - 2; l >= 0; --l) {
+    interpolate(l, false);
+    cycleAt(l, false);
+  }
+}
+
+void Multigrid::imposeFixed() {
+  gl::StateGuard guard;
+  Level& level = m_levels[0];
+  Pass pass("multigrid/impose_fixed");
+  level.grid.bind(pass);
+  pass.input("u_x", level.x).input("u_b", level.b).input("u_centre", level.A.centre()).output(level.x);
+  pass.label("mg impose fixed").run();
+  level.grid.syncBorder({&level.x});
+}
+
+void Multigrid::removeMean(Vector& layered) {
+  gl::StateGuard guard;
+  grid(0).require("Multigrid::removeMean", layered);
+  if (m_freeNodes == 0) return;
+  Vector masked = Vector::temporary(grid(0).layout(), m_name + ".masked");
+  maskFree(0, layered, masked);
+  stream::sum(masked, m_scalar);
+  Pass("multigrid/add_constant")
+      .input("u_x", layered)
+      .input("u_centre", m_levels[0].A.centre())
+      .coefficient("u_a", stream::Coefficient(-1.0f / float(m_freeNodes), m_scalar))
+      .output(layered)
+      .label("mg remove mean")
+      .run();
+}
+
+void Multigrid::residualNorm(stream::Scalar& out) {
+  gl::StateGuard guard;
+  residual(0);
+  stream::norm2(m_levels[0].r, out);
+}
+
+double Multigrid::residualNorm() {
+  residualNorm(m_scalar);
+  return double(m_scalar.read());
+}
+
+double Multigrid::rhsNorm() {
+  gl::StateGuard guard;
+  Vector masked = Vector::temporary(grid(0).layout(), m_name + ".masked");
+  maskFree(0, m_levels[0].b, masked);
+  stream::norm2(masked, m_scalar);
+  return double(m_scalar.read());
+}
+
+SolverStatus Multigrid::solveLayered(const IterativeOptions& opts) {
+  const IterationLimits limits = resolveLimits("Multigrid::solve", opts, kMultigridDefaults);
+  SolveRecorder recorder("multigrid(\"" + m_name + "\") " + cycleName(m_options.cycle) + "(" +
+                             std::to_string(m_options.preSmoothing) + "," + std::to_string(m_options.postSmoothing) + ")",
+                         opts.onCheck, limits.checks());
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+  Level& top = m_levels[0];
+  // Fixed work cycles x as it is: no zero-mean projections, the fixed nodes imposed by the
+  // cycles themselves.
+  const bool project = m_singular && !limits.fixed;
+  auto finish = [&](const Verdict& v) {
+    if (project) removeMean(top.x);
+    return recorder.finish(v);
+  };
+
+  if (project) removeMean(top.b);
+  if (!limits.fixed) imposeFixed();
+  double bnorm = 0;
+  if (limits.checks()) {
+    bnorm = rhsNorm();
+    if (std::optional<Verdict> v = rightHandSideVerdict(bnorm, "b", "", recorder)) {
+      if (v->outcome == Outcome::Converged) {
+        // b = 0 at free nodes: x = 0 there (fixed nodes hold b).
+        Pass("multigrid/add_constant")
+            .input("u_x", top.x)
+            .input("u_centre", top.A.centre())
+            .define("ZERO_FREE")
+            .coefficient("u_a", 0.0f)
+            .output(top.x)
+            .label("mg zero")
+            .run();
+      }
+      return finish(*v);
+    }
+  }
+
+  // Defect correction: the cycles work on corrections c (level 0's x) for A c = r, with
+  // the recurrence residual r in level 0's b; x and the original b wait here.
+  const bool recurrence = m_options.residualCheck == ResidualCheck::Recurrence;
+  Vector x, savedB;
+  if (recurrence) {
+    residual(0);
+    x = std::move(top.x);
+    savedB = std::move(top.b);
+    top.x = Vector::temporary(top.grid.layout(), m_name + ".correction");
+    top.b = Vector::temporary(top.grid.layout(), m_name + ".defect");
+    std::swap(top.b, top.r);
+  }
+  StationaryLoop loop;
+  loop.iteration = "cycle";
+  loop.residual = recurrence ? "||r||/||b||" : "||b - A x||/||b||";
+  loop.nonFiniteCause = "NaN or Inf in the initial guess, or the cycles overflowed";
+  if (!recurrence) loop.stagnation = "the float32 floor of the true residual; ResidualCheck::Recurrence goes lower";
+  loop.relativeResidual = [&] {
+    if (!recurrence) return residualNorm() / bnorm;
+    stream::norm2(top.b, m_scalar);
+    return double(m_scalar.read()) / bnorm;
+  };
+  loop.step = [&](int k) {
+    if (k == 0 && m_options.fullMultigrid) fullMultigrid();  // from zero: a correction in recurrence mode
+    else cycleAt(0, recurrence);
+    if (recurrence) defectUpdate(x, top.b);
+  };
+  const Verdict verdict = runStationary(loop, limits, recorder);
+  if (recurrence) {
+    top.x = std::move(x);
+    top.b = std::move(savedB);
+  }
+  return finish(verdict);
+}
+
+SolverStatus Multigrid::run(const Vector& b, Vector& x, const IterativeOptions& opts) {
+  gl::StateGuard guard;
+  stream::BackendScope backendScope(opts.backend);
+  const std::size_t n = grid(0).nodes();
+  if (b.size() != n || x.size() != n)
+    throw gl::Error("Multigrid(\"" + m_name + "\")::solve: b \"" + b.name() + "\" has n=" + std::to_string(b.size()) +
+                    ", x \"" + x.name() + "\" n=" + std::to_string(x.size()) + ", the grid " + std::to_string(n) +
+                    " nodes");
+  grid(0).layer(b, m_levels[0].b);
+  grid(0).layer(x, m_levels[0].x);
+  SolverStatus status = solveLayered(opts);
+  grid(0).unlayer(m_levels[0].x, x);
+  return status;
+}
+
+namespace {
+
+/// Multigrid::layeredSolver(): solveLayered on the caller's layered fields.
+class LayeredMultigridSolver final : public IterativeSolver {
+ public:
+  explicit LayeredMultigridSolver(Multigrid& mg) : m_mg(&mg) {}
+
+ protected:
+  SolverStatus run(const Vector& b, Vector& x, const IterativeOptions& options) override {
+    const LayeredGrid& g = m_mg->grid(0);
+    g.require("Multigrid::layeredSolver (b)", b);
+    g.require("Multigrid::layeredSolver (x)", x);
+    gl::StateGuard guard;
+    const bool ownB = &b == &m_mg->rhs(), ownX = &x == &m_mg->solution();
+    if (!ownB) linalg::copy(b, m_mg->rhs());
+    if (!ownX) linalg::copy(x, m_mg->solution());
+    SolverStatus status = m_mg->solveLayered(options);
+    if (!ownX) linalg::copy(m_mg->solution(), x);
+    return status;
+  }
+
+ private:
+  Multigrid* m_mg;
+};
+
+}  // namespace
+
+std::unique_ptr<IterativeSolver> Multigrid::layeredSolver() { return std::make_unique<LayeredMultigridSolver>(*this); }
+
+}  // namespace multigrid
+}  // namespace texstream::solvers

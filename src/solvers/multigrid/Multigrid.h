@@ -1,0 +1,299 @@
+#pragma once
+// texstream::solvers::Multigrid: the regular-grid multigrid solver of Bolz et al. 2003, §4.2,
+// entirely on the GPU, for a 3x3-per-node operator with variable coefficients (GridStencil,
+// or a LayeredStencil built on the GPU): Poisson and Helmholtz problems with Dirichlet,
+// Neumann or mixed boundaries.
+//
+//  - Layout: every level is a LayeredGrid (four parts of the grid in RGBA, one-texel
+//    borders kept in sync inside the kernels, or by Bolz's copy passes: BorderUpdate).
+//  - Transfers: bilinear interpolation S and full-weighting projection P = 1/4 S^T.
+//  - Coarse operators: A_2h = P A_h S, composed on the GPU (couplings into fixed nodes
+//    dropped first; a coarse node is fixed only when its support holds no free fine
+//    node, so constants stay in the coarse space next to Neumann walls between fluid and
+//    fixed nodes; Bolz fixes the coarse Dirichlet boundary instead, the same thing when
+//    the fixed nodes are the grid's edge).
+//  - Smoother: weighted Jacobi with eta1 pre- and eta2 post-sweeps. Bolz uses omega = 2/3
+//    (the best weight in 1D, Briggs et al. 2000, ch. 2); the default here is 4/5, the best
+//    weight for the 2D 5-point Laplacian (smoothing factor 3/5 instead of 2/3;
+//    docs/performance.md and tests/solvers/multigrid/multigrid_convergence.cpp).
+//  - Coarsest level (at most coarsestNodes nodes: 9x9 for (2^j + 1)^2 and 2^j grids):
+//    solved exactly by default (its inverse, or pseudo-inverse for singular problems,
+//    computed on the CPU when the hierarchy is built; one pass), or by coarseIterations
+//    weighted Jacobi sweeps as Bolz does ("we will use Jacobi iteration for the coarsest
+//    level solve as well"), which is also the fallback for thin grids that leave more
+//    than 1024 nodes there.
+//  - Cycles: V (Bolz's pseudo-code), W (mu = 2), and full multigrid (FMG: the right-hand
+//    side projected to the coarsest level, then interpolated up with one cycle per level).
+//  - Fewer passes and bytes per cycle, the mathematics unchanged (MultigridOptions): a
+//    uniform stencil wherever the operator is constant (LayeredStencil.h), the coarse
+//    level's first sweep written by the projection, the correction evaluated inside the
+//    first post-smoothing sweep, and on the compute backend the coarse levels of a V-cycle
+//    in one dispatch. With borders in kernel a V(2,2) level below the finest takes 5
+//    passes: one pre-sweep (the first came with its right-hand side), the residual, the
+//    projection (with the coarser level's first sweep), correction and sweep, one more
+//    sweep.
+//  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
+//  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
+//    side is projected to zero mean before solving, the solution returned with zero mean,
+//    the coarsest solve keeps zero mean.
+// Any grid size works (coarse grids have n / 2 + 1 nodes); (2^j + 1)^2 grids and 2^j grids
+// waste no texels, other sizes some (the splits are multiples of 2^(levels - 1)).
+//
+// A Multigrid is an IterativeSolver (IterativeSolver.h): solve(b, x, options) cycles to the
+// tolerance on plain vectors; layeredSolver() does the same on layered fields. As CG's
+// preconditioner (MGPCG): MultigridPreconditioner.h.
+//
+//   GridStencil A = GridStencil::poisson(1025, 1025, GridBoundaries::all(Boundary::Dirichlet), "A");
+//   Multigrid mg(A, {.preSmoothing = 2, .postSmoothing = 2});
+//   SolverStatus s = mg.solve(b, x, {.tolerance = 1e-6f});   // b, x: 1025^2 elements
+#include <texstream/gl/Texture.h>
+#include <texstream/solvers/multigrid/GridStencil.h>
+#include <texstream/solvers/IterativeSolver.h>
+#include <texstream/solvers/multigrid/LayeredGrid.h>
+#include <texstream/solvers/multigrid/LayeredStencil.h>
+#include <texstream/solvers/SolverStatus.h>
+#include <texstream/stream/EnumNames.h>
+#include <texstream/stream/Scalar.h>
+#include <texstream/stream/Vector.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace texstream::solvers {
+inline namespace multigrid {
+
+enum class CycleType { V, W };
+enum class CoarseSolve { Direct, Jacobi };
+/// How the one-texel borders of the layered fields are brought in sync after a kernel
+/// writes a field that is read at neighbours (x after a sweep, an interpolation or the
+/// coarse solve; r before the projection):
+enum class BorderUpdate {
+  /// Bolz §4.2: a copy pass over the border strips after each such kernel.
+  CopyPasses,
+  /// The kernel itself writes the border: a strip texel evaluates each duplicate's node at
+  /// its owner (bit-identical values, one pass fewer per kernel). Setup passes
+  /// (composition) still copy.
+  InKernel,
+};
+/// Which residual a solve checks against its tolerance.
+enum class ResidualCheck {
+  /// ||b - A x|| computed from x each check. In float32 it cannot fall below about
+  /// 8 eps ||x|| / ||b|| (x itself is rounded): ~1e-6 at 500^2, ~5e-6 at 1025^2 for a
+  /// random b; a solve that stops gaining there ends as MaxIterations, "stagnated".
+  True,
+  /// Defect correction (Briggs et al. 2000, ch. 5): each cycle solves A c = r from c = 0,
+  /// then x += c and r -= A c. r is the recurrence residual, as in CG's stopping test
+  /// (ConjugateGradient.h), and keeps falling below the float32 floor of the true one.
+  Recurrence,
+};
+
+/// Names for command lines, panels and reports (stream/EnumNames.h): "V" | "W",
+/// "direct" | "jacobi", "copy" | "kernel".
+std::span<const stream::EnumName<CycleType>> cycleTypeNames();
+std::span<const stream::EnumName<CoarseSolve>> coarseSolveNames();
+std::span<const stream::EnumName<BorderUpdate>> borderUpdateNames();
+inline const char* cycleName(CycleType c) { return stream::nameOf(cycleTypeNames(), c); }
+inline const char* coarseSolveName(CoarseSolve c) { return stream::nameOf(coarseSolveNames(), c); }
+inline const char* borderUpdateName(BorderUpdate b) { return stream::nameOf(borderUpdateNames(), b); }
+
+struct MultigridOptions {
+  CycleType cycle = CycleType::V;
+  int preSmoothing = 2;         ///< eta1 (>= 0)
+  int postSmoothing = 2;        ///< eta2 (>= 0)
+  float omega = 0.8f;           ///< Jacobi weight, in (0, 2) (Bolz: 2/3)
+  CoarseSolve coarseSolve = CoarseSolve::Direct;
+  /// In the kernels: the same values as the copy passes with fewer passes; faster on the
+  /// compute backend at every size measured, about even on the fragment backend
+  /// (docs/performance.md).
+  BorderUpdate border = BorderUpdate::InKernel;
+  int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
+  // Passes saved and bytes not read; docs/performance.md has what each switch below gains.
+  /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
+  /// level's reference stencil read it from uniforms instead of nine textures (the same
+  /// results), on levels of at least constantStencilTexels texels. It saves bandwidth
+  /// (3 instead of 11 RGBA32F fields read per texel of a sweep); on the short passes of
+  /// small levels the flag and the second round of fetches next to unflagged texels cost
+  /// more than that. false: every texel reads the textures (for comparisons).
+  bool constantStencil = true;
+  int constantStencilTexels = 65536;
+  /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
+  /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep).
+  bool fuseZeroGuessSweep = true;
+  /// The coarse-grid correction (interpolation) evaluated inside the first post-smoothing
+  /// sweep (one pass instead of two per level and cycle; needs postSmoothing >= 1). It pays
+  /// together with the constant stencil, whose interior path it shares, not alone
+  /// (docs/performance.md).
+  bool fuseCorrection = true;
+  /// Compute backend, V-cycles: the levels from the finest one that fits in a workgroup's
+  /// shared memory (with all coarser ones; 65^2 nodes and below with 48 KB, 33^2 with 32 KB)
+  /// cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl) instead of about
+  /// eight passes per level, each pure latency on such small levels.
+  bool blockCycle = true;
+  /// The block cycle starts at the finest level with at most this many nodes (and that
+  /// fits in shared memory). One workgroup runs on one multiprocessor, so each of its
+  /// barrier-separated phases costs about the same whatever the level; where the block
+  /// should start is a trade measured per GPU (docs/performance.md).
+  int blockCycleMaxNodes = 8192;
+  // Fixed when the hierarchy is built:
+  int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
+  /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
+  /// (2^j + 1)^2 and 2^j grids: the direct solve of 81 nodes costs about what a 5x5 one
+  /// does, and the cycle has one level (7 passes of a V(2,2) cycle) less.
+  int coarsestNodes = 81;
+  // How solve() iterates (the cycles above are its iterations):
+  /// Begin with one full-multigrid pass (replaces the initial guess; counts as a cycle).
+  bool fullMultigrid = false;
+  ResidualCheck residualCheck = ResidualCheck::True;
+};
+/// Throws std::invalid_argument naming the bad field.
+void validate(const MultigridOptions& o);
+
+/// The unset fields of a solve's options: 100 cycles, a check after every cycle (a cycle
+/// costs many passes and a few cycles converge, so a check is cheap beside it).
+inline constexpr IterationDefaults kMultigridDefaults{100, 1};
+
+class Multigrid : public IterativeSolver {
+ public:
+  /// Uploads A (GridStencil::validate) and builds the hierarchy on the GPU. A singular
+  /// problem is recognised by GridStencil::hasConstantNullSpace().
+  explicit Multigrid(const GridStencil& A, const MultigridOptions& options = {});
+  /// For an operator built on the GPU: `fine` must live on fineGrid(nx, ny, options).
+  /// `singular`: A 1 = 0 on the free nodes (pure Neumann), handled as above.
+  Multigrid(LayeredStencil fine, bool singular, const MultigridOptions& options = {});
+  /// The finest LayeredGrid of an nx x ny hierarchy for these options.
+  static LayeredGrid fineGrid(int nx, int ny, const MultigridOptions& options = {});
+
+  Multigrid(Multigrid&&) noexcept = default;
+  Multigrid& operator=(Multigrid&&) noexcept = default;
+
+  /// Replaces the finest operator (same grid) and recomposes the coarse ones.
+  void setOperator(LayeredStencil fine, bool singular);
+  /// Changes cycle, smoothing, omega and coarse iterations (not maxLevels/coarsestNodes).
+  void setOptions(const MultigridOptions& options);
+  const MultigridOptions& options() const { return m_options; }
+
+  int levels() const { return int(m_levels.size()); }
+  const LayeredGrid& grid(int level = 0) const { return m_levels.at(std::size_t(level)).grid; }
+  const LayeredStencil& op(int level = 0) const { return m_levels.at(std::size_t(level)).A; }
+  bool singular() const { return m_singular; }
+  /// Free nodes of the finest level.
+  std::size_t freeNodes() const { return m_freeNodes; }
+  const std::string& name() const { return m_name; }
+  /// Where V-cycles switch to the one-dispatch block cycle (compute backend; blockCycle):
+  /// level -1 when no level fits; nodes of the block levels, and how many of them take
+  /// their stencil from the level's reference (the rest read it from a texture).
+  struct BlockCycleInfo {
+    int level = -1;
+    std::size_t nodes = 0;
+    std::size_t constantNodes = 0;
+  };
+  BlockCycleInfo blockCycleInfo() const { return m_blockInfo; }
+
+  // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
+  // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.
+  stream::Vector& rhs() { return m_levels[0].b; }
+  stream::Vector& solution() { return m_levels[0].x; }
+  const stream::Vector& solution() const { return m_levels[0].x; }
+
+  /// One cycle (options().cycle) on solution() for rhs(); zeroGuess: solution() is taken
+  /// as zero (not read). Fixed nodes get x = b.
+  void cycle(bool zeroGuess = false);
+  /// Full multigrid: overwrites solution() with the FMG result for rhs().
+  void fullMultigrid();
+  /// `sweeps` weighted Jacobi sweeps (options().omega) on the finest level only: plain
+  /// Jacobi iteration, for comparison with the cycles.
+  void relax(int sweeps);
+  /// Sets x = b at fixed nodes of solution() (Dirichlet values), border kept in sync.
+  void imposeFixed();
+  /// Shifts a layered field of grid(0) to zero mean over the free nodes (border included).
+  void removeMean(stream::Vector& layered);
+  /// ||b - A x|| over free nodes into out.x (GPU; no read-back).
+  void residualNorm(stream::Scalar& out);
+  /// The same, read back (blocking).
+  double residualNorm();
+  /// ||rhs()|| over free nodes (blocking).
+  double rhsNorm();
+
+  // As an IterativeSolver, solve(b, x, options) solves A x = b for plain vectors of nx ny
+  // elements (node (i, j) at i + nx j) by cycles (options: kMultigridDefaults; tolerance on
+  // the relative residual over the free nodes, as options().residualCheck says); x is the
+  // initial guess (its fixed nodes are overwritten with b). Throws gl::Error on size
+  // mismatches, std::invalid_argument on bad options; failures are in the status. x may be
+  // b (both are copied into the grid before the cycles): the solution replaces b.
+  /// The same solve on rhs() and solution() themselves (the right-hand side is made
+  /// zero-mean first for singular problems, the solution after). Fixed mode
+  /// (IterativeOptions::fixedIterations) runs the cycles on solution() as it is: the
+  /// right-hand side taken as consistent, no zero-mean projections, no read-back unless a
+  /// check is due.
+  SolverStatus solveLayered(const IterativeOptions& options = {});
+  /// This multigrid as an IterativeSolver of layered fields of grid(0) (border in sync)
+  /// instead of plain vectors: solve(b, x) copies b and x into rhs() and solution() unless
+  /// they are those, runs solveLayered and copies the solution back. This Multigrid must
+  /// outlive it and stay where it is.
+  std::unique_ptr<IterativeSolver> layeredSolver();
+
+ protected:
+  SolverStatus run(const stream::Vector& b, stream::Vector& x, const IterativeOptions& options) override;
+
+ private:
+  struct Level {
+    LayeredGrid grid;
+    LayeredStencil A;
+    stream::Vector x, b, r;
+  };
+  void build(LayeredStencil fine);
+  void compose(int level);
+  /// swept: the first zero-guess sweep was done by the projection from the finer level.
+  void cycleAt(int level, bool zeroGuess, bool swept = false);
+  void smooth(int level, int sweeps, bool zeroGuess);
+  void coarseSolve(int level, bool zeroGuess, bool swept = false);
+  /// Whether cycling level `level` from a zero guess begins with a zero-guess sweep (which
+  /// the projection into it can then do), and with which omega.
+  bool startsWithSweep(int level) const;
+  float firstSweepOmega(int level) const;
+  /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
+  /// the residual, then its projection.
+  void descend(int level, bool sweep);
+  /// Finds (or clears, constantStencil off) every level's constant stencil.
+  void refreshConstantStencils();
+  /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
+  void buildCoarseInverse();
+  /// Chooses the block level and packs its levels' stencils (blockCycle; CPU, blocking).
+  void buildBlockData();
+  bool useBlockCycle() const;
+  /// cycleAt(blockLevel) and everything below it, one dispatch.
+  void blockCycle(bool zeroGuess);
+  /// b_{level+1} = P r_level; copies r's border first unless it is already in sync.
+  void restrictResidual(int level, bool rInSync = false);
+  /// Defines BORDER_IN_KERNEL on the pass, or copies the border of `field` after it (then).
+  bool inKernel() const { return m_options.border == BorderUpdate::InKernel; }
+  void border(int level, stream::Vector& field);
+  void interpolate(int level, bool correct);
+  /// x += S x_{level+1}, then one post-smoothing sweep, in one pass (fuseCorrection).
+  void correctAndSmooth(int level);
+  void residual(int level);
+  /// x += c (solution, border included) and r -= A c (owned free nodes), one pass.
+  void defectUpdate(stream::Vector& x, stream::Vector& r);
+  void maskFree(int level, const stream::Vector& x, stream::Vector& out, bool ones = false) const;
+
+  std::string m_name;
+  MultigridOptions m_options;
+  bool m_singular = false;
+  std::size_t m_freeNodes = 0;
+  std::vector<Level> m_levels;
+  stream::Vector m_coarseInverse;  ///< empty: no direct coarse solve
+  static constexpr int kMaxBlockLevels = 8;
+  int m_blockLevel = -1;                        ///< -1: no block cycle possible
+  gl::Texture m_blockCoefficients;              ///< block levels' stencils, 3 texels a node; flags
+  std::vector<int> m_blockCoefficientOffsets;   ///< first texel of each block level
+  BlockCycleInfo m_blockInfo;
+  int m_blockFlagOffset = 0;                    ///< first texel of the constant-stencil flags
+  std::vector<float> m_blockReference;          ///< each block level's reference stencil, 9 entries
+  gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
+  stream::Scalar m_scalar;
+};
+
+}  // namespace multigrid
+}  // namespace texstream::solvers

@@ -1,0 +1,100 @@
+#pragma once
+// texstream::solvers::PressureMultigrid3D: a geometric multigrid V-cycle as the
+// preconditioner of CG on the pressure operator of a 3D fluid domain: MGPCG (McAdams,
+// Sifakis & Teran 2010, "A parallel multigrid Poisson solver for fluids simulation on large
+// grids"), on the flat 3D textures of linalg::PressureMatrix3D.
+//  - Levels: cell-centred coarsening to ceil(n / 2) cells a side until the largest side is
+//    at most 2. A coarse cell is air if any child is air, else fluid if any child has an
+//    equation, else solid (McAdams et al. §4); its operator is the 7-point operator of those
+//    labels (first-order at the free surface: the fine level's ghost-fluid diagonal and face
+//    fractions are the fine level's alone), built on the GPU by the matrix's own kernel.
+//  - Transfers: piecewise-constant prolongation and its transpose times 1/2 as restriction.
+//    On walled domains this converges faster than trilinear prolongation, whose weights
+//    reach into solid coarse cells (docs/performance.md has the iteration counts).
+//  - On the compute backend the coarse levels (from the first whose cells and all coarser
+//    ones fit a workgroup's shared memory) cycle in one dispatch, where each of their passes
+//    would be pure latency.
+//  - Smoother: red-black Gauss-Seidel, `smoothing` sweeps red then black before the coarse
+//    correction and the same number black then red after it, so the cycle is symmetric and
+//    CG stays valid; on the coarsest level the same sweeps without a coarser one.
+// Per level and cycle the fragment backend runs one pass a colour of each sweep, the
+// residual inside the restriction, and the correction inside the first post-smoothing pass;
+// the compute backend runs each whole sweep as one dispatch that marches through the slices
+// with the tile in shared memory (shaders/pressure3d/mg_sweep.glsl), the correction inside
+// the first post-smoothing sweep, and the restriction one invocation a fine texel
+// (mg_restrict_fine.glsl). Both relax the same cells with the same expression.
+//
+//   PressureMatrix3D A(domain, "p");
+//   PressureMultigrid3D M(A);
+//   SolverStatus s = cg(A, b, x, {.tolerance = 1e-6f}, &M);
+#include <texstream/solvers/Preconditioner.h>
+#include <texstream/stream/GridField3D.h>
+
+#include <string>
+#include <vector>
+
+namespace texstream::linalg {
+class PressureMatrix3D;
+}
+
+namespace texstream::solvers {
+inline namespace multigrid {
+
+struct PressureMultigrid3DOptions {
+  /// Red-black Gauss-Seidel sweeps before and after each coarse correction (>= 1).
+  int smoothing = 2;
+};
+
+class PressureMultigrid3D : public Preconditioner {
+ public:
+  using Options = PressureMultigrid3DOptions;
+
+  /// Builds the coarse levels from A's current coefficients. A must outlive this
+  /// preconditioner; after A.update(), call update(). Throws std::invalid_argument for
+  /// smoothing < 1.
+  explicit PressureMultigrid3D(const linalg::PressureMatrix3D& A, Options options = {});
+
+  /// Rebuilds the coarse labels and operators from A (after PressureMatrix3D::update).
+  void update();
+  /// z = M^-1 r, one V-cycle from z = 0; r and z on A's grid; z may be r.
+  void apply(const stream::Vector& r, stream::Vector& z) const override;
+  /// "multigrid V(2,2)"
+  std::string name() const override;
+  int levels() const { return int(m_levels.size()) + 1; }
+  /// The grid of level l (0: A's).
+  const stream::GridLayout3D& grid(int level) const;
+
+ private:
+  struct Level {
+    stream::GridLayout3D grid;
+    stream::GridField3D diagonal;   ///< as PressureMatrix3D::diagonalField
+    mutable stream::GridField3D r, z;  ///< the level's right-hand side and correction
+  };
+  void cycle(int level, const stream::Vector& r, stream::Vector& z) const;
+  /// One colour (red: 0) of a red-black sweep.
+  void smooth(int level, const stream::Vector& r, stream::Vector& z, int colour, bool zeroGuess) const;
+  /// A whole sweep, `first` colour then the other, as one compute dispatch; from z = 0
+  /// (zeroGuess), or after adding the correction from level + 1 (correct).
+  void sweep(int level, const stream::Vector& r, stream::Vector& z, int first, bool zeroGuess, bool correct) const;
+  /// Sweeps of the pre-smoothing (red first; the first from z = 0) and of the
+  /// post-smoothing (black first; the first after the coarse correction, if any).
+  void preSmooth(int level, const stream::Vector& r, stream::Vector& z) const;
+  void postSmooth(int level, const stream::Vector& r, stream::Vector& z, bool correct) const;
+  void bindLevel(stream::Pass& pass, int level) const;
+  const stream::GridField3D& diagonalOf(int level) const;
+
+  /// Compute backend: levels blockLevel and coarser cycle in one dispatch of one workgroup
+  /// (shaders/pressure3d/mg_block_cycle.glsl); -1 where the context cannot.
+  void blockCycle(int level, const stream::Vector& r, stream::Vector& z) const;
+
+  const linalg::PressureMatrix3D* m_A;
+  Options m_options;
+  std::vector<Level> m_levels;  ///< levels 1, 2, ... (level 0 is A's)
+  int m_blockLevel = -1;
+  int m_blockThreads = 256;  ///< the block cycle's invocations: the context's most, up to 1024
+  bool m_sweepDispatch = false;  ///< whole sweeps as one dispatch (compute backend)
+  bool m_fineRestriction = false;  ///< the restriction one invocation a fine texel (compute backend)
+};
+
+}  // namespace multigrid
+}  // namespace texstream::solvers
