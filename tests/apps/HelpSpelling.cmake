@@ -4,6 +4,7 @@
 # are never listed.
 #   APPS             executables, "|"-separated
 #   TOLERANCE_APPS   those among them that have a tolerance: their --help lists --tolerance
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
 string(REPLACE "|" ";" _apps "${APPS}")
 string(REPLACE "|" ";" _tolerance "${TOLERANCE_APPS}")
 foreach(app IN LISTS _apps)
