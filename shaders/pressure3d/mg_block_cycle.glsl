@@ -2,7 +2,7 @@
 // block level and every coarser one, their z and r in shared memory of one workgroup, a
 // pass of the multi-pass cycle becoming a barrier (below a few thousand cells a level's
 // passes are pure latency). The same mathematics as the passes (pressure3d/mg_smooth.glsl,
-// mg_restrict.glsl): `u_sweeps` red-black Gauss-Seidel sweeps, red first
+// mg_restrict.glsl): `u_sweeps` over-relaxed red-black Gauss-Seidel sweeps, red first
 // before the coarse correction and black first after it; the residual restricted as the
 // sum of the children times 1/2; piecewise-constant correction on cells with an equation.
 // Coarse levels have no face fractions or free surface: a cell's diagonal is the number of
@@ -18,6 +18,7 @@ layout(local_size_x = BLOCK_THREADS) in;
 uniform Grid3 u_levels[BLOCK_LEVELS];
 uniform int u_offset[BLOCK_LEVELS];
 uniform int u_sweeps;
+uniform float u_omega;  // the over-relaxation of the block levels (mg_smooth.glsl)
 uniform sampler2D u_r;
 uniform sampler2D u_diagonal0;
 #if BLOCK_LEVELS > 1
@@ -104,7 +105,7 @@ void relax(int m, int colour) {
     if (p.y + 1 < n.y) sum += s_z[o + c + n.x];
     if (p.z > 0) sum += s_z[o + c - n.x * n.y];
     if (p.z + 1 < n.z) sum += s_z[o + c + n.x * n.y];
-    s_z[o + c] = sum / d;
+    s_z[o + c] = mix(s_z[o + c], sum / d, u_omega);
   }
   barrier();
 }

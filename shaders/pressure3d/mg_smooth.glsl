@@ -1,6 +1,7 @@
 // One colour of a red-black Gauss-Seidel sweep on the pressure operator of a 3D fluid domain
 // (the smoother of PressureMultigrid3D): cells of colour u_colour ((i + j + k) & 1) with an
-// equation become (r_i + sum_j c_ij z_j) / A_ii, the others keep z; cells without an
+// equation move u_omega times the way to (r_i + sum_j c_ij z_j) / A_ii (over-relaxation,
+// SOR), the others keep z; cells without an
 // equation are 0. z and r vanish on cells without an equation (every vector the cycle makes
 // does), so the sum needs no labels (pressure3d/operator.glsl, vanishingNeighbourSum).
 // ZERO_GUESS: z = 0 before the pass (the first half-sweep of a cycle reads no z).
@@ -36,6 +37,7 @@ vec4 correctedBeside(GridCursor c, GridCursor parent, ivec3 e) {
 }
 #endif
 uniform int u_colour;
+uniform float u_omega;
 
 void kernel(ivec2 texel) {
   GridCursor c = gridCursorAt(u_grid, texel);
@@ -61,5 +63,5 @@ void kernel(ivec2 texel) {
 #endif
   // Channel m holds cell 4q + m, whose colour is (m + j + k) & 1 (4q is even).
   bvec4 ofColour = equal((ivec4(0, 1, 2, 3) + ivec4(c.b.y + c.b.z)) & ivec4(1), ivec4(u_colour));
-  o_out0 = onEquations(d, mix(z, relaxed, ofColour));
+  o_out0 = onEquations(d, mix(z, mix(z, relaxed, u_omega), ofColour));
 }

@@ -27,6 +27,7 @@ uniform sampler2D u_z;
 uniform Grid3 u_coarse;
 uniform sampler2D u_coarseZ;
 #endif
+uniform float u_omega;  // the over-relaxation (mg_smooth.glsl)
 uniform int u_first;   // the colour relaxed first ((i + j + k) & 1)
 uniform int u_chunk;   // slices a workgroup relaxes
 uniform int u_slices;  // slices of the texture, nz and the unused tiles'
@@ -71,7 +72,7 @@ vec4 relaxed(GridCursor c, int lx, int ly, int colour, vec4 d, vec4 r) {
   a.north = s_z[slotOf(k, lx, ly + 1)];
   a.down = s_z[slotOf(k - 1, lx, ly)];
   a.up = s_z[slotOf(k + 1, lx, ly)];
-  vec4 relaxedZ = (r + vanishingNeighbourSum(a, c)) / d;
+  vec4 relaxedZ = mix(z, (r + vanishingNeighbourSum(a, c)) / d, u_omega);
   // Channel m holds cell 4q + m, whose colour is (m + j + k) & 1 (4q is even).
   bvec4 ofColour = equal((ivec4(0, 1, 2, 3) + ivec4(c.b.y + c.b.z)) & ivec4(1), ivec4(colour));
   return onEquations(d, mix(z, relaxedZ, ofColour));

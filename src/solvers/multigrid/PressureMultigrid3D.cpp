@@ -39,6 +39,13 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
     throw std::invalid_argument("PressureMultigrid3D(\"" + A.name() + "\"): smoothing = " +
                                 std::to_string(options.smoothing) + ", needs >= 1 sweep before and after");
   }
+  for (auto [field, omega] : {std::pair{"omega", options.omega}, std::pair{"coarseOmega", options.coarseOmega}}) {
+    if (!(omega > 0.0f && omega < 2.0f)) {
+      throw std::invalid_argument("PressureMultigrid3D(\"" + A.name() + "\"): " + field + " = " + std::to_string(omega) +
+                                  ", needs 0 < omega < 2 (the over-relaxation keeps the cycle convergent and "
+                                  "symmetric only there)");
+    }
+  }
   gl::StateGuard guard;
   const std::string title = "PressureMultigrid3D(\"" + A.name() + "\")";
   GridLayout3D layout = A.grid();
@@ -118,7 +125,10 @@ void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
 void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vector& z, int colour,
                                  bool zeroGuess) const {
   stream::Pass pass("pressure3d/mg_smooth");
-  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth").input("u_r", r).uniform("u_colour", colour);
+  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth")
+      .input("u_r", r)
+      .uniform("u_colour", colour)
+      .uniform("u_omega", omegaOf(level));
   if (zeroGuess) {
     pass.define("ZERO_GUESS");
   } else {
@@ -143,6 +153,7 @@ void PressureMultigrid3D::blockCycle(int level, const stream::Vector& r, stream:
   pass.define("SHARED_CELLS", (long long)cells)
       .uniformArray("u_offset", offsets)
       .uniform("u_sweeps", m_options.smoothing)
+      .uniform("u_omega", omegaOf(level))
       .input("u_r", r)
       .output(z)
       .workgroups(1)
@@ -161,6 +172,7 @@ void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vect
       .define("SWEEP_THREADS_Y", (long long)kSweepThreadsY)
       .input("u_r", r)
       .uniform("u_first", first)
+      .uniform("u_omega", omegaOf(level))
       .uniform("u_chunk", chunk)
       .uniform("u_slices", slices);
   if (zeroGuess) {
@@ -210,6 +222,7 @@ void PressureMultigrid3D::postSmooth(int level, const stream::Vector& r, stream:
           .input("u_z", z)
           .input("u_coarseZ", coarse.z)
           .uniform("u_colour", kBlack)
+          .uniform("u_omega", omegaOf(level))
           .output(z);
       stream::bindGrid(correctAndSmooth, "u_coarse", coarse.grid);
       bindLevel(correctAndSmooth, level);

@@ -112,9 +112,11 @@ inline double neighbourSum3(const PressureLevel& L, const std::vector<double>& z
   return s;
 }
 
-/// The V-cycle of PressureMultigrid3D from z = 0, in double.
+/// The V-cycle of PressureMultigrid3D from z = 0, in double: over-relaxation omega on level
+/// 0, coarseOmega on the others.
 inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_t l, const std::vector<double>& r,
-                            std::vector<double>& z, int sweeps) {
+                            std::vector<double>& z, int sweeps, double omega, double coarseOmega) {
+  const double w = l == 0 ? omega : coarseOmega;
   const PressureLevel& L = levels[l];
   z.assign(r.size(), 0.0);
   auto half = [&](int colour) {
@@ -124,7 +126,7 @@ inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_
         for (int i = 0; i < L.nx; ++i) {
           const std::size_t c = L.cell(i, j, k);
           if (L.diag[c] <= 0 || ((i + j + k) & 1) != colour) continue;
-          next[c] = (r[c] + neighbourSum3(L, z, i, j, k)) / L.diag[c];
+          next[c] = z[c] + w * ((r[c] + neighbourSum3(L, z, i, j, k)) / L.diag[c] - z[c]);
         }
     z = next;
   };
@@ -141,7 +143,7 @@ inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_
           const std::size_t p = C.cell(i / 2, j / 2, k / 2);
           if (C.diag[p] > 0) rc[p] += 0.5 * res;
         }
-    vcycleReference(levels, l + 1, rc, zc, sweeps);
+    vcycleReference(levels, l + 1, rc, zc, sweeps, omega, coarseOmega);
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) {

@@ -116,13 +116,18 @@ TEST_CASE("PressureMultigrid3D: one V-cycle matches the CPU's in double", "[gl][
       INFO(nx << "x" << ny << "x" << nz << (fractions ? " with face fractions" : ""));
       const PressureDomain3D d = test::randomDomain(nx, ny, nz, seed++, true, fractions);
       const PressureMatrix3D A(d, "A");
-      const solvers::PressureMultigrid3D M(A);
-      const auto levels = test::multigridLevels(d);
-      REQUIRE(M.levels() == int(levels.size()));
-      const std::vector<float> r = randomOnEquations(d, seed++);
-      std::vector<double> want;
-      test::vcycleReference(levels, 0, test::toDouble(r), want, 2);
-      CHECK(maxError(applyPreconditioner(M, A.grid(), r), want) <= 1e-4);
+      // The defaults (over-relaxed), and plain Gauss-Seidel with three sweeps.
+      for (const solvers::PressureMultigrid3DOptions& o :
+           {solvers::PressureMultigrid3DOptions{}, solvers::PressureMultigrid3DOptions{3, 1.0f, 1.0f}}) {
+        INFO("V(" << o.smoothing << "," << o.smoothing << "), omega " << o.omega << ", coarse " << o.coarseOmega);
+        const solvers::PressureMultigrid3D M(A, o);
+        const auto levels = test::multigridLevels(d);
+        REQUIRE(M.levels() == int(levels.size()));
+        const std::vector<float> r = randomOnEquations(d, seed++);
+        std::vector<double> want;
+        test::vcycleReference(levels, 0, test::toDouble(r), want, o.smoothing, o.omega, o.coarseOmega);
+        CHECK(maxError(applyPreconditioner(M, A.grid(), r), want) <= 1e-4);
+      }
     }
   }
 }
@@ -311,5 +316,8 @@ TEST_CASE("PressureSolver3D: values off the equations are ignored, bad vectors a
   CHECK_THROWS_WITH(solver.solve(other, x), Catch::Contains("PressureSolver3D(\"pool\")"));
   CHECK_THROWS_AS(solver.solve(b, x, {.tolerance = -1.0f}), std::invalid_argument);
   CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.smoothing = 0}), Catch::Contains("smoothing = 0"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.omega = 2.0f}), Catch::Contains("omega = 2"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.coarseOmega = 0.0f}), Catch::Contains("coarseOmega = 0"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.omega = std::nanf("")}), Catch::Contains("omega = nan"));
   CHECK_THROWS_WITH(solvers::MulticolourMic0(A, {.tau = 1.5f}), Catch::Contains("tau = 1.5"));
 }
