@@ -2,6 +2,9 @@
 
 #include <texstream/solvers/SolverInputs.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace texstream::solvers {
 
 IterationLimits resolveLimits(const std::string& solver, const IterativeOptions& options,
@@ -10,6 +13,10 @@ IterationLimits resolveLimits(const std::string& solver, const IterativeOptions&
   limits.maxIterations = options.maxIterations.value_or(defaults.maxIterations);
   limits.checkEvery = options.checkEvery.value_or(defaults.checkEvery);
   requireIterationOptions(solver, options.tolerance, limits.maxIterations, limits.checkEvery);
+  limits.firstCheck = options.firstCheck.value_or(1);
+  if (limits.firstCheck < 1) {
+    throw std::invalid_argument(solver + ": firstCheck must be >= 1, got " + std::to_string(limits.firstCheck));
+  }
   limits.fixed = options.fixedIterations;
   limits.tolerance = limits.fixed ? 0.0 : double(options.tolerance);
   return limits;

@@ -283,7 +283,7 @@ Verdict CgDriver::iterate(CgIteration& it) {
   int pendingAt = 0, lastChecked = 0;
   for (int k = 1; k <= cap; ++k) {
     it.iterate(k, k == cap);
-    const bool due = k % m_limits.checkEvery == 0;
+    const bool due = k >= m_limits.firstCheck && k % m_limits.checkEvery == 0;
     // The set-up check lands while the first iterations run; a check waits for it.
     if (std::optional<Verdict> initial = takeInitialCheck(/*wait=*/due)) return *initial;
     std::optional<Verdict> verdict;

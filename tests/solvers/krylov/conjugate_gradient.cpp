@@ -223,6 +223,40 @@ TEST_CASE("cg: checkEvery = 1 and 8 run the same iterations", "[gl][solvers][cg]
   CHECK(s8.iterations % 8 == 0);
 }
 
+TEST_CASE("cg: no check before firstCheck; the same iterations from there, the same x when it is early enough",
+          "[gl][solvers][cg]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  const auto A = linalg::StencilMatrix::poisson2D(20, 17, "poisson2D");
+  const std::vector<float> bHost = test::randomFloats(A.rows(), 61);
+  stream::Vector b = makeVector(bHost, "b");
+  CgOptions plain;
+  plain.checkEvery = 1;
+  plain.checkTrueResidual = false;
+  stream::Vector x1(A.rows(), "x1");
+  const SolverStatus s1 = solvers::cg(A, b, x1, plain);
+  REQUIRE(s1.converged());
+  REQUIRE(s1.iterations > 4);
+  for (int first : {s1.iterations - 3, s1.iterations + 5}) {
+    INFO("plain: " << s1.iterations << " iterations, firstCheck " << first);
+    CgOptions late = plain;
+    late.firstCheck = first;
+    std::vector<int> checked;
+    late.onCheck = [&](int it, double) { checked.push_back(it); };
+    stream::Vector x2(A.rows(), "x2");
+    const SolverStatus s2 = solvers::cg(A, b, x2, late);
+    REQUIRE(s2.converged());
+    // Iteration 0 (the set-up's check), then every iteration from `first` on.
+    REQUIRE(!checked.empty());
+    CHECK(checked.front() == 0);
+    for (std::size_t i = 1; i < checked.size(); ++i) CHECK(checked[i] == first + int(i) - 1);
+    CHECK(s2.iterations == std::max(first, s1.iterations));
+    if (first <= s1.iterations) CHECK(x2.download() == x1.download());
+  }
+  CgOptions bad = plain;
+  bad.firstCheck = 0;
+  CHECK_THROWS_WITH(solvers::cg(A, b, x1, bad), Catch::Contains("firstCheck must be >= 1"));
+}
+
 TEST_CASE("pcg with the Jacobi preconditioner beats cg on a badly scaled SPD system", "[gl][solvers][cg]") {
   TEXSTREAM_FOR_EACH_BACKEND();
   // A = S L S, L the 2D Laplacian, S = diag(10^u), u uniform in [-1, 1]: diagonal
