@@ -30,10 +30,10 @@
 //    first sweep written by the projection, the correction evaluated inside the first
 //    post-smoothing sweep (when there is one), and on the compute backend the coarse levels
 //    of a V-cycle in one dispatch (the finest one with at most 8192 nodes that fits in a
-//    workgroup's shared memory, with all coarser ones; multigrid/block_cycle.glsl). With borders in kernel a V(2,2) level below the finest takes 5
-//    passes: one pre-sweep (the first came with its right-hand side), the residual, the
-//    projection (with the coarser level's first sweep), correction and sweep, one more
-//    sweep.
+//    workgroup's shared memory, with all coarser ones; multigrid/block_cycle.glsl). With
+//    borders in kernel a V(2,2) level below the finest takes 5 passes: one pre-sweep (the
+//    first came with its right-hand side), the residual, the projection (with the coarser
+//    level's first sweep), correction and sweep, one more sweep.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
