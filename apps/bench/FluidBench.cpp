@@ -228,7 +228,7 @@ double vcycleBytes(const Multigrid& mg, bool written) {
   // come from cache) and b, and either the nine stencil textures or, on levels that use
   // the constant-stencil path (Multigrid.h), a 4-byte flag; the projection reads r and
   // writes a quarter-size b; interpolation reads the coarse x (a quarter), x and the
-  // centre. With fuseCorrection the interpolation and the first post-sweep are one pass
+  // centre. With post-smoothing the interpolation and the first post-sweep are one pass
   // (one write fewer). The model counts every level the same way whatever its fusions
   // save in reads, so it errs on the side of fewer bytes.
   const MultigridOptions& o = mg.options();
@@ -236,10 +236,10 @@ double vcycleBytes(const Multigrid& mg, bool written) {
   for (int l = 0; l + 1 < mg.levels(); ++l) {
     const double texels = double(mg.grid(l).width()) * double(mg.grid(l).height());
     const double t = 16.0 * texels;
-    const bool constant = o.constantStencil && texels >= double(o.constantStencilTexels);
+    const bool constant = texels >= double(o.constantStencilTexels);
     const double sweepReads = constant ? 2.25 : 11.0;
     const double sweeps = o.preSmoothing + o.postSmoothing;
-    const double writes = sweeps + 1 + 0.25 + (o.fuseCorrection && o.postSmoothing > 0 ? 0 : 1);
+    const double writes = sweeps + 1 + 0.25 + (o.postSmoothing > 0 ? 0 : 1);
     const double reads = sweepReads * (sweeps + 1) + 1.25 + 2.25;
     total += written ? t * writes : t * (reads + writes);
   }

@@ -49,6 +49,11 @@ using stream::Vector;
 
 /// Largest coarsest level solved directly (a dense inverse of this many nodes squared).
 constexpr std::size_t kMaxDirectCoarseNodes = 1024;
+/// The block cycle starts at the finest level with at most this many nodes (and that fits
+/// in shared memory). One workgroup runs on one multiprocessor, so each of its
+/// barrier-separated phases costs about the same whatever the level; where the block
+/// should start is a trade measured per GPU (docs/performance.md).
+constexpr std::size_t kBlockCycleMaxNodes = 8192;
 
 constexpr stream::EnumName<CycleType> kCycleTypeNames[] = {{CycleType::V, "V", "V"}, {CycleType::W, "W", "W"}};
 constexpr stream::EnumName<CoarseSolve> kCoarseSolveNames[] = {{CoarseSolve::Direct, "direct", "direct"},
@@ -69,7 +74,6 @@ void validate(const MultigridOptions& o) {
   if (!(o.omega > 0.0f && o.omega < 2.0f)) bad("omega must be in (0, 2), got " + formatNumber(o.omega));
   if (o.coarseIterations < 1) bad("coarseIterations must be >= 1, got " + std::to_string(o.coarseIterations));
   if (o.maxLevels < 0) bad("maxLevels must be >= 0 (0: automatic), got " + std::to_string(o.maxLevels));
-  if (o.blockCycleMaxNodes < 1) bad("blockCycleMaxNodes must be >= 1, got " + std::to_string(o.blockCycleMaxNodes));
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
   if (o.constantStencilTexels < 0)
     bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
@@ -97,14 +101,11 @@ void Multigrid::setOptions(const MultigridOptions& options) {
   if (options.maxLevels != m_options.maxLevels || options.coarsestNodes != m_options.coarsestNodes)
     throw std::invalid_argument("Multigrid(\"" + m_name +
                                 "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
-  const bool refresh = options.constantStencil != m_options.constantStencil ||
-                       options.constantStencilTexels != m_options.constantStencilTexels;
-  const bool rebuildBlock = options.blockCycleMaxNodes != m_options.blockCycleMaxNodes;
+  const bool refresh = options.constantStencilTexels != m_options.constantStencilTexels;
   m_options = options;
-  if (refresh || rebuildBlock) {
+  if (refresh) {
     gl::StateGuard guard;
-    if (refresh) refreshConstantStencils();
-    if (rebuildBlock) buildBlockData();
+    refreshConstantStencils();
   }
 }
 
@@ -112,7 +113,7 @@ void Multigrid::refreshConstantStencils() {
   std::vector<LayeredStencil*> ops;
   for (Level& level : m_levels) {
     const long long texels = (long long)level.grid.width() * level.grid.height();
-    if (m_options.constantStencil && texels >= (long long)m_options.constantStencilTexels) ops.push_back(&level.A);
+    if (texels >= (long long)m_options.constantStencilTexels) ops.push_back(&level.A);
     else level.A.clearConstantStencil();
   }
   LayeredStencil::findConstantStencils(ops);
@@ -323,7 +324,7 @@ void Multigrid::buildBlockData() {
   for (int l = 0; l + 1 < levels(); ++l) {
     std::size_t total = 0;
     for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
-    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= std::size_t(std::min(8 * 1024, m_options.blockCycleMaxNodes))) {
+    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= kBlockCycleMaxNodes) {
       m_blockLevel = l;
       break;
     }
@@ -391,7 +392,7 @@ void Multigrid::buildBlockData() {
 }
 
 bool Multigrid::useBlockCycle() const {
-  return m_blockLevel >= 0 && m_options.blockCycle && m_options.cycle == CycleType::V &&
+  return m_blockLevel >= 0 && m_options.cycle == CycleType::V &&
          stream::Runtime::current().backend() == stream::Backend::Compute;
 }
 
@@ -463,12 +464,11 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
     border(l, level.x);
   }
   // The coarse level starts from zero: its first sweep comes with its right-hand side.
-  const bool sweep = m_options.fuseZeroGuessSweep && startsWithSweep(l + 1) &&
-                     !(l + 1 == m_blockLevel && useBlockCycle());
+  const bool sweep = startsWithSweep(l + 1) && !(l + 1 == m_blockLevel && useBlockCycle());
   descend(l, sweep);
   cycleAt(l + 1, true, sweep);
   if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
-  if (m_options.fuseCorrection && m_options.postSmoothing > 0) {
+  if (m_options.postSmoothing > 0) {
     correctAndSmooth(l);
     smooth(l, m_options.postSmoothing - 1, false);
   } else {

@@ -24,14 +24,16 @@
 //    than 1024 nodes there.
 //  - Cycles: V (Bolz's pseudo-code), W (mu = 2), and full multigrid (FMG: the right-hand
 //    side projected to the coarsest level, then interpolated up with one cycle per level).
-//  - Fewer passes and bytes per cycle, the mathematics unchanged (MultigridOptions): a
-//    uniform stencil wherever the operator is constant (LayeredStencil.h), the coarse
-//    level's first sweep written by the projection, the correction evaluated inside the
-//    first post-smoothing sweep, and on the compute backend the coarse levels of a V-cycle
-//    in one dispatch. With borders in kernel a V(2,2) level below the finest takes 5
-//    passes: one pre-sweep (the first came with its right-hand side), the residual, the
-//    projection (with the coarser level's first sweep), correction and sweep, one more
-//    sweep.
+//  - Fewer passes and bytes per cycle, the mathematics unchanged (always on): a uniform
+//    stencil wherever the operator is constant on levels of at least
+//    MultigridOptions::constantStencilTexels texels (LayeredStencil.h), the coarse level's
+//    first sweep written by the projection, the correction evaluated inside the first
+//    post-smoothing sweep (when there is one), and on the compute backend the coarse levels
+//    of a V-cycle in one dispatch (the finest one with at most 8192 nodes that fits in a
+//    workgroup's shared memory, with all coarser ones; multigrid/block_cycle.glsl). With
+//    borders in kernel a V(2,2) level below the finest takes 5 passes: one pre-sweep (the
+//    first came with its right-hand side), the residual, the projection (with the coarser
+//    level's first sweep), correction and sweep, one more sweep.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
@@ -103,39 +105,29 @@ struct MultigridOptions {
   int preSmoothing = 2;         ///< eta1 (>= 0)
   int postSmoothing = 2;        ///< eta2 (>= 0)
   float omega = 0.8f;           ///< Jacobi weight, in (0, 2) (Bolz: 2/3)
+  /// Kept for Bolz's method and for its users: the fluid demo's --coarse / "coarse solve"
+  /// setting (and its presets), the convergence test of Bolz's own cycle; Jacobi sweeps
+  /// change the results (an approximate coarsest solve), and singular coarsest operators
+  /// beyond the constants need them.
   CoarseSolve coarseSolve = CoarseSolve::Direct;
   /// In the kernels: the same values as the copy passes with fewer passes; faster on the
   /// compute backend at every size measured, about even on the fragment backend
-  /// (docs/performance.md).
+  /// (docs/performance.md). Kept for its users: the fluid demo's --border / "border sync"
+  /// setting (and presets that name it), and Bolz's copy passes as the bench's
+  /// multigrid.vcycle / multigrid.solve / fluid.step rows that docs/performance.md and
+  /// docs/platforms.md cite beside the .inkernel ones.
   BorderUpdate border = BorderUpdate::InKernel;
-  int coarseIterations = 20;    ///< Jacobi sweeps of CoarseSolve::Jacobi (>= 1)
-  // Passes saved and bytes not read; docs/performance.md has what each switch below gains.
-  /// Constant-coefficient fast path (LayeredStencil.h): texels whose nine entries equal the
-  /// level's reference stencil read it from uniforms instead of nine textures (the same
-  /// results), on levels of at least constantStencilTexels texels. It saves bandwidth
-  /// (3 instead of 11 RGBA32F fields read per texel of a sweep); on the short passes of
-  /// small levels the flag and the second round of fetches next to unflagged texels cost
-  /// more than that. false: every texel reads the textures (for comparisons).
-  bool constantStencil = true;
+  /// Jacobi sweeps of CoarseSolve::Jacobi (>= 1); the fluid demo's --coarse-iterations.
+  int coarseIterations = 20;
+  /// Constant-coefficient fast path (LayeredStencil.h): on levels of at least this many
+  /// texels, texels whose nine entries equal the level's reference stencil read it from
+  /// uniforms instead of nine textures (the same results). It saves bandwidth (3 instead of
+  /// 11 RGBA32F fields read per texel of a sweep); on the short passes of smaller levels the
+  /// flag and the second round of fetches next to unflagged texels cost more than that.
+  /// Kept for the tests: 0 puts every level on the fast path, so that grids small enough
+  /// to test (tests/solvers/multigrid/multigrid_fastpath.cpp) exercise the path that large
+  /// grids take by default.
   int constantStencilTexels = 65536;
-  /// The projection also writes the coarse level's first (zero-guess) sweep, saving that
-  /// pass on every level a cycle descends to (GridTransfer.h, ZeroGuessSweep).
-  bool fuseZeroGuessSweep = true;
-  /// The coarse-grid correction (interpolation) evaluated inside the first post-smoothing
-  /// sweep (one pass instead of two per level and cycle; needs postSmoothing >= 1). It pays
-  /// together with the constant stencil, whose interior path it shares, not alone
-  /// (docs/performance.md).
-  bool fuseCorrection = true;
-  /// Compute backend, V-cycles: the levels from the finest one that fits in a workgroup's
-  /// shared memory (with all coarser ones; 65^2 nodes and below with 48 KB, 33^2 with 32 KB)
-  /// cycle in one dispatch of one workgroup (multigrid/block_cycle.glsl) instead of about
-  /// eight passes per level, each pure latency on such small levels.
-  bool blockCycle = true;
-  /// The block cycle starts at the finest level with at most this many nodes (and that
-  /// fits in shared memory). One workgroup runs on one multiprocessor, so each of its
-  /// barrier-separated phases costs about the same whatever the level; where the block
-  /// should start is a trade measured per GPU (docs/performance.md).
-  int blockCycleMaxNodes = 8192;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
   /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
@@ -170,7 +162,8 @@ class Multigrid : public IterativeSolver {
 
   /// Replaces the finest operator (same grid) and recomposes the coarse ones.
   void setOperator(LayeredStencil fine, bool singular);
-  /// Changes cycle, smoothing, omega and coarse iterations (not maxLevels/coarsestNodes).
+  /// Changes cycle, smoothing, omega, the coarse solve, borders and constantStencilTexels
+  /// (not maxLevels/coarsestNodes).
   void setOptions(const MultigridOptions& options);
   const MultigridOptions& options() const { return m_options; }
 
@@ -181,7 +174,7 @@ class Multigrid : public IterativeSolver {
   /// Free nodes of the finest level.
   std::size_t freeNodes() const { return m_freeNodes; }
   const std::string& name() const { return m_name; }
-  /// Where V-cycles switch to the one-dispatch block cycle (compute backend; blockCycle):
+  /// Where V-cycles switch to the one-dispatch block cycle (compute backend):
   /// level -1 when no level fits; nodes of the block levels, and how many of them take
   /// their stencil from the level's reference (the rest read it from a texture).
   struct BlockCycleInfo {
@@ -256,11 +249,11 @@ class Multigrid : public IterativeSolver {
   /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
   /// the residual, then its projection.
   void descend(int level, bool sweep);
-  /// Finds (or clears, constantStencil off) every level's constant stencil.
+  /// Finds (or clears, below constantStencilTexels) every level's constant stencil.
   void refreshConstantStencils();
   /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
   void buildCoarseInverse();
-  /// Chooses the block level and packs its levels' stencils (blockCycle; CPU, blocking).
+  /// Chooses the block level and packs its levels' stencils (CPU, blocking).
   void buildBlockData();
   bool useBlockCycle() const;
   /// cycleAt(blockLevel) and everything below it, one dispatch.
@@ -271,7 +264,7 @@ class Multigrid : public IterativeSolver {
   bool inKernel() const { return m_options.border == BorderUpdate::InKernel; }
   void border(int level, stream::Vector& field);
   void interpolate(int level, bool correct);
-  /// x += S x_{level+1}, then one post-smoothing sweep, in one pass (fuseCorrection).
+  /// x += S x_{level+1}, then one post-smoothing sweep, in one pass.
   void correctAndSmooth(int level);
   void residual(int level);
   /// x += c (solution, border included) and r -= A c (owned free nodes), one pass.

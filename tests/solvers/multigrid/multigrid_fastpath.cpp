@@ -1,10 +1,10 @@
 // Tests the faster cycle of src/solvers/multigrid/Multigrid.*: the constant-coefficient fast path of
-// LayeredStencil (flags against a CPU check; cycles with it on against the texture path),
-// the residual fused into the projection (against CPU double references and against the
-// two-pass cycle), and the coarse level's first sweep done by the projection (one cycle
-// against a CPU double V-cycle on the GPU's own coarse operators), on both backends, at
-// awkward and non-square sizes, with obstacles, Neumann walls, Helmholtz terms with a
-// variable sigma and random variable coefficients.
+// LayeredStencil (flags against a CPU check; cycles with it on every level against the
+// texture path), the projection and its zero-guess sweep (against CPU double references),
+// the fused passes of a cycle (one cycle against a CPU double cycle on the GPU's own coarse
+// operators) and the compute backend's one-dispatch block cycle (against the fragment
+// backend's multi-pass cycle), at awkward and non-square sizes, with obstacles, Neumann
+// walls, Helmholtz terms with a variable sigma and random variable coefficients.
 #include <catch2/catch.hpp>
 
 #include "solvers/multigrid/multigrid_reference.h"
@@ -24,6 +24,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace texstream;
 using solvers::Boundary;
@@ -38,6 +39,10 @@ using solvers::Multigrid;
 using solvers::MultigridOptions;
 
 namespace {
+
+/// MultigridOptions::constantStencilTexels for no level on the constant-stencil path (the
+/// texture path, which levels below the default threshold take).
+constexpr int kTexturesOnly = std::numeric_limits<int>::max();
 
 enum class Problem {
   Obstacle,           ///< Dirichlet Poisson, a disc of fixed nodes inside (free nodes couple to it)
@@ -170,9 +175,9 @@ TEST_CASE("Multigrid constant stencil: flags match a CPU check, cycles match the
       if (nx == 129 && p != Problem::Obstacle) continue;  // one large case is enough
       INFO(problemName(p) << ", " << nx << "x" << ny);
       const GridStencil A = makeProblem(p, nx, ny);
-      // Every level on the fast path (by default only levels of 4096 texels and more).
+      // Every level on the fast path (by default only levels of 65536 texels and more).
       Multigrid on = makeMultigrid(p, A, {.border = BorderUpdate::InKernel, .constantStencilTexels = 0});
-      Multigrid off = makeMultigrid(p, A, {.border = BorderUpdate::InKernel, .constantStencil = false});
+      Multigrid off = makeMultigrid(p, A, {.border = BorderUpdate::InKernel, .constantStencilTexels = kTexturesOnly});
       REQUIRE(on.levels() == off.levels());
       for (int l = 0; l < on.levels(); ++l) CHECK(!off.op(l).hasConstantStencil());
       if (p == Problem::Random) {
@@ -206,7 +211,7 @@ TEST_CASE("Multigrid constant stencil: setOperator and setOptions refresh the fl
     const GridStencil A0 = makeProblem(Problem::NeumannObstacle, nx, ny, 0);
     const GridStencil A1 = makeProblem(Problem::NeumannObstacle, nx, ny, 1);  // the obstacle moved
     Multigrid on = makeMultigrid(Problem::NeumannObstacle, A0, {.constantStencilTexels = 0});
-    Multigrid off = makeMultigrid(Problem::NeumannObstacle, A0, {.constantStencil = false});
+    Multigrid off = makeMultigrid(Problem::NeumannObstacle, A0, {.constantStencilTexels = kTexturesOnly});
     const std::size_t before = checkFlags(on.op(0));
     for (Multigrid* mg : {&on, &off})
       mg->setOperator(LayeredStencil::upload(A1, mg->grid(0)), true);
@@ -219,13 +224,13 @@ TEST_CASE("Multigrid constant stencil: setOperator and setOptions refresh the fl
     const std::vector<float> ref = runCycles(off, xs, bs, 2);
     CHECK(test::maxRelativeError(runCycles(on, xs, bs, 2), test::toDouble(ref)) < 2e-6);
 
-    // Switched off and on again through setOptions.
+    // Off every level and back on again through setOptions.
     MultigridOptions o = on.options();
-    o.constantStencil = false;
+    o.constantStencilTexels = kTexturesOnly;
     on.setOptions(o);
     for (int l = 0; l < on.levels(); ++l) CHECK(!on.op(l).hasConstantStencil());
     CHECK(runCycles(on, xs, bs, 2) == ref);  // the texture path on both: the same passes
-    o.constantStencil = true;
+    o.constantStencilTexels = 0;
     on.setOptions(o);
     CHECK(checkFlags(on.op(0)) == after);
     CHECK(test::maxRelativeError(runCycles(on, xs, bs, 2), test::toDouble(ref)) < 2e-6);
@@ -287,34 +292,6 @@ TEST_CASE("Multigrid transfers: the projection and its zero-guess sweep match th
         CHECK(b2s == ownedOnly);
         CHECK(x2s == coarse.layerHost(coarse.unlayerHost(x2s)));
       }
-    }
-  }
-}
-
-TEST_CASE("Multigrid: cycles with fused passes match the unfused cycles", "[multigrid][gl]") {
-  TEXSTREAM_FOR_EACH_BACKEND();
-  for (Problem p : {Problem::Obstacle, Problem::NeumannObstacle, Problem::Random}) {
-    for (auto [nx, ny] : std::vector<std::pair<int, int>>{{33, 33}, {100, 37}, {70, 51}}) {
-      const GridStencil A = makeProblem(p, nx, ny);
-      const std::vector<float> xs = test::randomFloats(A.nodes(), 61), bs = test::randomFloats(A.nodes(), 62);
-      for (BorderUpdate border : {BorderUpdate::CopyPasses, BorderUpdate::InKernel})
-        for (CycleType cycle : {CycleType::V, CycleType::W}) {
-          INFO(problemName(p) << ", " << nx << "x" << ny << ", " << solvers::borderUpdateName(border) << ", "
-                              << solvers::cycleName(cycle) << "-cycle");
-          // The coarse first sweep in the projection, the correction in the first post-sweep;
-          // or neither.
-          Multigrid fused = makeMultigrid(p, A, {.cycle = cycle, .border = border, .constantStencilTexels = 0});
-          Multigrid split = makeMultigrid(p, A,
-                                          {.cycle = cycle,
-                                           .border = border,
-                                           .constantStencilTexels = 0,
-                                           .fuseZeroGuessSweep = false,
-                                           .fuseCorrection = false});
-          const std::vector<float> got = runCycles(fused, xs, bs, 2), ref = runCycles(split, xs, bs, 2);
-          CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 1e-5);
-          // The border comes out in sync either way.
-          CHECK(got == fused.grid(0).layerHost(fused.grid(0).unlayerHost(got)));
-        }
     }
   }
 }
@@ -423,14 +400,13 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
       {{.border = BorderUpdate::InKernel, .constantStencilTexels = 0}, "V(2,2), every level on the constant path"},
       {{.border = BorderUpdate::CopyPasses, .constantStencilTexels = 0},
        "V(2,2), every level on the constant path, border copies"},
-      {{.border = BorderUpdate::InKernel, .fuseZeroGuessSweep = false, .fuseCorrection = false},
-       "V(2,2), nothing fused"},
+      {{.cycle = CycleType::W, .border = BorderUpdate::CopyPasses, .constantStencilTexels = 0},
+       "W(2,2), every level on the constant path, border copies"},
       {{.cycle = CycleType::W, .preSmoothing = 1, .postSmoothing = 1, .border = BorderUpdate::InKernel,
-        .constantStencil = false},
+        .constantStencilTexels = kTexturesOnly},
        "W(1,1), textures only"},
-      {{.preSmoothing = 1, .postSmoothing = 3, .border = BorderUpdate::InKernel, .constantStencilTexels = 0,
-        .fuseCorrection = false},
-       "V(1,3), interpolation pass"},
+      {{.preSmoothing = 1, .postSmoothing = 3, .border = BorderUpdate::InKernel, .constantStencilTexels = 0},
+       "V(1,3), every level on the constant path"},
       {{.preSmoothing = 0, .postSmoothing = 2, .coarseSolve = CoarseSolve::Jacobi, .border = BorderUpdate::CopyPasses,
         .coarseIterations = 5},
        "V(0,2), Jacobi coarsest solve, border copies"},
@@ -465,7 +441,8 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
 TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches the multi-pass cycle",
           "[multigrid][gl][compute]") {
   test::context();
-  stream::BackendScope compute(stream::Backend::Compute);  // the block cycle is compute-only
+  // The block cycle is compute-only: the fragment backend's multi-pass V-cycle is the reference.
+  stream::BackendScope compute(stream::Backend::Compute);
   for (Problem p : {Problem::Obstacle, Problem::NeumannObstacle, Problem::VariableHelmholtz, Problem::Random}) {
     // 17x17: the block is the whole hierarchy (the finest level's own x is read); the
     // others start it further down.
@@ -484,25 +461,27 @@ TEST_CASE("Multigrid: the one-dispatch block cycle of the coarse levels matches 
                             << solvers::coarseSolveName(s.coarse) << " coarse solve, "
                             << solvers::borderUpdateName(s.border));
         MultigridOptions o{.preSmoothing = s.pre, .postSmoothing = s.post, .coarseSolve = s.coarse, .border = s.border};
-        Multigrid block = makeMultigrid(p, A, o);
-        o.blockCycle = false;
-        Multigrid passes = makeMultigrid(p, A, o);
-        const std::vector<float> got = runCycles(block, xs, bs, 2), ref = runCycles(passes, xs, bs, 2);
+        Multigrid mg = makeMultigrid(p, A, o);
+        REQUIRE(mg.blockCycleInfo().level >= 0);
+        const std::vector<float> got = runCycles(mg, xs, bs, 2);
+        std::vector<float> ref;
+        {
+          stream::BackendScope fragment(stream::Backend::Fragment);
+          ref = runCycles(mg, xs, bs, 2);
+        }
         CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
         // The block level's border comes out in sync: so does the finest level's.
-        CHECK(got == block.grid(0).layerHost(block.grid(0).unlayerHost(got)));
+        CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
       }
     }
   }
 }
 
-TEST_CASE("Multigrid: the block cycle takes constant stencils from uniforms and can start lower",
-          "[multigrid][gl][compute]") {
+TEST_CASE("Multigrid: the block cycle takes constant stencils from uniforms", "[multigrid][gl][compute]") {
   test::context();
   stream::BackendScope compute(stream::Backend::Compute);
   const GridStencil A = GridStencil::poisson(129, 129, solvers::GridBoundaries::all(solvers::Boundary::Dirichlet), "A");
-  MultigridOptions o{.preSmoothing = 2, .postSmoothing = 2};
-  Multigrid mg(A, o);
+  Multigrid mg(A, {.preSmoothing = 2, .postSmoothing = 2});
   const Multigrid::BlockCycleInfo info = mg.blockCycleInfo();
   REQUIRE(info.level > 0);
   std::size_t nodes = 0;
@@ -514,20 +493,11 @@ TEST_CASE("Multigrid: the block cycle takes constant stencils from uniforms and 
   CHECK(info.constantNodes < nodes);
 
   const std::vector<float> xs = test::randomFloats(A.nodes(), 81), bs = test::randomFloats(A.nodes(), 82);
-  auto cyclesWith = [&](bool block, int maxNodes) {
-    MultigridOptions p = o;
-    p.blockCycle = block;
-    p.blockCycleMaxNodes = maxNodes;
-    mg.setOptions(p);
-    return runCycles(mg, xs, bs, 2);
-  };
-  const std::vector<float> passes = cyclesWith(false, 8192);
-  const std::vector<float> lower = cyclesWith(true, 289);
-  CHECK(mg.blockCycleInfo().level > info.level);
-  CHECK(test::maxRelativeError(lower, test::toDouble(passes)) < 2e-5);
-  CHECK(test::maxRelativeError(cyclesWith(true, 8192), test::toDouble(passes)) < 2e-5);
-  CHECK(mg.blockCycleInfo().level == info.level);
-  MultigridOptions bad = o;
-  bad.blockCycleMaxNodes = 0;
-  CHECK_THROWS_WITH(mg.setOptions(bad), Catch::Contains("blockCycleMaxNodes"));
+  const std::vector<float> block = runCycles(mg, xs, bs, 2);
+  std::vector<float> passes;
+  {
+    stream::BackendScope fragment(stream::Backend::Fragment);
+    passes = runCycles(mg, xs, bs, 2);
+  }
+  CHECK(test::maxRelativeError(block, test::toDouble(passes)) < 2e-5);
 }
