@@ -9,6 +9,7 @@
 // CG iterations, and the GPU time per stage of a step from the pass profiler (passes
 // labelled "fluid3d <stage>"; the pressure solve and its set-up by the solver's labels).
 #include "BenchCase.h"
+#include "StatisticsStep.h"
 
 #include <texstream/fluid/FluidSolver3D.h>
 #include <texstream/gl/StateGuard.h>
@@ -80,35 +81,17 @@ void runFluid3D(BenchContext& ctx) {
         fluid::FluidSolver3D solver(p);
         for (int k = 0; k < 10; ++k) solver.step();
         // Correctness: one step with statistics.
-        fluid::FluidParameters3D checked = solver.parameters();
-        checked.statistics = true;
-        solver.setParameters(checked);
-        solver.step();
-        const fluid::StepStats3D stats = solver.lastStats();
-        checked.statistics = false;
-        solver.setParameters(checked);
+        const fluid::StepStats3D stats = statisticsStep(solver);
         const Timing t = timeGl([&] { solver.step(); }, ctx.timing, /*gpuTimer=*/false);
 
         // GPU time per stage over three more steps (where the context has timer queries).
         std::map<std::string, double> stageMs;
         long long passes = 0;
         if (stream::Profiler::available()) {
-          stream::Profiler& profiler = stream::Runtime::current().profiler();
-          profiler.reset();
-          profiler.setEnabled(true);
-          for (int k = 0; k < 3; ++k) {
-            solver.step();
-            profiler.newFrame();
-          }
-          glFinish();
-          profiler.newFrame();
-          profiler.newFrame();
-          for (const auto& [label, st] : profiler.stats()) {
+          for (const auto& [label, st] : profileSteps(3, [&] { solver.step(); })) {
             stageMs[stageOf(label)] += st.totalMs / 3.0;
             passes += st.passes;
           }
-          profiler.setEnabled(false);
-          profiler.reset();
         }
 
         Row row = makeRow(op, stream::backendName(backend), cells, t, 0.0, 0.0, 0.0);

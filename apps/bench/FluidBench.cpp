@@ -16,6 +16,7 @@
 //    one step, which two cycles must bring below 0.05.
 #include "BenchCase.h"
 #include "Reference.h"
+#include "StatisticsStep.h"
 
 #include <texstream/fluid/FluidSolver.h>
 #include <texstream/linalg/StencilMatrix.h>
@@ -478,35 +479,17 @@ void runFluid(BenchContext& ctx) {
       fluid::FluidSolver solver(p);
       // Correctness first: one step with statistics from the random velocity.
       solver.setVelocity(u0, v0);
-      fluid::FluidParameters checked = solver.parameters();
-      checked.statistics = true;
-      solver.setParameters(checked);
-      solver.step();
-      const fluid::StepStats stats = solver.lastStats();
-      checked.statistics = false;
-      solver.setParameters(checked);
+      const fluid::StepStats stats = statisticsStep(solver);
       solver.setVelocity(u0, v0);
       Timing t = timeGl([&] { solver.step(); }, ctx.timing);
       // Per-pass GPU times of one more step (profiler on), the three largest in the note.
-      stream::Profiler& profiler = stream::Runtime::current().profiler();
-      profiler.reset();
-      profiler.setEnabled(true);
-      for (int k = 0; k < 3; ++k) {
-        solver.step();
-        profiler.newFrame();
-      }
-      glFinish();
-      profiler.newFrame();
-      profiler.newFrame();
       std::vector<std::pair<double, std::string>> passes;
       long long count = 0;
-      for (const auto& [label, st] : profiler.stats()) {
+      for (const auto& [label, st] : profileSteps(3, [&] { solver.step(); })) {
         passes.push_back({st.totalMs / 3.0, label + " " + fixed3(st.totalMs / 3.0) + " ms x" +
                                                 std::to_string(st.passes / 3)});
         count += st.passes;
       }
-      profiler.setEnabled(false);
-      profiler.reset();
       std::sort(passes.rbegin(), passes.rend());
       Row row = makeRow(std::string("fluid.step") + borderSuffix(border), stream::backendName(backend), nodes, t, 0.0,
                         0.0, 0.0);

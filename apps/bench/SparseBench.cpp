@@ -17,6 +17,7 @@
 #include "CudaPeers.h"
 #include "EigenPeers.h"
 #include "Reference.h"
+#include "SpmvPeers.h"
 #include "Traffic.h"
 
 #include <texstream/geometry/ProceduralMeshes.h>
@@ -167,7 +168,7 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
 
   const std::vector<float> xs = randomFloats(n, 501);
   const std::vector<double> reference = A.multiply(toDouble(xs));
-  const std::vector<std::string> spmvPeers = {"peer.cusparse_spmv." + tag, "peer.eigen_spmv." + tag};
+  const std::vector<std::string> spmvPeers = sparsePeerNames(tag);
   Vector xUser(n, "bench.sparse.x");
   xUser.upload(xs);
 
@@ -210,25 +211,7 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
       ctx.add(std::move(row));
     }
   }
-  std::vector<float> peerOut;
-#ifdef TEXSTREAM_BENCH_CUDA
-  if (ctx.cudaPeers) {
-    Row row = makeRow("peer.cusparse_spmv." + tag, "cuda", n, cuda::spmv(A, xs, peerOut, ctx.timing), csrSpmvBytes(A),
-                      4.0 * double(n), 2.0 * double(A.nonZeros()));
-    row.maxRelErr = maxRelativeError(peerOut, reference);
-    row.tolerance = kSpmvTolerance;
-    row.note = "cusparseSpMV, CSR float, 32-bit indices";
-    ctx.add(std::move(row));
-  }
-#endif
-  if (ctx.cpuPeers) {
-    Row row = makeRow("peer.eigen_spmv." + tag, "cpu", n, eigen::spmv(A, xs, peerOut, cpuSpec(ctx.timing)),
-                      csrSpmvBytes(A), 4.0 * double(n), 2.0 * double(A.nonZeros()));
-    row.maxRelErr = maxRelativeError(peerOut, reference);
-    row.tolerance = kSpmvTolerance;
-    row.note = "Eigen::SparseMatrix<float, RowMajor>, " + eigen::description();
-    ctx.add(std::move(row));
-  }
+  sparsePeers(ctx, tag, A, xs, reference, kSpmvTolerance);
 
   // One CG iteration: k iterations of plain CG from x = 0 with tolerance 0 (as the peers),
   // one residual read-back per solve, set-up included, divided by k.
@@ -284,6 +267,7 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
       ctx.add(std::move(row));
     }
   }
+  std::vector<float> peerOut;
 #ifdef TEXSTREAM_BENCH_CUDA
   if (ctx.cudaPeers) {
     Row row = makeRow("peer.cusparse_cg_iteration." + tag, "cuda", n, cuda::cg(A, bs, k, peerOut, ctx.timing),

@@ -161,4 +161,22 @@ std::string passBreakdown(const std::function<void()>& solve) {
   return out + ")";
 }
 
+std::map<std::string, stream::Profiler::Stat> profileSteps(int steps, const std::function<void()>& step) {
+  stream::Profiler& profiler = stream::Runtime::current().profiler();
+  profiler.reset();
+  profiler.setEnabled(true);
+  for (int k = 0; k < steps; ++k) {
+    step();
+    profiler.newFrame();
+  }
+  glFinish();
+  // Two more frames collect the queries of the last steps.
+  profiler.newFrame();
+  profiler.newFrame();
+  std::map<std::string, stream::Profiler::Stat> stats = profiler.stats();
+  profiler.setEnabled(false);
+  profiler.reset();
+  return stats;
+}
+
 }  // namespace texstream::bench

@@ -11,7 +11,9 @@ namespace texstream::app {
 int demoMain(int argc, char** argv, const DemoProgram& program) {
   const std::string name = "texstream-" + program.info.name;
   try {
-    DemoCommandLine cmd(name, program.description, program.defaults);
+    const std::string description =
+        program.description + (program.meshSetsSizes ? "\n(--size is not used: the mesh sets the sizes.)" : "");
+    DemoCommandLine cmd(name, description, program.defaults);
     if (program.addOptions) program.addOptions(cmd.cli());
     SettingTable table;
     program.describeSettings(table);

@@ -88,4 +88,24 @@ inline int failedMain(const char* program, int exitCode = 1) {
   return exitCode;
 }
 
+/// The main of a command-line tool that links no app shell (bench, linexpr): `parse` reads
+/// the command line and returns the exit code where the run ends there (--help, a usage
+/// error); `run` does the work and returns the exit code. A std::exception out of run is a
+/// failed run, "<program>: <what>" on stderr and exit code 1; whatever else escapes ends
+/// through failedMain.
+template <class Parse, class Run>
+int toolMain(const char* program, Parse&& parse, Run&& run) {
+  try {
+    if (const std::optional<int> code = parse()) return *code;
+    try {
+      return run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+      return 1;
+    }
+  } catch (...) {
+    return failedMain(program);
+  }
+}
+
 }  // namespace texstream::app

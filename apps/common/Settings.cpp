@@ -215,14 +215,19 @@ bool Setting::answersTo(std::string_view name) const {
   return false;
 }
 
+template <class T, class Parse>
+void SettingTable::bindOptional(Setting& s, std::optional<T>& field, Parse parse) {
+  s.m_parse = [&field, parse](std::string_view source, std::string_view text) { field = T(parse(source, text)); };
+  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
+  s.m_unset = [&field] { return !field; };
+}
+
 Setting& SettingTable::integer(std::string name, std::optional<int>& field, int min, int max, std::string help) {
   Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
   s.m_typeName = "N";
-  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
-    field = int(parseInteger(source, text, min, max));
-  };
-  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
-  s.m_unset = [&field] { return !field; };
+  bindOptional(s, field, [min, max](std::string_view source, std::string_view text) {
+    return parseInteger(source, text, min, max);
+  });
   return s;
 }
 
@@ -230,11 +235,9 @@ Setting& SettingTable::integer(std::string name, std::optional<long long>& field
                                std::string help) {
   Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
   s.m_typeName = "N";
-  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
-    field = parseInteger(source, text, min, max);
-  };
-  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
-  s.m_unset = [&field] { return !field; };
+  bindOptional(s, field, [min, max](std::string_view source, std::string_view text) {
+    return parseInteger(source, text, min, max);
+  });
   return s;
 }
 
@@ -242,11 +245,9 @@ Setting& SettingTable::integer(std::string name, std::optional<std::uint64_t>& f
                                std::uint64_t max, std::string help) {
   Setting& s = add(Setting::Kind::Integer, std::move(name), std::move(help));
   s.m_typeName = "N";
-  s.m_parse = [&field, min, max](std::string_view source, std::string_view text) {
-    field = parseUnsigned(source, text, min, max);
-  };
-  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
-  s.m_unset = [&field] { return !field; };
+  bindOptional(s, field, [min, max](std::string_view source, std::string_view text) {
+    return parseUnsigned(source, text, min, max);
+  });
   return s;
 }
 
@@ -254,11 +255,9 @@ Setting& SettingTable::real(std::string name, std::optional<double>& field, doub
                             std::string help) {
   Setting& s = add(Setting::Kind::Real, std::move(name), std::move(help));
   s.m_typeName = "X";
-  s.m_parse = [&field, min, max, minInclusive](std::string_view source, std::string_view text) {
-    field = parseReal(source, text, min, max, minInclusive);
-  };
-  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
-  s.m_unset = [&field] { return !field; };
+  bindOptional(s, field, [min, max, minInclusive](std::string_view source, std::string_view text) {
+    return parseReal(source, text, min, max, minInclusive);
+  });
   return s;
 }
 
@@ -281,13 +280,11 @@ Setting& SettingTable::text(std::string name, std::optional<std::string>& field,
                             std::function<void(std::string_view source, const std::string&)> check, std::string help) {
   Setting& s = add(Setting::Kind::Text, std::move(name), std::move(help));
   s.m_typeName = "TEXT";
-  s.m_parse = [&field, check](std::string_view source, std::string_view text) {
-    const std::string value(text);
+  bindOptional(s, field, [check](std::string_view source, std::string_view text) {
+    std::string value(text);
     if (check) check(source, value);
-    field = value;
-  };
-  s.m_get = [&field] { return field ? nlohmann::json(*field) : nlohmann::json(); };
-  s.m_unset = [&field] { return !field; };
+    return value;
+  });
   return s;
 }
 
@@ -621,6 +618,14 @@ void SettingTable::applyCommandLine() const {
       s.set(option, s.m_option->results().back());  // an option the shared command line owns
     }
   }
+}
+
+Setting& stepTolerance(SettingTable& table, float& field, const std::string& fixedCount) {
+  return table
+      .real("tolerance", field, 0.0, 1.0, true,
+            "Solve to this relative residual each step (0: a fixed number of " + fixedCount + ")")
+      .label("tolerance (0: fixed)")
+      .typeName("TOL");
 }
 
 }  // namespace texstream::app

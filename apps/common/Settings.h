@@ -204,6 +204,10 @@ class SettingTable {
   static void bindInteger(Setting& s, T& field, T min, T max);
   template <class T>
   static void bindReal(Setting& s, T& field, double min, double max, bool minInclusive);
+  /// An optional field: `parse` reads a value (naming the source), null in JSON and unset
+  /// until one is given.
+  template <class T, class Parse>
+  static void bindOptional(Setting& s, std::optional<T>& field, Parse parse);
   template <class E>
   static bool namedWidget(const Setting& self, E& field, NameTable<E> table);
   /// A combo of `labels`; its box shows the chosen label, or its short name where the label
@@ -224,6 +228,11 @@ bool SettingTable::namedWidget(const Setting& self, E& field, NameTable<E> table
   field = table[std::size_t(index)].value;
   return true;
 }
+
+/// The tolerance of the solve a demo makes each step, 0 asking for a fixed count instead
+/// (`fixedCount`: "CG iterations"): --tolerance TOL, a relative residual in [0, 1], the
+/// panel's "tolerance (0: fixed)".
+Setting& stepTolerance(SettingTable& table, float& field, const std::string& fixedCount);
 
 /// The closest of `candidates` to `word` by edit distance, when close enough to be a typo.
 std::optional<std::string> closestName(std::string_view word, const std::vector<std::string>& candidates);

@@ -26,6 +26,10 @@ namespace texstream::app {
 template <class S, void (*Describe)(SettingTable&, S&)>
 class SettingsDemo : public Demo {
  public:
+  using Settings = S;
+  /// Lays out `settings` as the table of this demo (the command line's, demoMain<D>).
+  static void describeSettings(SettingTable& table, S& settings) { Describe(table, settings); }
+
   bool hasPresets() const final { return true; }
   nlohmann::ordered_json saveSettings() final {
     syncSettings();

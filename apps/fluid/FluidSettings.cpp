@@ -79,10 +79,7 @@ void describeFluidSettings(SettingTable& t, FluidSettings& s) {
           "Layered borders kept in sync by copy passes (Bolz) or in the kernels (faster on the compute backend, "
           "docs/performance.md)")
       .label("border sync");
-  t.real("tolerance", p.pressure.tolerance, 0.0, 1.0, true,
-         "Solve to this relative residual each step (0: a fixed number of cycles or iterations)")
-      .label("tolerance (0: fixed)")
-      .typeName("TOL");
+  stepTolerance(t, p.pressure.tolerance, "cycles or iterations");
   t.integer("iterations", p.iterations, 1, 1000000, "CG or Jacobi iterations per step, >= 1")
       .label("iterations per step")
       .slider(1, 500);

@@ -13,31 +13,29 @@
 
 int main(int argc, char** argv) {
   using namespace texstream;
-  app::FluidSettings settings;
   std::string exportText;
-  return app::demoMain(
-      argc, argv,
-      {// On a half-float-only context (iOS Safari) the fluid runs its advected fields in RGBA16F.
-       .info = {"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings, true},
-       .description =
-           "texstream-fluid: stable fluids on the GPU, pressure by the layered multigrid (Bolz et al. 2003, s4)",
-       .defaults = {.size = {256, 256}, .defaultSteps = 100},
-       .addOptions =
-           [&](CLI::App& cli) {
-             cli.add_option("--export-fields", exportText, "Write the final fields as CSV (i,j,x,y,u,v,p)")
-                 ->type_name("PATH.csv");
-           },
-       .describeSettings = [&](app::SettingTable& table) { app::describeFluidSettings(table, settings); },
-       .validate =
-           [&] {
-             if (!exportText.empty()) {
-               if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
-                 throw app::UsageError("--export-fields: invalid value \"" + exportText +
-                                       "\": the file name must end in .csv");
-               app::requireWritablePath("--export-fields", exportText);
-               settings.exportFields = exportText;
-             }
-             app::finishFluidSettings(settings);
-           },
-       .make = [&](const app::RunContext& ctx) { return std::make_unique<app::FluidDemo>(ctx, settings); }});
+  return app::demoMain<app::FluidDemo>(argc, argv, [&](app::FluidSettings& settings) -> app::DemoProgram {
+    return {// On a half-float-only context (iOS Safari) the fluid runs its advected fields in RGBA16F.
+            .info = {"fluid", "texstream-fluid: stable fluids on the layered multigrid", 1280, 800, app::kFluidBindings,
+                     true},
+            .description =
+                "texstream-fluid: stable fluids on the GPU, pressure by the layered multigrid (Bolz et al. 2003, s4)",
+            .defaults = {.size = {256, 256}, .defaultSteps = 100},
+            .addOptions =
+                [&](CLI::App& cli) {
+                  cli.add_option("--export-fields", exportText, "Write the final fields as CSV (i,j,x,y,u,v,p)")
+                      ->type_name("PATH.csv");
+                },
+            .validate =
+                [&] {
+                  if (!exportText.empty()) {
+                    if (exportText.size() < 5 || exportText.substr(exportText.size() - 4) != ".csv")
+                      throw app::UsageError("--export-fields: invalid value \"" + exportText +
+                                            "\": the file name must end in .csv");
+                    app::requireWritablePath("--export-fields", exportText);
+                    settings.exportFields = exportText;
+                  }
+                  app::finishFluidSettings(settings);
+                }};
+  });
 }

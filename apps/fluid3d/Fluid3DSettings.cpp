@@ -44,10 +44,7 @@ void describeFluid3DSettings(SettingTable& t, Fluid3DSettings& s) {
   // The projection.
   t.named("precond", p.preconditioner, solvers::pressurePreconditionerNames(), "Preconditioner of the pressure CG")
       .label("preconditioner");
-  t.real("tolerance", p.tolerance, 0.0, 1.0, true,
-         "Solve to this relative residual each step (0: a fixed number of CG iterations)")
-      .label("tolerance (0: fixed)")
-      .typeName("TOL");
+  stepTolerance(t, p.tolerance, "CG iterations");
   t.integer("iterations", p.iterations, 1, 100000, "CG iterations per step when --tolerance is 0, >= 1")
       .label("iterations per step")
       .slider(1, 100);

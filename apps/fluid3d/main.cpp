@@ -18,34 +18,31 @@
 
 int main(int argc, char** argv) {
   using namespace texstream;
-  app::Fluid3DSettings settings;
   app::SystemExportOptions exportOptions;
-  return app::demoMain(
-      argc, argv,
-      {.info = {.name = "fluid3d",
-                .title = "texstream-fluid3d: smoke and liquid in 3D",
-                .bindings = app::kFluid3DBindings,
-                .needsFloatTargets = "every scene (" + stream::nameList(fluid::scene3DNames()) +
-                                     ") projects its pressure by CG on 32-bit float fields"},
-       .description = "texstream-fluid3d: smoke and liquid in 3D on the GPU, the pressure by preconditioned CG "
-                      "(MGPCG by default), drawn by ray casting",
-       .defaults = {.size = {2, 2}, .defaultSteps = 100},
-       .addOptions =
-           [&](CLI::App& cli) {
-             // The shared --size is a 2D grid's: the settings' 3D --size takes its place (and the
-             // shell's 2D size, which it checks against the texture limit, stays the smallest).
-             cli.remove_option(cli.get_option("--size"));
-             exportOptions.addTo(cli,
-                                 "After the run, write the last step's pressure system A q = b (over the cells with "
-                                 "an equation) and texstream's solution x_texstream.mtx into DIR (for other solvers; "
-                                 "see apps/solve/petsc_solve.py)");
-           },
-       .describeSettings = [&](app::SettingTable& table) { app::describeFluid3DSettings(table, settings); },
-       .validate =
-           [&] {
-             exportOptions.check();
-             settings.exportPetsc = exportOptions.petsc();
-             settings.exportDirectory = exportOptions.directory();
-           },
-       .make = [&](const app::RunContext& ctx) { return std::make_unique<app::Fluid3DDemo>(ctx, settings); }});
+  return app::demoMain<app::Fluid3DDemo>(argc, argv, [&](app::Fluid3DSettings& settings) -> app::DemoProgram {
+    return {.info = {.name = "fluid3d",
+                     .title = "texstream-fluid3d: smoke and liquid in 3D",
+                     .bindings = app::kFluid3DBindings,
+                     .needsFloatTargets = "every scene (" + stream::nameList(fluid::scene3DNames()) +
+                                          ") projects its pressure by CG on 32-bit float fields"},
+            .description = "texstream-fluid3d: smoke and liquid in 3D on the GPU, the pressure by preconditioned CG "
+                           "(MGPCG by default), drawn by ray casting",
+            .defaults = {.size = {2, 2}, .defaultSteps = 100},
+            .addOptions =
+                [&](CLI::App& cli) {
+                  // The shared --size is a 2D grid's: the settings' 3D --size takes its place (and the
+                  // shell's 2D size, which it checks against the texture limit, stays the smallest).
+                  cli.remove_option(cli.get_option("--size"));
+                  exportOptions.addTo(cli,
+                                      "After the run, write the last step's pressure system A q = b (over the cells "
+                                      "with an equation) and texstream's solution x_texstream.mtx into DIR (for other "
+                                      "solvers; see apps/solve/petsc_solve.py)");
+                },
+            .validate =
+                [&] {
+                  exportOptions.check();
+                  settings.exportPetsc = exportOptions.petsc();
+                  settings.exportDirectory = exportOptions.directory();
+                }};
+  });
 }

@@ -6,53 +6,43 @@
 // Exit status (app::kDemoExitStatus): 0 done; 1 a failure (a mesh LSCM cannot map: closed,
 // several pieces, ...: the message says what to do); 2 a bad command line.
 #include "DemoMain.h"
-#include "OutputPath.h"
+#include "ObjOutOption.h"
 #include "ParamDemo.h"
 #include "ParamSettings.h"
 #include "SystemExportOptions.h"
 
-#include <texstream/geometry/MeshIo.h>
-
-#include <iostream>
-
 int main(int argc, char** argv) {
   using namespace texstream;
-  app::ParamSettings settings;
-  std::string outPath;
+  app::ObjOutOption out;
   app::SystemExportOptions exportOptions;
-  return app::demoMain(
-      argc, argv,
-      {.info = {"param", "texstream-param: least squares conformal maps", 1280, 720, app::kParamBindings},
-       .description = "texstream-param: least squares conformal maps (Levy et al. 2002) on the GPU, solved as the "
-                      "CNC does (Buatois et al. 2008)\n(--size is not used: the mesh sets the sizes.)",
-       .defaults = {.defaultSteps = 1},
-       .addOptions =
-           [&](CLI::App& cli) {
-             cli.add_option("--out", outPath, "Write the mesh with its (u, v) as OBJ (vt lines) after the run")
-                 ->type_name("PATH.obj");
-             exportOptions.addTo(cli,
-                                 "Write the LSCM normal equations A^T A x = A^T b into DIR before solving (for other "
-                                 "solvers; see apps/solve/petsc_solve.py)");
-           },
-       .describeSettings = [&](app::SettingTable& table) { app::describeParamSettings(table, settings); },
-       .validate =
-           [&] {
-             app::checkParamSettings(settings);
-             app::requireWritablePath("--out", outPath);
-             if (!outPath.empty()) {
-               settings.resultMesh = std::make_shared<geometry::Mesh>();
-               settings.resultUv = std::make_shared<std::vector<double>>();
-             }
-             exportOptions.check();
-             settings.exportPetsc = exportOptions.petsc();
-             settings.exportDirectory = exportOptions.directory();
-           },
-       .make = [&](const app::RunContext& ctx) { return std::make_unique<app::ParamDemo>(ctx, settings); },
-       .afterRun =
-           [&] {
-             if (!settings.resultMesh) return;
-             if (settings.resultUv->empty()) throw std::runtime_error("no map to write to " + outPath);
-             geometry::writeObj(outPath, *settings.resultMesh, *settings.resultUv);
-             std::cerr << "texstream-param: wrote " << outPath << "\n";
-           }});
+  return app::demoMain<app::ParamDemo>(argc, argv, [&](app::ParamSettings& settings) -> app::DemoProgram {
+    return {.info = {"param", "texstream-param: least squares conformal maps", 1280, 720, app::kParamBindings},
+            .description = "texstream-param: least squares conformal maps (Levy et al. 2002) on the GPU, solved as "
+                           "the CNC does (Buatois et al. 2008)",
+            .meshSetsSizes = true,
+            .defaults = {.defaultSteps = 1},
+            .addOptions =
+                [&](CLI::App& cli) {
+                  out.addTo(cli, "Write the mesh with its (u, v) as OBJ (vt lines) after the run");
+                  exportOptions.addTo(cli,
+                                      "Write the LSCM normal equations A^T A x = A^T b into DIR before solving (for "
+                                      "other solvers; see apps/solve/petsc_solve.py)");
+                },
+            .validate =
+                [&] {
+                  app::checkParamSettings(settings);
+                  if (out.check()) {
+                    settings.resultMesh = std::make_shared<geometry::Mesh>();
+                    settings.resultUv = std::make_shared<std::vector<double>>();
+                  }
+                  exportOptions.check();
+                  settings.exportPetsc = exportOptions.petsc();
+                  settings.exportDirectory = exportOptions.directory();
+                },
+            .afterRun =
+                [&] {
+                  if (settings.resultMesh)
+                    out.write("texstream-param", "map", *settings.resultMesh, settings.resultUv.get());
+                }};
+  });
 }

@@ -11,13 +11,10 @@
 
 int main(int argc, char** argv) {
   using namespace texstream;
-  app::WaveSettings settings;
-  return app::demoMain(
-      argc, argv,
-      {.info = {"wave", "texstream-wave: 2D wave equation", 1280, 800, app::kWaveBindings},
-       .description = "texstream-wave: the 2D wave equation on the GPU (Krueger & Westermann, GPU Gems 2 s44.4)",
-       .defaults = {.size = {256, 256}},
-       .describeSettings = [&](app::SettingTable& table) { app::describeWaveSettings(table, settings); },
-       .validate = [&] { app::finishWaveSettings(settings); },
-       .make = [&](const app::RunContext& ctx) { return std::make_unique<app::WaveDemo>(ctx, settings); }});
+  return app::demoMain<app::WaveDemo>(argc, argv, [](app::WaveSettings& settings) -> app::DemoProgram {
+    return {.info = {"wave", "texstream-wave: 2D wave equation", 1280, 800, app::kWaveBindings},
+            .description = "texstream-wave: the 2D wave equation on the GPU (Krueger & Westermann, GPU Gems 2 s44.4)",
+            .defaults = {.size = {256, 256}},
+            .validate = [&settings] { app::finishWaveSettings(settings); }};
+  });
 }
