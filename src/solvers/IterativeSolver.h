@@ -34,11 +34,11 @@ struct IterativeOptions {
   /// Iterations between residual checks, >= 1 (a check: a residual evaluation and a
   /// read-back, which waits for the GPU). Unset: the solver's default.
   std::optional<int> checkEvery;
-  /// No check before this iteration (>= 1; unset: 1), except the cap's. A sequence of
-  /// warm-started solves of one system (a fluid's projection each step) sets the
-  /// iterations the previous one needed, less one: each check it skips is a read-back that
-  /// drains the GPU, and a solve that would have converged earlier runs on to this
-  /// iteration, its residual only lower.
+  /// No check before this iteration (>= 1; unset: 1), except iteration 0's (the initial
+  /// residual) and the cap's. A sequence of warm-started solves of one system (a fluid's
+  /// projection each step) sets the iterations the previous one needed, less one: each
+  /// check it skips is a read-back that drains the GPU, and a solve that would have
+  /// converged earlier runs on to this iteration, its residual only lower.
   std::optional<int> firstCheck;
   /// Fixed work (a time step's solve): exactly maxIterations iterations, ending early only on
   /// an exactly zero residual or a failure. Checks only at multiples of checkEvery (none
@@ -79,9 +79,11 @@ struct IterationLimits {
   int checkEvery = 1;
   int firstCheck = 1;
   bool fixed = false;
-  /// Whether iteration k (>= 1) is checked: each checkEvery-th from firstCheck on, and the
-  /// cap unless fixed.
-  bool due(int k) const { return (k >= firstCheck && k % checkEvery == 0) || (!fixed && k == maxIterations); }
+  /// Whether iteration k is checked: 0 (the initial residual), each checkEvery-th from
+  /// firstCheck on, and the cap unless fixed.
+  bool due(int k) const {
+    return (k % checkEvery == 0 && (k == 0 || k >= firstCheck)) || (!fixed && k == maxIterations);
+  }
   /// Whether any check happens (only fixed mode can have none).
   bool checks() const { return !fixed || checkEvery <= maxIterations; }
 };
