@@ -9,6 +9,7 @@
 // CG iterations, and the GPU time per stage of a step from the pass profiler (passes
 // labelled "fluid3d <stage>"; the pressure solve and its set-up by the solver's labels).
 #include "BenchCase.h"
+#include "ProfileSteps.h"
 #include "StatisticsStep.h"
 
 #include <texstream/fluid/FluidSolver3D.h>

@@ -15,6 +15,7 @@
 //    statistics; from a random velocity. max_rel_err is the face divergence after / before
 //    one step, which two cycles must bring below 0.05.
 #include "BenchCase.h"
+#include "ProfileSteps.h"
 #include "Reference.h"
 #include "StatisticsStep.h"
 

@@ -1,5 +1,7 @@
 #include "Timing.h"
 
+#include "ProfileSteps.h"
+
 #include <texstream/gl/Query.h>
 #include <texstream/gl/StateGuard.h>
 #include <texstream/stream/Profiler.h>
@@ -10,16 +12,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <utility>
-#include <texstream/stream/Profiler.h>
-#include <texstream/stream/Runtime.h>
-
-#include <glad/gl.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 
 namespace texstream::bench {
 

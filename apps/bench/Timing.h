@@ -3,10 +3,7 @@
 // repetition count that makes one batch last at least minBatchMs, times several batches
 // (GL_TIME_ELAPSED around each batch, and glFinish + a CPU clock around it too) and keeps
 // the median per repetition.
-#include <texstream/stream/Profiler.h>
-
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -58,9 +55,5 @@ Timing timeCpu(const std::function<void()>& body, const TimingSpec& spec);
 /// costliest labels, so that a row shows how much of its time is GPU work and where the
 /// rest goes (read-backs, CPU); "" without timer queries.
 std::string passBreakdown(const std::function<void()>& solve);
-/// Runs `step` `steps` times, untimed, with the GPU pass profiler on, each step a profiler
-/// frame, and returns the GPU time and passes of each pass label over all of them (the
-/// profiler reset and off again). Needs timer queries (stream::Profiler::available()).
-std::map<std::string, stream::Profiler::Stat> profileSteps(int steps, const std::function<void()>& step);
 
 }  // namespace texstream::bench
