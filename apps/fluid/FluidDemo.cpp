@@ -93,17 +93,14 @@ void FluidDemo::randomSplats(int count) {
   }
 }
 
-void FluidDemo::measureHealth(stream::Scalar& out) {
-  m_solver->fieldImage(fluid::Field::Velocity, m_velocityImage);
-  stream::dot(m_velocityImage, m_velocityImage, out);
-}
-
-HealthMeasure FluidDemo::health() const {
+HealthMeasure FluidDemo::measureHealth(stream::Scalar& out) {
   if (m_solver->halfFloatMode()) {
     HealthMeasure off;
     off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
     return off;
   }
+  m_solver->fieldImage(fluid::Field::Velocity, m_velocityImage);
+  stream::dot(m_velocityImage, m_velocityImage, out);
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
   return runawaySpeedMeasure(nodes, "node", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }

@@ -45,8 +45,7 @@ class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
   void report(nlohmann::json& out) const override;
   /// The sum of squared node speeds, bounded by every node moving kRunawayCellsPerStep
   /// cells a step: far beyond anything a scene or the mouse injects (an inflow moves 2).
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
   static constexpr double kRunawayCellsPerStep = 1000;

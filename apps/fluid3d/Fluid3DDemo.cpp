@@ -160,9 +160,8 @@ void Fluid3DDemo::overlay(ShellControls& /*controls*/) {
   }
 }
 
-void Fluid3DDemo::measureHealth(stream::Scalar& out) { stream::dot(m_solver->velocity(), m_solver->velocity(), out); }
-
-HealthMeasure Fluid3DDemo::health() const {
+HealthMeasure Fluid3DDemo::measureHealth(stream::Scalar& out) {
+  stream::dot(m_solver->velocity(), m_solver->velocity(), out);
   const double faces = 3.0 * double(m_solver->nx() + 1) * double(m_solver->ny() + 1) * double(m_solver->nz() + 1);
   return runawaySpeedMeasure(faces, "face", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }

@@ -46,8 +46,7 @@ class Fluid3DDemo : public SettingsDemo<Fluid3DSettings, describeFluid3DSettings
   void report(nlohmann::json& out) const override;
   /// The sum of squared face speeds, bounded by every face moving kRunawayCellsPerStep
   /// cells a step: far beyond anything a scene drives.
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
