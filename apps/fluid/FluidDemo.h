@@ -74,9 +74,7 @@ class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
   std::mt19937 m_random{1};
 
   // Per-step records (JSON, plots).
-  std::vector<double> m_divBefore, m_divAfter, m_divAfterNodes, m_maxSpeed;
-  std::vector<std::vector<double>> m_residuals;
-  std::vector<int> m_iterations;
+  std::vector<fluid::StepStats> m_steps;
   PassTimes m_passMs;
   std::vector<float> m_plotResidual;
   stream::GridField m_velocityImage;  ///< measureHealth's node velocities
