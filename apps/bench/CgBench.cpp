@@ -4,6 +4,7 @@
 // the device, and Eigen's ConjugateGradient. Every iterate is checked against k
 // iterations of CG in double precision.
 #include "BenchCase.h"
+#include "CgIterations.h"
 #include "CudaPeers.h"
 #include "EigenPeers.h"
 #include "Reference.h"
@@ -14,7 +15,6 @@
 #include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
 
-#include <stdexcept>
 #include <vector>
 
 namespace texstream::bench {
@@ -52,29 +52,11 @@ void runCg(BenchContext& ctx) {
     const std::string op = checkEvery == k ? "cg_iteration" : "cg_iteration.check" + std::to_string(checkEvery);
     for (stream::Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);
-      solvers::CgOptions options;
-      options.tolerance = 0.0f;
-      options.maxIterations = k;
-      options.checkEvery = checkEvery;
-      solvers::SolverStatus status;
-      auto solve = [&] {
-        x.setZero();
-        status = solvers::cg(A, b, x, options);
-      };
-      // The solver reads its residual back: wall clock, GPU drained at both ends.
-      Timing t = timeGl(solve, ctx.timing, /*gpuTimer=*/false);
-      t.ms /= k;
-      t.wallMs /= k;
-      t.passes /= k;
-      if (status.iterations != k)
-        throw std::runtime_error(op + ": the solver stopped after " + std::to_string(status.iterations) +
-                                 " of " + std::to_string(k) + " iterations: " + status.message);
+      const Timing t = timeCgIterations(A, b, x, k, checkEvery, ctx.timing, op);
       // Written per iteration: q, x and r, p (one texture each) and two reductions.
       const double written = 4 * texelBytes(n) + 2 * reductionBytesWritten(layout, backend);
       Row row = makeRow(op, stream::backendName(backend), n, t, A.bytesPerApply() + vectorBytesPerIteration(n),
                         written, A.flopsPerApply() + vectorFlopsPerIteration(n));
-      // x is the solver's initial guess, so it starts at zero rather than poisoned.
-      solve();
       row.maxRelErr = maxRelativeError(x.download(), reference);
       row.tolerance = kCgTolerance;
       row.peerCandidates = peers;

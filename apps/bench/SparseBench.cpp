@@ -14,6 +14,7 @@
 #include "SparseRows.h"
 
 #include "BenchCase.h"
+#include "CgIterations.h"
 #include "CudaPeers.h"
 #include "EigenPeers.h"
 #include "Reference.h"
@@ -24,7 +25,6 @@
 #include <texstream/linalg/BcrsMatrix.h>
 #include <texstream/linalg/Csr.h>
 #include <texstream/linalg/SegmentMatrix.h>
-#include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/stream/Vector.h>
 #include <texstream/text/Format.h>
 
@@ -238,28 +238,11 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
     f.toInternal(bUser, b);
     for (Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);
-      solvers::CgOptions options;
-      options.tolerance = 0.0f;
-      options.maxIterations = k;
-      options.checkEvery = k;
-      solvers::SolverStatus status;
-      auto solve = [&] {
-        x.setZero();
-        status = solvers::cg(f.internal(), b, x, options);
-      };
-      Timing t = timeGl(solve, ctx.timing, /*gpuTimer=*/false);
-      t.ms /= k;
-      t.wallMs /= k;
-      t.passes /= k;
-      if (status.iterations != k) {
-        throw std::runtime_error("cg_iteration." + f.op + "." + tag + ": stopped after " +
-                                 std::to_string(status.iterations) + " of " + std::to_string(k) + ": " + status.message);
-      }
+      const std::string op = "cg_iteration." + f.op + "." + tag;
+      const Timing t = timeCgIterations(f.internal(), b, x, k, k, ctx.timing, op);
       const double ni = double(f.layout().size());
-      Row row = makeRow("cg_iteration." + f.op + "." + tag, stream::backendName(backend), n, t,
-                        f.internal().bytesPerApply() + 52.0 * ni, 4 * 16.0 * double(f.layout().texels()),
-                        f.internal().flopsPerApply() + 10.0 * ni);
-      solve();
+      Row row = makeRow(op, stream::backendName(backend), n, t, f.internal().bytesPerApply() + 52.0 * ni,
+                        4 * 16.0 * double(f.layout().texels()), f.internal().flopsPerApply() + 10.0 * ni);
       row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
       row.tolerance = cgTolerance;
       row.peerCandidates = cgPeers;

@@ -86,10 +86,9 @@ class Demo {
   /// Enqueues into out.x a GPU measure of the current state for the blow-up watch, with
   /// no read-back: NaN or Inf when the state holds NaN or Inf (a stream::dot or
   /// stream::sum over the state propagates them) and growing with a runaway state.
-  virtual void measureHealth(stream::Scalar& out) = 0;
-  /// What measureHealth computes and its healthy range now (limit, and floor where a
-  /// state can collapse).
-  virtual HealthMeasure health() const = 0;
+  /// Returns what it measures and the healthy range now (limit, and floor where a state
+  /// can collapse); where it returns `unavailable`, it enqueues nothing.
+  virtual HealthMeasure measureHealth(stream::Scalar& out) = 0;
   /// Back to the initial state (the panel's reset after a blow-up, the R key).
   virtual void restart() = 0;
   /// Whether the demo has presets (a settings table: saveSettings, loadSettings).

@@ -26,9 +26,8 @@ HealthWatch::HealthWatch(int checkEvery) : m_checkEvery(checkEvery), m_value("he
 }
 
 void HealthWatch::start(Demo& demo, long long step) {
-  m_pendingMeasure = demo.health();
+  m_pendingMeasure = demo.measureHealth(m_value);
   if (!m_pendingMeasure.unavailable.empty()) return;  // nothing in flight
-  demo.measureHealth(m_value);
   m_readback.start(m_value);
   m_pendingStep = step;
 }

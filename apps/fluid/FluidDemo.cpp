@@ -1,5 +1,6 @@
 #include "FluidDemo.h"
 
+#include "Column.h"
 #include "NamedCombo.h"
 #include "Panel.h"
 #include "ParameterEdit.h"
@@ -93,17 +94,14 @@ void FluidDemo::randomSplats(int count) {
   }
 }
 
-void FluidDemo::measureHealth(stream::Scalar& out) {
-  m_solver->fieldImage(fluid::Field::Velocity, m_velocityImage);
-  stream::dot(m_velocityImage, m_velocityImage, out);
-}
-
-HealthMeasure FluidDemo::health() const {
+HealthMeasure FluidDemo::measureHealth(stream::Scalar& out) {
   if (m_solver->halfFloatMode()) {
     HealthMeasure off;
     off.unavailable = "the blow-up watch needs RGBA32F render targets (its sum of squares is a reduction)";
     return off;
   }
+  m_solver->fieldImage(fluid::Field::Velocity, m_velocityImage);
+  stream::dot(m_velocityImage, m_velocityImage, out);
   const double nodes = double(m_solver->nx()) * double(m_solver->ny());
   return runawaySpeedMeasure(nodes, "node", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
@@ -132,12 +130,7 @@ void FluidDemo::exportFields() {
 void FluidDemo::step() {
   m_solver->step();
   const fluid::StepStats& s = m_solver->lastStats();
-  m_divBefore.push_back(s.divergenceBefore);
-  m_divAfter.push_back(s.divergenceAfter);
-  m_divAfterNodes.push_back(s.divergenceAfterNodes);
-  m_maxSpeed.push_back(s.maxSpeed);
-  m_residuals.push_back(s.residuals);
-  m_iterations.push_back(s.iterations);
+  m_steps.push_back(s);
   m_passMs.record();
   if (!s.residuals.empty()) {
     for (double r : s.residuals) m_plotResidual.push_back(float(std::log10(std::max(r, 1e-12))));
@@ -416,12 +409,12 @@ void FluidDemo::report(nlohmann::json& out) const {
   out["settings"] = nlohmann::json(m_table.toJson());
   out["display"] = fluid::fieldName(m_settings.display);
   out["dye_colors"] = stream::nameOf(dyeColorNames(), m_settings.dyeColors);
-  out["divergence_before"] = m_divBefore;
-  out["divergence_after"] = m_divAfter;
-  out["divergence_after_nodes"] = m_divAfterNodes;
-  out["max_speed"] = m_maxSpeed;
-  out["residuals"] = m_residuals;
-  out["solver_iterations"] = m_iterations;
+  out["divergence_before"] = column(m_steps, &fluid::StepStats::divergenceBefore);
+  out["divergence_after"] = column(m_steps, &fluid::StepStats::divergenceAfter);
+  out["divergence_after_nodes"] = column(m_steps, &fluid::StepStats::divergenceAfterNodes);
+  out["max_speed"] = column(m_steps, &fluid::StepStats::maxSpeed);
+  out["residuals"] = column(m_steps, &fluid::StepStats::residuals);
+  out["solver_iterations"] = column(m_steps, &fluid::StepStats::iterations);
   out["pass_ms"] = m_passMs.json();
   if (!m_settings.exportFields.empty()) out["export_fields"] = m_settings.exportFields;
 }

@@ -45,8 +45,7 @@ class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
   void report(nlohmann::json& out) const override;
   /// The sum of squared node speeds, bounded by every node moving kRunawayCellsPerStep
   /// cells a step: far beyond anything a scene or the mouse injects (an inflow moves 2).
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
@@ -75,9 +74,7 @@ class FluidDemo : public SettingsDemo<FluidSettings, describeFluidSettings> {
   std::mt19937 m_random{1};
 
   // Per-step records (JSON, plots).
-  std::vector<double> m_divBefore, m_divAfter, m_divAfterNodes, m_maxSpeed;
-  std::vector<std::vector<double>> m_residuals;
-  std::vector<int> m_iterations;
+  std::vector<fluid::StepStats> m_steps;
   PassTimes m_passMs;
   std::vector<float> m_plotResidual;
   stream::GridField m_velocityImage;  ///< measureHealth's node velocities

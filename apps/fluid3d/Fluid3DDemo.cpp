@@ -1,5 +1,6 @@
 #include "Fluid3DDemo.h"
 
+#include "Column.h"
 #include "Panel.h"
 #include "ParameterEdit.h"
 #include "RunRatePanel.h"
@@ -123,11 +124,7 @@ void Fluid3DDemo::step() {
   m_solver->step();
   m_renderer.fieldsChanged();
   const fluid::StepStats3D& s = m_solver->lastStats();
-  m_divBefore.push_back(s.divergenceBefore);
-  m_divAfter.push_back(s.divergenceAfter);
-  m_residual.push_back(s.residual);
-  m_iterations.push_back(s.iterations);
-  m_maxSpeed.push_back(s.maxSpeed);
+  m_steps.push_back(s);
   if (m_solver->liquid()) {
     m_volume.push_back(s.liquidVolume);
     if (m_initialVolume <= 0) m_initialVolume = s.liquidVolume;
@@ -160,9 +157,8 @@ void Fluid3DDemo::overlay(ShellControls& /*controls*/) {
   }
 }
 
-void Fluid3DDemo::measureHealth(stream::Scalar& out) { stream::dot(m_solver->velocity(), m_solver->velocity(), out); }
-
-HealthMeasure Fluid3DDemo::health() const {
+HealthMeasure Fluid3DDemo::measureHealth(stream::Scalar& out) {
+  stream::dot(m_solver->velocity(), m_solver->velocity(), out);
   const double faces = 3.0 * double(m_solver->nx() + 1) * double(m_solver->ny() + 1) * double(m_solver->nz() + 1);
   return runawaySpeedMeasure(faces, "face", kRunawayCellsPerStep, m_solver->h(), m_solver->dt());
 }
@@ -213,7 +209,7 @@ void Fluid3DDemo::gui(ShellControls& controls) {
     changed |= m_table.widget("tolerance");
     changed |= m_table.widget(p.tolerance > 0 ? "max-iterations" : "iterations");
     changed |= m_table.widget("statistics");
-    if (p.statistics && !m_iterations.empty()) {
+    if (p.statistics && !m_steps.empty()) {
       const fluid::StepStats3D& s = m_solver->lastStats();
       wrappedText("last projection: " + std::to_string(s.iterations) + " CG iterations, |r|/|b| = " + number(s.residual));
       if (p.tolerance > 0 && s.residual > p.tolerance) {
@@ -222,18 +218,18 @@ void Fluid3DDemo::gui(ShellControls& controls) {
         wrappedText(s.solverMessage);
         ImGui::PopStyleColor();
       }
-      const std::vector<float> its = plotTail(m_iterations);
+      const std::vector<float> its = plotTail(column(m_steps, &fluid::StepStats3D::iterations));
       ImGui::PlotLines("CG iterations\n(per step)", its.data(), int(its.size()), 0, nullptr, 0.0f, FLT_MAX,
                        ImVec2(0, 50));
       checkLastItem("CG iterations");
       std::vector<float> logRes;
-      for (double r : m_residual) logRes.push_back(float(std::log10(std::max(r, 1e-12))));
+      for (const fluid::StepStats3D& step : m_steps) logRes.push_back(float(std::log10(std::max(step.residual, 1e-12))));
       logRes = plotTail(logRes);
       ImGui::PlotLines("log10 |r|/|b|\n(per step)", logRes.data(), int(logRes.size()), 0, nullptr, FLT_MAX, FLT_MAX,
                        ImVec2(0, 50));
       checkLastItem("log10 |r|/|b|");
       if (!m_unconverged.empty())
-        ImGui::Text("%zu of %zu steps short of the tolerance", m_unconverged.size(), m_iterations.size());
+        ImGui::Text("%zu of %zu steps short of the tolerance", m_unconverged.size(), m_steps.size());
     }
   }
 
@@ -241,7 +237,7 @@ void Fluid3DDemo::gui(ShellControls& controls) {
     const fluid::StepStats3D& s = m_solver->lastStats();
     if (!p.statistics) {
       ImGui::TextDisabled("off: turn statistics on to read them back");
-    } else if (m_iterations.empty()) {
+    } else if (m_steps.empty()) {
       ImGui::TextDisabled("no step yet");
     } else {
       wrappedText("RMS divergence: " + number(s.divergenceBefore) + " -> " + number(s.divergenceAfter) +
@@ -296,11 +292,11 @@ void Fluid3DDemo::report(nlohmann::json& out) const {
   out["statistics"] = p.statistics;
   if (m_solver->liquid()) out["volume_correction"] = p.volumeCorrection;
   out["settings"] = nlohmann::json(m_table.toJson());
-  out["divergence_before"] = m_divBefore;
-  out["divergence_after"] = m_divAfter;
-  out["residual"] = m_residual;
-  out["solver_iterations"] = m_iterations;
-  out["max_speed"] = m_maxSpeed;
+  out["divergence_before"] = column(m_steps, &fluid::StepStats3D::divergenceBefore);
+  out["divergence_after"] = column(m_steps, &fluid::StepStats3D::divergenceAfter);
+  out["residual"] = column(m_steps, &fluid::StepStats3D::residual);
+  out["solver_iterations"] = column(m_steps, &fluid::StepStats3D::iterations);
+  out["max_speed"] = column(m_steps, &fluid::StepStats3D::maxSpeed);
   if (m_solver->liquid()) {
     out["volume"] = m_volume;
     if (m_initialVolume > 0) out["volume_change"] = (m_solver->lastStats().liquidVolume - m_initialVolume) / m_initialVolume;

@@ -46,8 +46,7 @@ class Fluid3DDemo : public SettingsDemo<Fluid3DSettings, describeFluid3DSettings
   void report(nlohmann::json& out) const override;
   /// The sum of squared face speeds, bounded by every face moving kRunawayCellsPerStep
   /// cells a step: far beyond anything a scene drives.
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
   static constexpr double kRunawayCellsPerStep = 1000;
@@ -66,8 +65,8 @@ class Fluid3DDemo : public SettingsDemo<Fluid3DSettings, describeFluid3DSettings
   OrbitCamera m_camera;
 
   // Per-step records (JSON, plots).
-  std::vector<double> m_divBefore, m_divAfter, m_residual, m_maxSpeed, m_volume;
-  std::vector<int> m_iterations;
+  std::vector<fluid::StepStats3D> m_steps;
+  std::vector<double> m_volume;  ///< liquid scenes only
   std::vector<nlohmann::json> m_unconverged;
   PassTimes m_passMs;
   double m_initialVolume = 0;  ///< the liquid's volume after the first step since a (re)start

@@ -205,9 +205,8 @@ void ParamDemo::restart() {
   m_reframe = true;
 }
 
-void ParamDemo::measureHealth(stream::Scalar& out) { linalg::dot(m_lscm->uv(), m_lscm->uv(), out); }
-
-HealthMeasure ParamDemo::health() const {
+HealthMeasure ParamDemo::measureHealth(stream::Scalar& out) {
+  linalg::dot(m_lscm->uv(), m_lscm->uv(), out);
   HealthMeasure h;
   h.quantity = "sum of squared (u, v)";
   h.limit = std::numeric_limits<double>::infinity();

@@ -38,8 +38,7 @@ class ParamDemo : public SettingsDemo<ParamSettings, describeParamSettings> {
   void mouse(const MouseInput& input) override;
   void report(nlohmann::json& out) const override;
   /// (u, v) . (u, v): NaN or Inf where the map holds them.
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
  private:

@@ -42,8 +42,7 @@ class SmoothDemo : public SettingsDemo<SmoothSettings, describeSmoothSettings> {
   /// curvature flow shrinks a mesh (or, rescaled, keeps its size), so an area grown by
   /// orders of magnitude has run away, and one shrunk by six has collapsed to a point,
   /// past which the cotangent weights of its degenerate triangles make the steps garbage.
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
   /// A mesh file (.obj, .off, .ply) handed over by a drop onto the window or the page, or
   /// the page's file picker (the one entry for all of them): read through the same readers
@@ -76,7 +75,7 @@ class SmoothDemo : public SettingsDemo<SmoothSettings, describeSmoothSettings> {
   void recordStep(const solvers::SolverStatus& status, double ms);
   StepSettings currentStepSettings() const;
   void exportObj(const std::string& path);
-  /// The health measure of the positions just set: the reference of health().
+  /// The health measure of the positions just set: the reference of measureHealth's range.
   void measureReference();
   /// Builds everything from m_settings (the constructor, a preset).
   void start();

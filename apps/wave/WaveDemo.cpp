@@ -54,9 +54,8 @@ void WaveDemo::rebuild(int width, int height) {
   m_inputSinceStep = true;
 }
 
-void WaveDemo::measureHealth(stream::Scalar& out) { m_wave->energy(out); }
-
-HealthMeasure WaveDemo::health() const {
+HealthMeasure WaveDemo::measureHealth(stream::Scalar& out) {
+  m_wave->energy(out);
   HealthMeasure h;
   h.quantity = "wave energy";
   h.limit = m_referenceEnergy > 0 ? kRunawayFactor * m_referenceEnergy : std::numeric_limits<double>::infinity();

@@ -34,8 +34,7 @@ class WaveDemo : public SettingsDemo<WaveSettings, describeWaveSettings> {
   void report(nlohmann::json& out) const override;
   /// The discrete energy (WaveEquation::energy), bounded by kRunawayFactor x the energy
   /// after the last input (start, drop, reset, parameter change).
-  void measureHealth(stream::Scalar& out) override;
-  HealthMeasure health() const override;
+  HealthMeasure measureHealth(stream::Scalar& out) override;
   void restart() override;
 
   /// A stable scheme keeps the energy (no damping) or loses it; the explicit one past its
