@@ -97,7 +97,7 @@ void runFluid3D(BenchContext& ctx) {
 
         Row row = makeRow(op, stream::backendName(backend), cells, t, 0.0, 0.0, 0.0);
         row.maxRelErr = stats.finite && stats.divergenceBefore > 0 ? stats.divergenceAfter / stats.divergenceBefore : NAN;
-        row.tolerance = 2.0 * double(p.tolerance);
+        row.tolerance = 2.0 * double(p.pressure.tolerance);
         row.extras = {{"cells_per_second", t.ms > 0 ? double(cells) / (t.ms * 1e-3) : 0.0},
                       {"iterations", double(stats.iterations)},
                       {"passes_per_step", double(passes) / 3.0}};

@@ -56,6 +56,12 @@ SettingWidgets::Widget SettingWidgets::integer(int& field, int min, int max) { r
 SettingWidgets::Widget SettingWidgets::integer(long long& field, long long min, long long max) {
   return integerOf(field, min, max);
 }
+SettingWidgets::Widget SettingWidgets::integer(std::optional<int>& field, int min, int max) {
+  return [&field, min, max](const Setting& self) {
+    if (!field) return false;
+    return integerOf(*field, min, max)(self);
+  };
+}
 SettingWidgets::Widget SettingWidgets::real(double& field, double min, double max, bool minInclusive) {
   return realOf(field, min, max, minInclusive);
 }

@@ -6,6 +6,7 @@
 #include "Settings.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct SettingWidgets {
   using Widget = std::function<bool(const Setting&)>;
   static Widget integer(int& field, int min, int max);
   static Widget integer(long long& field, long long min, long long max);
+  /// The integer's widget while the field is set; none while it is unset.
+  static Widget integer(std::optional<int>& field, int min, int max);
   static Widget real(double& field, double min, double max, bool minInclusive);
   static Widget real(float& field, double min, double max, bool minInclusive);
   static Widget flag(std::function<bool()> get, std::function<void(bool)> set);

@@ -228,6 +228,7 @@ Setting& SettingTable::integer(std::string name, std::optional<int>& field, int 
   bindOptional(s, field, [min, max](std::string_view source, std::string_view text) {
     return parseInteger(source, text, min, max);
   });
+  s.m_widget = SettingWidgets::integer(field, min, max);
   return s;
 }
 

@@ -131,7 +131,8 @@ class SettingTable {
   Setting& real(std::string name, double& field, double min, double max, bool minInclusive, std::string help);
   Setting& real(std::string name, float& field, double min, double max, bool minInclusive, std::string help);
   /// The same, where nullopt means "the default chosen elsewhere" (an example's, a preset's):
-  /// left out of --help's defaults and of presets until set. No generic widget.
+  /// left out of --help's defaults and of presets until set. An optional int has the
+  /// integer's widget while it is set; the others have none.
   Setting& integer(std::string name, std::optional<int>& field, int min, int max, std::string help);
   Setting& integer(std::string name, std::optional<long long>& field, long long min, long long max, std::string help);
   Setting& integer(std::string name, std::optional<std::uint64_t>& field, std::uint64_t min, std::uint64_t max,

@@ -8,6 +8,7 @@ namespace texstream::app {
 
 SettingWidgets::Widget SettingWidgets::integer(int&, int, int) { return {}; }
 SettingWidgets::Widget SettingWidgets::integer(long long&, long long, long long) { return {}; }
+SettingWidgets::Widget SettingWidgets::integer(std::optional<int>&, int, int) { return {}; }
 SettingWidgets::Widget SettingWidgets::real(double&, double, double, bool) { return {}; }
 SettingWidgets::Widget SettingWidgets::real(float&, double, double, bool) { return {}; }
 SettingWidgets::Widget SettingWidgets::flag(std::function<bool()>, std::function<void(bool)>) { return {}; }

@@ -130,7 +130,7 @@ void Fluid3DDemo::step() {
     if (m_initialVolume <= 0) m_initialVolume = s.liquidVolume;
   }
   const fluid::FluidParameters3D& p = m_solver->parameters();
-  if (p.statistics && p.tolerance > 0 && s.residual > p.tolerance)
+  if (p.statistics && p.pressure.tolerance > 0 && s.residual > p.pressure.tolerance)
     m_unconverged.push_back({{"step", m_solver->steps()}, {"residual", s.residual}, {"iterations", s.iterations},
                              {"message", s.solverMessage}});
   m_passMs.record();
@@ -207,12 +207,12 @@ void Fluid3DDemo::gui(ShellControls& controls) {
   if (section("pressure projection")) {
     changed |= m_table.widget("precond");
     changed |= m_table.widget("tolerance");
-    changed |= m_table.widget(p.tolerance > 0 ? "max-iterations" : "iterations");
+    changed |= m_table.widget(p.pressure.tolerance > 0 ? "max-iterations" : "iterations");
     changed |= m_table.widget("statistics");
     if (p.statistics && !m_steps.empty()) {
       const fluid::StepStats3D& s = m_solver->lastStats();
       wrappedText("last projection: " + std::to_string(s.iterations) + " CG iterations, |r|/|b| = " + number(s.residual));
-      if (p.tolerance > 0 && s.residual > p.tolerance) {
+      if (p.pressure.tolerance > 0 && s.residual > p.pressure.tolerance) {
         // Short of the tolerance: the solver's own account.
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.3f, 1.0f));
         wrappedText(s.solverMessage);
@@ -286,9 +286,9 @@ void Fluid3DDemo::report(nlohmann::json& out) const {
   out["time"] = m_solver->time();
   out["advection"] = fluid::advectionName(p.advection);
   out["precond"] = solvers::pressurePreconditionerName(p.preconditioner);
-  out["tolerance"] = std::strtod(text::shortestText(p.tolerance).c_str(), nullptr);  // 1e-04, not 9.9999997e-05
+  out["tolerance"] = std::strtod(text::shortestText(p.pressure.tolerance).c_str(), nullptr);  // 1e-04, not 9.9999997e-05
   out["iterations_per_step"] = p.iterations;
-  out["max_iterations"] = p.maxIterations;
+  out["max_iterations"] = p.pressure.maxIterations.value_or(0);
   out["statistics"] = p.statistics;
   if (m_solver->liquid()) out["volume_correction"] = p.volumeCorrection;
   out["settings"] = nlohmann::json(m_table.toJson());

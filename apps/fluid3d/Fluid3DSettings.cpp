@@ -44,11 +44,11 @@ void describeFluid3DSettings(SettingTable& t, Fluid3DSettings& s) {
   // The projection.
   t.named("precond", p.preconditioner, solvers::pressurePreconditionerNames(), "Preconditioner of the pressure CG")
       .label("preconditioner");
-  stepTolerance(t, p.tolerance, "CG iterations");
+  stepTolerance(t, p.pressure.tolerance, "CG iterations");
   t.integer("iterations", p.iterations, 1, 100000, "CG iterations per step when --tolerance is 0, >= 1")
       .label("iterations per step")
       .slider(1, 100);
-  t.integer("max-iterations", p.maxIterations, 1, 100000, "Cap on the CG iterations of a tolerance-driven solve, >= 1")
+  t.integer("max-iterations", p.pressure.maxIterations, 1, 100000, "Cap on the CG iterations of a tolerance-driven solve, >= 1")
       .label("max iterations")
       .slider(1, 1000, true);
   t.flag("statistics", p.statistics,

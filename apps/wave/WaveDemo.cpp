@@ -179,8 +179,8 @@ void WaveDemo::gui(ShellControls& controls) {
   }
 
   if (section("CG (implicit scheme)")) {
-    if (m_table.widget("tolerance")) w.setTolerance(p.tolerance);
-    if (m_table.widget("max-iterations")) w.setMaxIterations(p.maxIterations);
+    if (m_table.widget("tolerance")) w.setTolerance(p.cg.tolerance);
+    if (m_table.widget("max-iterations")) w.setMaxIterations(p.cg.maxIterations.value_or(200));
     if (p.scheme == wave::Scheme::Implicit && !m_cgIterations.empty()) lastSolvePanel(w.lastSolve(), m_cgIterations);
   }
 
@@ -236,8 +236,8 @@ void WaveDemo::report(nlohmann::json& out) const {
   if (m_anyImplicit) {
     out["cg_iterations"] = m_cgIterations;
     out["cg_outcomes"] = m_cgOutcomes;
-    out["cg_tolerance"] = p.tolerance;
-    out["cg_max_iterations"] = p.maxIterations;
+    out["cg_tolerance"] = p.cg.tolerance;
+    out["cg_max_iterations"] = p.cg.maxIterations.value_or(0);
   }
 }
 

@@ -15,10 +15,10 @@ void describeWaveSettings(SettingTable& t, WaveSettings& s) {
       .label("damping / step")
       .slider(0.0, 0.05, false, "%.4f")
       .typeName("D");
-  t.real("tolerance", p.tolerance, 0.0, 1.0, false, "CG relative residual tolerance (implicit scheme), in (0, 1]")
+  t.real("tolerance", p.cg.tolerance, 0.0, 1.0, false, "CG relative residual tolerance (implicit scheme), in (0, 1]")
       .slider(1e-7, 1e-2, true, "%.1e")
       .typeName("TOL");
-  t.integer("max-iterations", p.maxIterations, 1, 1000000, "CG iteration cap per step (implicit scheme), >= 1")
+  t.integer("max-iterations", p.cg.maxIterations, 1, 1000000, "CG iteration cap per step (implicit scheme), >= 1")
       .label("iteration cap")
       .slider(1, 2000, true);
   t.real("height-scale", s.heightScale, 0.0, 1e4, false, "Vertical exaggeration of the drawn surface")

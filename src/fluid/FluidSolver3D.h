@@ -62,14 +62,19 @@ struct FluidParameters3D {
   double gravity = 9.81;             ///< liquid scenes
   bool openTop = true;               ///< smoke: the top side is open (air, p = 0), else closed
   bool movingSphere = true;          ///< smoke-sphere: a sphere circling through the smoke
-  /// The projection: PressureSolver3D's preconditioner, a tolerance on the relative
-  /// residual (> 0) or a fixed number of CG iterations (tolerance 0).
+  /// The projection: PressureSolver3D's preconditioner and the CG options
+  /// (solvers::IterativeOptions): pressure.tolerance > 0 iterates until the relative
+  /// residual reaches it, at most pressure.maxIterations; tolerance 0 runs `iterations`
+  /// instead. Each step sets the check schedule (firstCheck, checkEvery, fixedIterations);
+  /// the other fields apply as given.
   solvers::PressurePreconditioner preconditioner = solvers::PressurePreconditioner::Multigrid;
-  float tolerance = 1e-4f;
-  int iterations = 10;               ///< fixed iterations when tolerance = 0
-  int maxIterations = 200;
+  solvers::IterativeOptions pressure = defaultPressure();
+  int iterations = 10;               ///< fixed CG iterations a step when pressure.tolerance = 0
   bool statistics = true;            ///< read the step's statistics back (blocking)
   bool volumeCorrection = true;      ///< liquid: the global volume correction of the level set
+
+  /// pressure's default above: to 1e-4 (MGPCG's 4-5 iterations), at most 200 iterations.
+  static solvers::IterativeOptions defaultPressure();
 };
 
 struct StepStats3D {

@@ -69,6 +69,13 @@ WaveEquation::~WaveEquation() = default;
 WaveEquation::WaveEquation(WaveEquation&&) noexcept = default;
 WaveEquation& WaveEquation::operator=(WaveEquation&&) noexcept = default;
 
+solvers::IterativeOptions WaveParameters::defaultCg() {
+  solvers::IterativeOptions o;
+  o.tolerance = 1e-5f;
+  o.maxIterations = 200;
+  return o;
+}
+
 void WaveEquation::validate(const WaveParameters& p) const {
   auto bad = [&](const std::string& what) {
     throw std::invalid_argument("WaveEquation(\"" + m_name + "\"): " + what);
@@ -76,9 +83,10 @@ void WaveEquation::validate(const WaveParameters& p) const {
   if (!(p.speed > 0.0f) || !std::isfinite(p.speed)) bad("wave speed " + std::to_string(p.speed) + " must be > 0");
   if (!(p.dt > 0.0f) || !std::isfinite(p.dt)) bad("time step " + std::to_string(p.dt) + " must be > 0");
   if (!(p.damping >= 0.0f && p.damping < 1.0f)) bad("damping " + std::to_string(p.damping) + " must be in [0, 1)");
-  if (!(p.tolerance > 0.0f) || !std::isfinite(p.tolerance))
-    bad("CG tolerance " + std::to_string(p.tolerance) + " must be > 0");
-  if (p.maxIterations < 1) bad("CG iteration cap " + std::to_string(p.maxIterations) + " must be >= 1");
+  if (!(p.cg.tolerance > 0.0f) || !std::isfinite(p.cg.tolerance))
+    bad("CG tolerance (cg.tolerance) " + std::to_string(p.cg.tolerance) + " must be > 0");
+  if (p.cg.maxIterations.value_or(1) < 1)
+    bad("CG iteration cap (cg.maxIterations) " + std::to_string(*p.cg.maxIterations) + " must be >= 1");
 }
 
 double WaveEquation::cfl() const { return double(m_params.speed) * double(m_params.dt) / m_spacing; }
@@ -138,10 +146,7 @@ void WaveEquation::implicitStep() {
   if (d != 0.0f) linalg::axpy(d, m_previous, m_rhs);
   // Initial guess: the explicit extrapolation u^n + (1 - d)(u^n - u^{n-1}).
   linalg::linearCombination(2.0f - d, m_current, -(1.0f - d), m_previous, m_next);
-  solvers::CgOptions opts;
-  opts.tolerance = m_params.tolerance;
-  opts.maxIterations = m_params.maxIterations;
-  m_lastSolve = solvers::cg(A, m_rhs, m_next, opts);
+  m_lastSolve = solvers::cg(A, m_rhs, m_next, m_params.cg);
 }
 
 void WaveEquation::dropRipple(float x, float y, float radius, float amplitude) {
@@ -224,10 +229,14 @@ void WaveEquation::setDt(float dt) { setParameters(replaced(m_params, &WaveParam
 void WaveEquation::setDamping(float d) { setParameters(replaced(m_params, &WaveParameters::damping, d)); }
 void WaveEquation::setScheme(Scheme s) { setParameters(replaced(m_params, &WaveParameters::scheme, s)); }
 void WaveEquation::setTolerance(float tolerance) {
-  setParameters(replaced(m_params, &WaveParameters::tolerance, tolerance));
+  WaveParameters p = m_params;
+  p.cg.tolerance = tolerance;
+  setParameters(p);
 }
 void WaveEquation::setMaxIterations(int iterations) {
-  setParameters(replaced(m_params, &WaveParameters::maxIterations, iterations));
+  WaveParameters p = m_params;
+  p.cg.maxIterations = iterations;
+  setParameters(p);
 }
 
 }  // namespace texstream::wave

@@ -20,6 +20,7 @@
 // M and A are linalg::StencilMatrix five-point stencils, built when a step first needs
 // them and rebuilt only when speed, dt (or, for M, damping) changed. energy() is the discrete
 // energy each scheme conserves exactly when d = 0 (shaders/wave/energy_density.glsl).
+#include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/SolverStatus.h>
 #include <texstream/stream/EnumNames.h>
 #include <texstream/stream/Scalar.h>
@@ -52,8 +53,12 @@ struct WaveParameters {
   float dt = 1e-3f;      ///< time step; > 0
   float damping = 0.0f;  ///< d: fraction of the velocity lost per step, in [0, 1)
   Scheme scheme = Scheme::Implicit;
-  float tolerance = 1e-5f;  ///< CG: relative residual ||r|| / ||b|| (implicit); > 0
-  int maxIterations = 200;  ///< CG iteration cap (implicit); >= 1
+  /// The implicit scheme's CG: cg.tolerance on ||r|| / ||b|| (> 0), cg.maxIterations
+  /// (>= 1); the other fields apply as given.
+  solvers::IterativeOptions cg = defaultCg();
+
+  /// cg's default above: to 1e-5, at most 200 iterations.
+  static solvers::IterativeOptions defaultCg();
 };
 
 class WaveEquation {

@@ -174,7 +174,7 @@ TEST_CASE("FluidSolver3D: the projection leaves the solve's residual as divergen
     FluidParameters3D p = smallScene(c.scene, 13, 7, 10);
     p.openTop = c.openTop;
     p.preconditioner = c.preconditioner;
-    p.tolerance = c.tolerance;
+    p.pressure.tolerance = c.tolerance;
     FluidSolver3D s(p);
     // A random velocity (not divergence-free) makes the projection do all the work.
     const std::size_t faces = std::size_t(14) * 8 * 11;
@@ -201,7 +201,7 @@ TEST_CASE("FluidSolver3D: the projection leaves the solve's residual as divergen
   }
   // Fixed iterations: exactly that many, one residual check at the end.
   FluidParameters3D p = smallScene(Scene3D::Smoke, 9, 8, 7);
-  p.tolerance = 0;
+  p.pressure.tolerance = 0;
   p.iterations = 3;
   FluidSolver3D s(p);
   for (int k = 0; k < 3; ++k) s.step();
@@ -317,7 +317,7 @@ TEST_CASE("FluidSolver3D: a centred smoke plume stays mirror-symmetric", "[gl][f
     p.statistics = false;
     // The V-cycle's red-black order and cell-centred coarsening are not mirror-symmetric:
     // they leave an asymmetry of the order of the solve's tolerance, at 1e-6 below rounding.
-    p.tolerance = 1e-6f;
+    p.pressure.tolerance = 1e-6f;
     FluidSolver3D s(p);
     if (drift != 0) {
       const std::size_t faces = std::size_t(10) * 11 * 15;
@@ -415,9 +415,9 @@ TEST_CASE("FluidSolver3D refuses bad input by name and reports a blow-up", "[gl]
   p.iterations = 0;
   CHECK_THROWS_WITH(FluidSolver3D(p), Catch::Contains("iterations"));
   p.iterations = 10;
-  p.tolerance = -1;
+  p.pressure.tolerance = -1;
   CHECK_THROWS_WITH(FluidSolver3D(p), Catch::Contains("tolerance"));
-  p.tolerance = 1e-4f;
+  p.pressure.tolerance = 1e-4f;
   p.gravity = std::numeric_limits<double>::infinity();
   CHECK_THROWS_WITH(FluidSolver3D(p), Catch::Contains("gravity"));
   // Beyond the texture limit: the velocity's faces field is named with the limit.
@@ -431,8 +431,8 @@ TEST_CASE("FluidSolver3D refuses bad input by name and reports a blow-up", "[gl]
   p.scene = Scene3D::Drop;
   CHECK_THROWS_WITH(s.setParameters(p), Catch::Contains("new solver"));
   p = s.parameters();
-  p.maxIterations = -2;
-  CHECK_THROWS_WITH(s.setParameters(p), Catch::Contains("maxIterations"));
+  p.pressure.maxIterations = -2;
+  CHECK_THROWS_WITH(s.setParameters(p), Catch::Contains("pressure.maxIterations"));
   // NaN in the velocity: reported, no throw, no crash.
   const std::size_t faces = 7 * 7 * 7;
   std::vector<float> u(faces, 0.0f);

@@ -93,8 +93,8 @@ WaveParameters params(Scheme s, double cfl, double spacing, float damping = 0.0f
   p.speed = 1.3f;
   p.dt = float(cfl * spacing / p.speed);
   p.damping = damping;
-  p.tolerance = 1e-6f;
-  p.maxIterations = 1000;
+  p.cg.tolerance = 1e-6f;
+  p.cg.maxIterations = 1000;
   return p;
 }
 
