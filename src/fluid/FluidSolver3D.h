@@ -65,6 +65,7 @@ struct FluidParameters3D {
   /// The projection: PressureSolver3D's preconditioner, a tolerance on the relative
   /// residual (> 0) or a fixed number of CG iterations (tolerance 0).
   solvers::PressurePreconditioner preconditioner = solvers::PressurePreconditioner::Multigrid;
+  solvers::PressureMultigrid3DOptions multigrid;  ///< the multigrid preconditioner's options
   float tolerance = 1e-4f;
   int iterations = 10;               ///< fixed iterations when tolerance = 0
   int maxIterations = 200;
