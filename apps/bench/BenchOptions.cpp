@@ -117,6 +117,9 @@ void describeOptions(app::SettingTable& t, BenchOptions& o) {
   t.list("pressure-preconditioners", o.pressurePreconditioners, oneOf(preconditioners),
          "the pressure3d case's preconditioners, comma-separated (default all)")
       .typeName("NAME[,NAME...]");
+  t.integer("pressure-boundary-sweeps", o.pressureBoundarySweeps, 0, 16,
+            "boundary-band sweeps of the pressure3d and fluid3d cases' multigrid V-cycle (default: the library's)")
+      .typeName("N");
   t.list("fluid3d-sizes", o.fluid3dSizes, 4, 1024,
          "the fluid3d case's grids, comma-separated n for n^3 cells (default: the preset's)");
   t.flag("list", o.list, "list the cases and exit");

@@ -51,6 +51,9 @@ struct BenchOptions {
   std::vector<int> pressureSizes;           ///< --pressure-sizes: the 3D pressure grids instead of the preset's
   std::vector<std::string> pressureDomains; ///< --pressure-domains: a subset of the pressure3d case's domains
   std::vector<std::string> pressurePreconditioners;  ///< --pressure-preconditioners: a subset of multigrid, mic0, jacobi
+  /// --pressure-boundary-sweeps: PressureMultigrid3DOptions::boundarySweeps of the pressure3d
+  /// and fluid3d cases' multigrid; unset: the library's default
+  std::optional<int> pressureBoundarySweeps;
   std::vector<int> fluid3dSizes;            ///< --fluid3d-sizes: the 3D fluid grids instead of the preset's
   bool list = false;                        ///< print the cases and exit
 };

@@ -79,6 +79,7 @@ void runFluid3D(BenchContext& ctx) {
         p.scene = sc.scene;
         p.nx = p.ny = p.nz = n;
         p.statistics = false;
+        if (ctx.options.pressureBoundarySweeps) p.multigrid.boundarySweeps = *ctx.options.pressureBoundarySweeps;
         fluid::FluidSolver3D solver(p);
         for (int k = 0; k < 10; ++k) solver.step();
         // Correctness: one step with statistics.
@@ -108,7 +109,9 @@ void runFluid3D(BenchContext& ctx) {
         }
         if (solver.liquid()) row.extras.push_back({"liquid_volume", stats.liquidVolume});
         row.note = fixed2(double(cells) / (t.ms * 1e-3) / 1e6) + " M cells/s, MGPCG to 1e-4: " +
-                   std::to_string(stats.iterations) + " iterations; " +
+                   std::to_string(stats.iterations) + " iterations (boundary sweeps " +
+                   std::to_string(p.multigrid.boundarySweeps) + ", band " + std::to_string(p.multigrid.boundaryWidth) +
+                   "); " +
                    (stages.empty() ? std::string("no GPU timers on this context") : "GPU ms per stage: " + stages);
         ctx.add(std::move(row));
       }

@@ -241,7 +241,9 @@ void runPressure3D(BenchContext& ctx) {
             continue;
           }
           const std::string op = base + "." + solvers::pressurePreconditionerName(kind);
-          solvers::PressureSolver3D solver(A, kind);
+          solvers::PressureMultigrid3DOptions multigrid;
+          if (ctx.options.pressureBoundarySweeps) multigrid.boundarySweeps = *ctx.options.pressureBoundarySweeps;
+          solvers::PressureSolver3D solver(A, kind, multigrid);
           const Timing setup = timeGl(
               [&] {
                 A.update(labels, levelSet.empty() ? nullptr : &levelSet, nullptr, false);

@@ -4,9 +4,13 @@
 // passes are pure latency). The same mathematics as the passes (pressure3d/mg_smooth.glsl,
 // mg_restrict.glsl): `u_sweeps` over-relaxed red-black Gauss-Seidel sweeps, red first
 // before the coarse correction and black first after it; the residual restricted as the
-// sum of the children times 1/2; piecewise-constant correction on cells with an equation.
+// sum of the children times 1/2; piecewise-constant correction on cells with an equation;
+// on each level u_boundarySweeps sweeps of the boundary band's cells before the pre-smoothing
+// and after the post-smoothing (McAdams et al. 2010, §4), the band marked here by the rule of
+// mg_band.glsl (BAND_WIDTH face steps).
 // Coarse levels have no face fractions or free surface: a cell's diagonal is the number of
-// its faces to fluid or air (-1 on air cells, 0 on solid ones), held as a byte.
+// its faces to fluid or air (-1 on air cells, 0 on solid ones), held plus one in the low
+// seven bits of a byte whose high bit marks the band.
 // Cell (i, j, k) of block level m is at u_offset[m] + i + nx (j + ny k). Inputs: u_r (the
 // block level's right-hand side, packed) and u_diagonal0 .. (each block level's diagonal
 // field, packed); output u_image0, the block level's z, packed. BLOCK_THREADS invocations
@@ -18,6 +22,7 @@ layout(local_size_x = BLOCK_THREADS) in;
 uniform Grid3 u_levels[BLOCK_LEVELS];
 uniform int u_offset[BLOCK_LEVELS];
 uniform int u_sweeps;
+uniform int u_boundarySweeps;
 uniform float u_omega;  // the over-relaxation of the block levels (mg_smooth.glsl)
 uniform sampler2D u_r;
 uniform sampler2D u_diagonal0;
@@ -45,11 +50,12 @@ uniform sampler2D u_diagonal7;
 
 shared float s_z[SHARED_CELLS];
 shared float s_r[SHARED_CELLS];
-shared uint s_diagonal[(SHARED_CELLS + 3) / 4];  // a byte a cell: the diagonal + 1
+shared uint s_diagonal[(SHARED_CELLS + 3) / 4];  // a byte a cell: the diagonal + 1, 128 in the band
 
 const int kThreads = BLOCK_THREADS;
 
-float diagonalAt(int index) { return float((s_diagonal[index >> 2] >> (8 * (index & 3))) & 255u) - 1.0; }
+float diagonalAt(int index) { return float((s_diagonal[index >> 2] >> (8 * (index & 3))) & 127u) - 1.0; }
+bool inBand(int index) { return ((s_diagonal[index >> 2] >> (8 * (index & 3))) & 128u) != 0u; }
 
 // (i, j, k) of cell c of an nx x ny level without integer divisions (tens of instructions
 // each on a GPU): c < 2^16, so (c + 1/2) / n stays well clear of integers in float.
@@ -84,10 +90,33 @@ void load(int m, sampler2D diagonal, bool withR) {
   }
 }
 
-// One colour of a red-black sweep on level m. Invocation t takes the pair of cells 2q, 2q + 1
-// of a row (t numbering the pairs) and relaxes the one of the colour, so that no round
-// leaves half its invocations idle.
-void relax(int m, int colour) {
+// Marks the cells of level m's boundary band: with an equation, within BAND_WIDTH face steps
+// of a cell without one or of the level's side.
+void markBand(int m) {
+  ivec3 n = u_levels[m].size.xyz;
+  int o = u_offset[m], cells = n.x * n.y * n.z;
+  for (int c = int(gl_LocalInvocationIndex); c < cells; c += kThreads) {
+    if (diagonalAt(o + c) <= 0.0) continue;
+    ivec3 p = cellOf(c, n.x, n.y);
+    bool near = false;
+    for (int dz = -BAND_WIDTH; dz <= BAND_WIDTH; ++dz) {
+      for (int dy = -BAND_WIDTH; dy <= BAND_WIDTH; ++dy) {
+        for (int dx = -BAND_WIDTH; dx <= BAND_WIDTH; ++dx) {
+          ivec3 q = p + ivec3(dx, dy, dz);
+          if (abs(dx) + abs(dy) + abs(dz) > BAND_WIDTH || near) continue;
+          near = any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, n)) ||
+                 diagonalAt(o + q.x + n.x * (q.y + n.y * q.z)) <= 0.0;
+        }
+      }
+    }
+    if (near) atomicOr(s_diagonal[(o + c) >> 2], 128u << (8 * ((o + c) & 3)));
+  }
+}
+
+// One colour of a red-black sweep on level m (of its boundary band's cells alone: band).
+// Invocation t takes the pair of cells 2q, 2q + 1 of a row (t numbering the pairs) and
+// relaxes the one of the colour, so that no round leaves half its invocations idle.
+void relax(int m, int colour, bool band) {
   ivec3 n = u_levels[m].size.xyz;
   int pairsX = (n.x + 1) / 2;
   int o = u_offset[m], pairs = pairsX * n.y * n.z;
@@ -97,7 +126,7 @@ void relax(int m, int colour) {
     if (p.x >= n.x) continue;
     int c = p.x + n.x * (p.y + n.y * p.z);
     float d = diagonalAt(o + c);
-    if (d <= 0.0) continue;
+    if (d <= 0.0 || (band && !inBand(o + c))) continue;
     float sum = s_r[o + c];
     if (p.x > 0) sum += s_z[o + c - 1];
     if (p.x + 1 < n.x) sum += s_z[o + c + 1];
@@ -180,18 +209,30 @@ void main() {
   load(7, u_diagonal7, false);
 #endif
   barrier();
+  if (u_boundarySweeps > 0) {
+    for (int m = 0; m < BLOCK_LEVELS; ++m) markBand(m);
+    barrier();
+  }
   for (int m = 0; m < BLOCK_LEVELS; ++m) {
+    for (int s = 0; s < u_boundarySweeps; ++s) {
+      relax(m, 0, true);
+      relax(m, 1, true);
+    }
     for (int s = 0; s < u_sweeps; ++s) {
-      relax(m, 0);
-      relax(m, 1);
+      relax(m, 0, false);
+      relax(m, 1, false);
     }
     if (m + 1 < BLOCK_LEVELS) restrictTo(m);
   }
   for (int m = BLOCK_LEVELS - 1; m >= 0; --m) {
     if (m + 1 < BLOCK_LEVELS) correct(m);
     for (int s = 0; s < u_sweeps; ++s) {
-      relax(m, 1);
-      relax(m, 0);
+      relax(m, 1, false);
+      relax(m, 0, false);
+    }
+    for (int s = 0; s < u_boundarySweeps; ++s) {
+      relax(m, 1, true);
+      relax(m, 0, true);
     }
   }
   // The block level's z, packed.

@@ -9,6 +9,8 @@
 // piecewise-constant prolongation (each fine cell with an equation adds its parent's value;
 // fine texel q holds children of coarse cells 2q, 2q + 1: the parent texel's .xy for even
 // q, .zw for odd): the coarse-grid correction folded into the first half-sweep after it.
+// BAND: only the cells of the boundary band (u_band, pressure3d/mg_band.glsl) relax: a
+// boundary sweep (McAdams et al. 2010, §4).
 #include "pressure3d/operator.glsl"
 
 uniform sampler2D u_r;
@@ -38,6 +40,9 @@ vec4 correctedBeside(GridCursor c, GridCursor parent, ivec3 e) {
 #endif
 uniform int u_colour;
 uniform float u_omega;
+#ifdef BAND
+uniform sampler2D u_band;
+#endif
 
 void kernel(ivec2 texel) {
   GridCursor c = gridCursorAt(u_grid, texel);
@@ -63,5 +68,8 @@ void kernel(ivec2 texel) {
 #endif
   // Channel m holds cell 4q + m, whose colour is (m + j + k) & 1 (4q is even).
   bvec4 ofColour = equal((ivec4(0, 1, 2, 3) + ivec4(c.b.y + c.b.z)) & ivec4(1), ivec4(u_colour));
+#ifdef BAND
+  ofColour = bvec4(ivec4(ofColour) & ivec4(greaterThan(texelFetch(u_band, texel, 0), vec4(0.5))));
+#endif
   o_out0 = onEquations(d, mix(z, mix(z, relaxed, u_omega), ofColour));
 }

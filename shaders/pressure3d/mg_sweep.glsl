@@ -15,7 +15,8 @@
 // other. Slices of the texture's unused tiles get zeros.
 //
 // ZERO_GUESS: z = 0 before the sweep. CORRECT: z += P z_coarse first (the coarse-grid
-// correction of mg_smooth.glsl, folded into the loads).
+// correction of mg_smooth.glsl, folded into the loads). BAND: only the cells of the boundary
+// band (u_band, pressure3d/mg_band.glsl) relax: a boundary sweep (McAdams et al. 2010, §4).
 layout(local_size_x = SWEEP_THREADS_X, local_size_y = SWEEP_THREADS_Y) in;
 #include "pressure3d/operator.glsl"
 
@@ -28,6 +29,9 @@ uniform Grid3 u_coarse;
 uniform sampler2D u_coarseZ;
 #endif
 uniform float u_omega;  // the over-relaxation (mg_smooth.glsl)
+#ifdef BAND
+uniform sampler2D u_band;
+#endif
 uniform int u_first;   // the colour relaxed first ((i + j + k) & 1)
 uniform int u_chunk;   // slices a workgroup relaxes
 uniform int u_slices;  // slices of the texture, nz and the unused tiles'
@@ -75,6 +79,9 @@ vec4 relaxed(GridCursor c, int lx, int ly, int colour, vec4 d, vec4 r) {
   vec4 relaxedZ = mix(z, (r + vanishingNeighbourSum(a, c)) / d, u_omega);
   // Channel m holds cell 4q + m, whose colour is (m + j + k) & 1 (4q is even).
   bvec4 ofColour = equal((ivec4(0, 1, 2, 3) + ivec4(c.b.y + c.b.z)) & ivec4(1), ivec4(colour));
+#ifdef BAND
+  ofColour = bvec4(ivec4(ofColour) & ivec4(greaterThan(texelFetch(u_band, c.texel, 0), vec4(0.5))));
+#endif
   return onEquations(d, mix(z, relaxedZ, ofColour));
 }
 

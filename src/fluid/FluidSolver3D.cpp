@@ -277,7 +277,7 @@ void FluidSolver3D::Impl::updatePressure(const FluidParameters3D& p) {
   const bool floating = !liquid && !p.openTop;
   A->update(labels, liquid ? &levelSet : nullptr, nullptr, floating);
   if (solver) solver->update();
-  else solver = std::make_unique<solvers::PressureSolver3D>(*A, p.preconditioner);
+  else solver = std::make_unique<solvers::PressureSolver3D>(*A, p.preconditioner, p.multigrid);
 }
 
 void FluidSolver3D::Impl::updateSolids(const FluidParameters3D& p, double t) {
@@ -374,8 +374,10 @@ void FluidSolver3D::setParameters(const FluidParameters3D& params) {
   if (!I.liquid && before.openTop != m_params.openTop) {
     I.buildPressure(m_params);
     I.updatePressure(m_params);
-  } else if (before.preconditioner != m_params.preconditioner) {
-    I.solver = std::make_unique<solvers::PressureSolver3D>(*I.A, m_params.preconditioner);
+  } else if (before.preconditioner != m_params.preconditioner ||
+             before.multigrid.boundarySweeps != m_params.multigrid.boundarySweeps ||
+             before.multigrid.boundaryWidth != m_params.multigrid.boundaryWidth) {
+    I.solver = std::make_unique<solvers::PressureSolver3D>(*I.A, m_params.preconditioner, m_params.multigrid);
   }
   if (before.movingSphere != m_params.movingSphere && m_params.scene == Scene3D::SmokeSphere) {
     if (hasMovingSphere()) {

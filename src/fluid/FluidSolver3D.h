@@ -68,6 +68,7 @@ struct FluidParameters3D {
   /// instead. Each step sets the check schedule (firstCheck, checkEvery, fixedIterations);
   /// the other fields apply as given.
   solvers::PressurePreconditioner preconditioner = solvers::PressurePreconditioner::Multigrid;
+  solvers::PressureMultigrid3DOptions multigrid;  ///< the multigrid preconditioner's options
   solvers::IterativeOptions pressure = defaultPressure();
   int iterations = 10;               ///< fixed CG iterations a step when pressure.tolerance = 0
   bool statistics = true;            ///< read the step's statistics back (blocking)

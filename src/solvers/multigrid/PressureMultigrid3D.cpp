@@ -46,6 +46,15 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
                                   "symmetric only there)");
     }
   }
+  if (options.boundarySweeps < 0) {
+    throw std::invalid_argument("PressureMultigrid3D(\"" + A.name() + "\"): boundarySweeps = " +
+                                std::to_string(options.boundarySweeps) + ", needs >= 0 (0: no boundary smoothing)");
+  }
+  if (options.boundaryWidth < 1 || options.boundaryWidth > 3) {
+    throw std::invalid_argument("PressureMultigrid3D(\"" + A.name() + "\"): boundaryWidth = " +
+                                std::to_string(options.boundaryWidth) +
+                                ", needs 1 to 3 face steps (the band kernels scan the cells that far around each)");
+  }
   gl::StateGuard guard;
   const std::string title = "PressureMultigrid3D(\"" + A.name() + "\")";
   GridLayout3D layout = A.grid();
@@ -54,6 +63,11 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
     const std::string level = A.name() + ".level" + std::to_string(m_levels.size() + 1);
     m_levels.push_back(Level{layout, GridField3D(layout, level + ".diagonal"), GridField3D(layout, level + ".r"),
                              GridField3D(layout, level + ".z")});
+  }
+  if (options.boundarySweeps > 0) {
+    for (int l = 0; l < levels(); ++l) {
+      m_bands.emplace_back(grid(l), A.name() + ".level" + std::to_string(l) + ".band");
+    }
   }
   update();
 
@@ -108,10 +122,23 @@ void PressureMultigrid3D::update() {
     build.label("mg3d coarse operator").input("u_labels", labels).uniformArray("u_outside", outside).output(level.diagonal);
     stream::bindGrid(build, "u_grid", level.grid).run();
   }
+  for (std::size_t l = 0; l < m_bands.size(); ++l) {
+    stream::Pass band("pressure3d/mg_band");
+    band.label("mg3d boundary band")
+        .define("BAND_WIDTH", (long long)m_options.boundaryWidth)
+        .input("u_diagonal", diagonalOf(int(l)))
+        .output(m_bands[l]);
+    stream::bindGrid(band, "u_grid", grid(int(l))).run();
+  }
 }
 
 std::string PressureMultigrid3D::name() const {
-  return "multigrid V(" + std::to_string(m_options.smoothing) + "," + std::to_string(m_options.smoothing) + ")";
+  std::string name =
+      "multigrid V(" + std::to_string(m_options.smoothing) + "," + std::to_string(m_options.smoothing) + ")";
+  if (m_options.boundarySweeps > 0) {
+    name += ", boundary " + std::to_string(m_options.boundarySweeps) + " x band " + std::to_string(m_options.boundaryWidth);
+  }
+  return name;
 }
 
 void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
@@ -123,9 +150,9 @@ void PressureMultigrid3D::bindLevel(stream::Pass& pass, int level) const {
 }
 
 void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vector& z, int colour,
-                                 bool zeroGuess) const {
+                                 bool zeroGuess, bool band) const {
   stream::Pass pass("pressure3d/mg_smooth");
-  pass.label(zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth")
+  pass.label(band ? "mg3d boundary smooth" : (zeroGuess ? "mg3d smooth (from 0)" : "mg3d smooth"))
       .input("u_r", r)
       .uniform("u_colour", colour)
       .uniform("u_omega", omegaOf(level));
@@ -134,6 +161,7 @@ void PressureMultigrid3D::smooth(int level, const stream::Vector& r, stream::Vec
   } else {
     pass.input("u_z", z);
   }
+  if (band) pass.define("BAND").input("u_band", m_bands[std::size_t(level)]);
   bindLevel(pass, level);
   pass.output(z).run();
 }
@@ -153,6 +181,8 @@ void PressureMultigrid3D::blockCycle(int level, const stream::Vector& r, stream:
   pass.define("SHARED_CELLS", (long long)cells)
       .uniformArray("u_offset", offsets)
       .uniform("u_sweeps", m_options.smoothing)
+      .uniform("u_boundarySweeps", m_options.boundarySweeps)
+      .define("BAND_WIDTH", (long long)m_options.boundaryWidth)
       .uniform("u_omega", omegaOf(level))
       .input("u_r", r)
       .output(z)
@@ -161,13 +191,14 @@ void PressureMultigrid3D::blockCycle(int level, const stream::Vector& r, stream:
 }
 
 void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vector& z, int first, bool zeroGuess,
-                                bool correct) const {
+                                bool correct, bool band) const {
   const GridLayout3D& g = grid(level);
   const int slices = g.tilesX() * g.tilesY();
   const int tiles = ((g.tileWidth() + kSweepTileX - 1) / kSweepTileX) * ((g.ny() + kSweepTileY - 1) / kSweepTileY);
   const int chunk = tiles * ((slices + 7) / 8) >= kSweepWorkgroupsWanted ? 8 : 4;
   stream::Pass pass("pressure3d/mg_sweep");
-  pass.label(correct ? "mg3d correct + sweep" : (zeroGuess ? "mg3d sweep (from 0)" : "mg3d sweep"))
+  pass.label(band ? "mg3d boundary sweep"
+                  : (correct ? "mg3d correct + sweep" : (zeroGuess ? "mg3d sweep (from 0)" : "mg3d sweep")))
       .define("SWEEP_THREADS_X", (long long)kSweepThreadsX)
       .define("SWEEP_THREADS_Y", (long long)kSweepThreadsY)
       .input("u_r", r)
@@ -185,6 +216,7 @@ void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vect
     pass.define("CORRECT").input("u_coarseZ", coarse.z);
     stream::bindGrid(pass, "u_coarse", coarse.grid);
   }
+  if (band) pass.define("BAND").input("u_band", m_bands[std::size_t(level)]);
   bindLevel(pass, level);
   pass.output(z)
       .workgroups((g.tileWidth() + kSweepTileX - 1) / kSweepTileX, (g.ny() + kSweepTileY - 1) / kSweepTileY,
@@ -194,18 +226,22 @@ void PressureMultigrid3D::sweep(int level, const stream::Vector& r, stream::Vect
 
 void PressureMultigrid3D::preSmooth(int level, const stream::Vector& r, stream::Vector& z) const {
   const bool dispatch = m_sweepDispatch && stream::Runtime::current().backend() == stream::Backend::Compute;
-  for (int s = 0; s < m_options.smoothing; ++s) {
+  // The boundary band first (McAdams et al. 2010, §4), then the whole level; the first of
+  // all sweeps starts from z = 0.
+  const int bandSweeps = m_options.boundarySweeps;
+  for (int s = 0; s < bandSweeps + m_options.smoothing; ++s) {
+    const bool band = s < bandSweeps;
     if (dispatch) {
-      sweep(level, r, z, kRed, s == 0, false);
+      sweep(level, r, z, kRed, s == 0, false, band);
     } else {
-      smooth(level, r, z, kRed, s == 0);
-      smooth(level, r, z, kBlack, false);
+      smooth(level, r, z, kRed, s == 0, band);
+      smooth(level, r, z, kBlack, false, band);
     }
   }
 }
 
 void PressureMultigrid3D::postSmooth(int level, const stream::Vector& r, stream::Vector& z, bool correct) const {
-  // The adjoint of the pre-smoothing: black first.
+  // The adjoint of the pre-smoothing: black first, the boundary band last.
   const bool dispatch = m_sweepDispatch && stream::Runtime::current().backend() == stream::Backend::Compute;
   for (int s = 0; s < m_options.smoothing; ++s) {
     if (dispatch) {
@@ -231,6 +267,14 @@ void PressureMultigrid3D::postSmooth(int level, const stream::Vector& r, stream:
       smooth(level, r, z, kBlack, false);
     }
     smooth(level, r, z, kRed, false);
+  }
+  for (int s = 0; s < m_options.boundarySweeps; ++s) {
+    if (dispatch) {
+      sweep(level, r, z, kBlack, false, false, true);
+    } else {
+      smooth(level, r, z, kBlack, false, true);
+      smooth(level, r, z, kRed, false, true);
+    }
   }
 }
 

@@ -34,8 +34,9 @@ constexpr double kNegligibleMean = 1e-6;
 std::span<const stream::EnumName<PressurePreconditioner>> pressurePreconditionerNames() { return kPreconditionerNames; }
 const char* pressurePreconditionerName(PressurePreconditioner p) { return stream::nameOf(pressurePreconditionerNames(), p); }
 
-PressureSolver3D::PressureSolver3D(const linalg::PressureMatrix3D& A, PressurePreconditioner preconditioner)
-    : m_A(&A), m_kind(preconditioner) {
+PressureSolver3D::PressureSolver3D(const linalg::PressureMatrix3D& A, PressurePreconditioner preconditioner,
+                                   PressureMultigrid3DOptions multigrid)
+    : m_A(&A), m_kind(preconditioner), m_multigrid(multigrid) {
   build();
 }
 
@@ -46,7 +47,7 @@ PressureSolver3D& PressureSolver3D::operator=(PressureSolver3D&&) noexcept = def
 void PressureSolver3D::build() {
   gl::StateGuard guard;
   switch (m_kind) {
-    case PressurePreconditioner::Multigrid: m_M = std::make_unique<PressureMultigrid3D>(*m_A); break;
+    case PressurePreconditioner::Multigrid: m_M = std::make_unique<PressureMultigrid3D>(*m_A, m_multigrid); break;
     case PressurePreconditioner::Mic0: m_M = std::make_unique<MulticolourMic0>(*m_A); break;
     case PressurePreconditioner::Jacobi: {
       stream::GridField3D inverse(m_A->grid(), m_A->name() + ".inverseDiagonal");

@@ -19,6 +19,7 @@
 //   SolverStatus s = solver.solve(b, x, {.tolerance = 1e-6f});
 #include <texstream/solvers/IterativeSolver.h>
 #include <texstream/solvers/Preconditioner.h>
+#include <texstream/solvers/multigrid/PressureMultigrid3D.h>
 #include <texstream/stream/EnumNames.h>
 
 #include <memory>
@@ -42,10 +43,11 @@ const char* pressurePreconditionerName(PressurePreconditioner p);
 
 class PressureSolver3D : public IterativeSolver {
  public:
-  /// Builds the preconditioner from A's coefficients; A must outlive the solver. After
-  /// A.update(), call update().
+  /// Builds the preconditioner from A's coefficients (the multigrid one with `multigrid`);
+  /// A must outlive the solver. After A.update(), call update().
   explicit PressureSolver3D(const linalg::PressureMatrix3D& A,
-                            PressurePreconditioner preconditioner = PressurePreconditioner::Multigrid);
+                            PressurePreconditioner preconditioner = PressurePreconditioner::Multigrid,
+                            PressureMultigrid3DOptions multigrid = {});
   ~PressureSolver3D() override;
   PressureSolver3D(PressureSolver3D&&) noexcept;
   PressureSolver3D& operator=(PressureSolver3D&&) noexcept;
@@ -66,6 +68,7 @@ class PressureSolver3D : public IterativeSolver {
   void build();
   const linalg::PressureMatrix3D* m_A;
   PressurePreconditioner m_kind;
+  PressureMultigrid3DOptions m_multigrid;
   std::unique_ptr<Preconditioner> m_M;
 };
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -20,6 +21,9 @@ struct PressureLevel {
   std::vector<double> diag;
   std::vector<std::array<double, 6>> coupling;
   std::array<linalg::CellLabel, 6> outside{};
+  /// Per cell 1 in the boundary band (markBoundaryBand), where the V-cycle's boundary sweeps
+  /// relax; empty: no band.
+  std::vector<std::uint8_t> band;
   std::size_t cell(int i, int j, int k) const { return std::size_t(i + nx * (j + ny * k)); }
   bool inside(int i, int j, int k) const { return i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz; }
 };
@@ -112,25 +116,50 @@ inline double neighbourSum3(const PressureLevel& L, const std::vector<double>& z
   return s;
 }
 
+/// The boundary band of width w (McAdams et al. 2010, §4): cells with an equation within w
+/// face steps of a cell without one or of the box's side, on every level.
+inline void markBoundaryBand(std::vector<PressureLevel>& levels, int width) {
+  for (PressureLevel& L : levels) {
+    L.band.assign(L.diag.size(), 0);
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) {
+          if (L.diag[L.cell(i, j, k)] <= 0) continue;
+          bool near = false;
+          for (int c = -width; c <= width && !near; ++c)
+            for (int b = -width; b <= width && !near; ++b)
+              for (int a = -width; a <= width && !near; ++a) {
+                if (std::abs(a) + std::abs(b) + std::abs(c) > width) continue;
+                near = !L.inside(i + a, j + b, k + c) || L.diag[L.cell(i + a, j + b, k + c)] <= 0;
+              }
+          L.band[L.cell(i, j, k)] = near ? 1 : 0;
+        }
+  }
+}
+
 /// The V-cycle of PressureMultigrid3D from z = 0, in double: over-relaxation omega on level
-/// 0, coarseOmega on the others.
+/// 0, coarseOmega on the others; on levels with a band, boundarySweeps red-black sweeps of
+/// the band's cells before the pre-smoothing and black-red after the post-smoothing.
 inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_t l, const std::vector<double>& r,
-                            std::vector<double>& z, int sweeps, double omega, double coarseOmega) {
+                            std::vector<double>& z, int sweeps, double omega, double coarseOmega,
+                            int boundarySweeps = 0) {
   const double w = l == 0 ? omega : coarseOmega;
   const PressureLevel& L = levels[l];
+  const int bandSweeps = L.band.empty() ? 0 : boundarySweeps;
   z.assign(r.size(), 0.0);
-  auto half = [&](int colour) {
+  auto half = [&](int colour, bool bandOnly) {
     std::vector<double> next = z;
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) {
           const std::size_t c = L.cell(i, j, k);
-          if (L.diag[c] <= 0 || ((i + j + k) & 1) != colour) continue;
+          if (L.diag[c] <= 0 || ((i + j + k) & 1) != colour || (bandOnly && !L.band[c])) continue;
           next[c] = z[c] + w * ((r[c] + neighbourSum3(L, z, i, j, k)) / L.diag[c] - z[c]);
         }
     z = next;
   };
-  for (int s = 0; s < sweeps; ++s) half(0), half(1);
+  for (int s = 0; s < bandSweeps; ++s) half(0, true), half(1, true);
+  for (int s = 0; s < sweeps; ++s) half(0, false), half(1, false);
   if (l + 1 < levels.size()) {
     const PressureLevel& C = levels[l + 1];
     std::vector<double> rc(C.diag.size(), 0.0), zc;
@@ -143,7 +172,7 @@ inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_
           const std::size_t p = C.cell(i / 2, j / 2, k / 2);
           if (C.diag[p] > 0) rc[p] += 0.5 * res;
         }
-    vcycleReference(levels, l + 1, rc, zc, sweeps, omega, coarseOmega);
+    vcycleReference(levels, l + 1, rc, zc, sweeps, omega, coarseOmega, boundarySweeps);
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) {
@@ -151,7 +180,8 @@ inline void vcycleReference(const std::vector<PressureLevel>& levels, std::size_
           if (L.diag[c] > 0) z[c] += zc[C.cell(i / 2, j / 2, k / 2)];
         }
   }
-  for (int s = 0; s < sweeps; ++s) half(1), half(0);
+  for (int s = 0; s < sweeps; ++s) half(1, false), half(0, false);
+  for (int s = 0; s < bandSweeps; ++s) half(1, true), half(0, true);
 }
 
 /// The levels PressureMultigrid3D builds (coarsened until the largest side is at most 2).

@@ -116,16 +116,22 @@ TEST_CASE("PressureMultigrid3D: one V-cycle matches the CPU's in double", "[gl][
       INFO(nx << "x" << ny << "x" << nz << (fractions ? " with face fractions" : ""));
       const PressureDomain3D d = test::randomDomain(nx, ny, nz, seed++, true, fractions);
       const PressureMatrix3D A(d, "A");
-      // The defaults (over-relaxed), and plain Gauss-Seidel with three sweeps.
+      // The defaults (over-relaxed, with boundary sweeps), plain Gauss-Seidel with three sweeps
+      // and none on the boundary, and one boundary sweep on the narrowest and the widest band.
       for (const solvers::PressureMultigrid3DOptions& o :
-           {solvers::PressureMultigrid3DOptions{}, solvers::PressureMultigrid3DOptions{3, 1.0f, 1.0f}}) {
-        INFO("V(" << o.smoothing << "," << o.smoothing << "), omega " << o.omega << ", coarse " << o.coarseOmega);
+           {solvers::PressureMultigrid3DOptions{}, solvers::PressureMultigrid3DOptions{3, 1.0f, 1.0f, 0, 1},
+            solvers::PressureMultigrid3DOptions{1, 1.15f, 1.3f, 1, 1},
+            solvers::PressureMultigrid3DOptions{2, 1.15f, 1.3f, 1, 3}}) {
+        INFO("V(" << o.smoothing << "," << o.smoothing << "), omega " << o.omega << ", coarse " << o.coarseOmega
+                  << ", boundary " << o.boundarySweeps << " x band " << o.boundaryWidth);
         const solvers::PressureMultigrid3D M(A, o);
-        const auto levels = test::multigridLevels(d);
+        auto levels = test::multigridLevels(d);
         REQUIRE(M.levels() == int(levels.size()));
+        if (o.boundarySweeps > 0) test::markBoundaryBand(levels, o.boundaryWidth);
         const std::vector<float> r = randomOnEquations(d, seed++);
         std::vector<double> want;
-        test::vcycleReference(levels, 0, test::toDouble(r), want, o.smoothing, o.omega, o.coarseOmega);
+        test::vcycleReference(levels, 0, test::toDouble(r), want, o.smoothing, o.omega, o.coarseOmega,
+                              o.boundarySweeps);
         CHECK(maxError(applyPreconditioner(M, A.grid(), r), want) <= 1e-4);
       }
     }
@@ -168,6 +174,19 @@ TEST_CASE("3D pressure preconditioners are symmetric and positive", "[gl][solver
     CHECK(std::abs(xMy - yMx) <= 1e-5 * (std::abs(xMy) + std::abs(yMx)));
     CHECK(dotCells(x, Mx) > 0);
     CHECK(dotCells(y, My) > 0);
+  }
+  // The multigrid cycle without boundary sweeps and with them on bands of each width.
+  for (const solvers::PressureMultigrid3DOptions& o :
+       {solvers::PressureMultigrid3DOptions{.boundarySweeps = 0}, solvers::PressureMultigrid3DOptions{.boundaryWidth = 1},
+        solvers::PressureMultigrid3DOptions{.boundarySweeps = 3, .boundaryWidth = 3}}) {
+    INFO("boundary " << o.boundarySweeps << " x band " << o.boundaryWidth);
+    const solvers::PressureMultigrid3D M(A, o);
+    const std::vector<float> x = randomOnEquations(d, 10), y = randomOnEquations(d, 11);
+    const std::vector<float> Mx = applyPreconditioner(M, A.grid(), x);
+    const std::vector<float> My = applyPreconditioner(M, A.grid(), y);
+    const double xMy = dotCells(x, My), yMx = dotCells(y, Mx);
+    CHECK(std::abs(xMy - yMx) <= 1e-5 * (std::abs(xMy) + std::abs(yMx)));
+    CHECK(dotCells(x, Mx) > 0);
   }
 }
 
@@ -319,5 +338,8 @@ TEST_CASE("PressureSolver3D: values off the equations are ignored, bad vectors a
   CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.omega = 2.0f}), Catch::Contains("omega = 2"));
   CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.coarseOmega = 0.0f}), Catch::Contains("coarseOmega = 0"));
   CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.omega = std::nanf("")}), Catch::Contains("omega = nan"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.boundarySweeps = -1}), Catch::Contains("boundarySweeps = -1"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.boundaryWidth = 0}), Catch::Contains("boundaryWidth = 0"));
+  CHECK_THROWS_WITH(solvers::PressureMultigrid3D(A, {.boundaryWidth = 4}), Catch::Contains("boundaryWidth = 4"));
   CHECK_THROWS_WITH(solvers::MulticolourMic0(A, {.tau = 1.5f}), Catch::Contains("tau = 1.5"));
 }
