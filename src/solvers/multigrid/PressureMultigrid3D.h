@@ -62,9 +62,11 @@ struct PressureMultigrid3DOptions {
   float coarseOmega = 1.3f;
   /// Red-black sweeps of the boundary band's cells before the pre-smoothing and after the
   /// post-smoothing of each level (>= 0; 0: none), and the band's width in face steps from
-  /// a cell without an equation or the grid's side (1 to 3). Chosen by CPU MGPCG iteration
-  /// counts at 32^3 to 128^3 on the bench's domains.
-  int boundarySweeps = 2;
+  /// a cell without an equation or the grid's side (1 to 3). Off by default: two sweeps on
+  /// a band two cells wide save at most one iteration of 4-11 on the bench's domains (CPU
+  /// and H200 alike) while each band sweep costs a whole pass, so MGPCG to 1e-4 took 30-60%
+  /// longer at 64^3-256^3 on an H200 (docs/performance.md).
+  int boundarySweeps = 0;
   int boundaryWidth = 2;
 };
 

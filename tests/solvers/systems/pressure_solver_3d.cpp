@@ -116,10 +116,11 @@ TEST_CASE("PressureMultigrid3D: one V-cycle matches the CPU's in double", "[gl][
       INFO(nx << "x" << ny << "x" << nz << (fractions ? " with face fractions" : ""));
       const PressureDomain3D d = test::randomDomain(nx, ny, nz, seed++, true, fractions);
       const PressureMatrix3D A(d, "A");
-      // The defaults (over-relaxed, with boundary sweeps), plain Gauss-Seidel with three sweeps
-      // and none on the boundary, and one boundary sweep on the narrowest and the widest band.
+      // The defaults (over-relaxed, no boundary sweeps), plain Gauss-Seidel with three sweeps,
+      // two boundary sweeps on a band two cells wide, and one on the narrowest and the widest.
       for (const solvers::PressureMultigrid3DOptions& o :
            {solvers::PressureMultigrid3DOptions{}, solvers::PressureMultigrid3DOptions{3, 1.0f, 1.0f, 0, 1},
+            solvers::PressureMultigrid3DOptions{2, 1.15f, 1.3f, 2, 2},
             solvers::PressureMultigrid3DOptions{1, 1.15f, 1.3f, 1, 1},
             solvers::PressureMultigrid3DOptions{2, 1.15f, 1.3f, 1, 3}}) {
         INFO("V(" << o.smoothing << "," << o.smoothing << "), omega " << o.omega << ", coarse " << o.coarseOmega
@@ -177,7 +178,7 @@ TEST_CASE("3D pressure preconditioners are symmetric and positive", "[gl][solver
   }
   // The multigrid cycle without boundary sweeps and with them on bands of each width.
   for (const solvers::PressureMultigrid3DOptions& o :
-       {solvers::PressureMultigrid3DOptions{.boundarySweeps = 0}, solvers::PressureMultigrid3DOptions{.boundaryWidth = 1},
+       {solvers::PressureMultigrid3DOptions{.boundarySweeps = 0}, solvers::PressureMultigrid3DOptions{.boundarySweeps = 2, .boundaryWidth = 1},
         solvers::PressureMultigrid3DOptions{.boundarySweeps = 3, .boundaryWidth = 3}}) {
     INFO("boundary " << o.boundarySweeps << " x band " << o.boundaryWidth);
     const solvers::PressureMultigrid3D M(A, o);
