@@ -1,9 +1,11 @@
 // Tests src/solvers/multigrid/PressureMultigrid3D.*, MulticolourMic0.* and PressureSolver3D.* (shaders/
 // pressure3d/mg_*.glsl, mic0_*.glsl): one application of each preconditioner against its CPU
 // double reference on random data and domains at awkward sizes; symmetry x.My = y.Mx and
-// positivity; PCG with each to the tolerance, checked by the true residual in double;
-// MGPCG's iterations flat over two sizes; the ghost-fluid Poisson solve on a sphere
-// second-order accurate (Gibou et al. 2002); closed regions' compatibility; bad input.
+// positivity; MIC(0)'s order natural within a period of blocks, and its PCG iterations
+// (CPU, double) within 1.5x of natural order's; PCG with each to the tolerance, checked by
+// the true residual in double; MGPCG's iterations flat over two sizes; the ghost-fluid
+// Poisson solve on a sphere second-order accurate (Gibou et al. 2002); closed regions'
+// compatibility; bad input.
 #include <catch2/catch.hpp>
 
 #include "linalg/PressureDomains.h"
