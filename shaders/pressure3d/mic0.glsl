@@ -1,24 +1,41 @@
 // The ordering and couplings of the block-multicolour MIC(0) preconditioner of the pressure
-// operator of a 3D fluid domain (solvers/stationary/MulticolourMic0.h). Blocks are one texel column
-// (four cells along x) by four rows by four slices; a block's colour is
-// (q & 1) + 2 (J & 1) + 4 (K & 1) for block (q, J = j / 4, K = k / 4), so blocks that touch
-// differ in colour, and the colours are visited in order 0 .. 7 (forward) or 7 .. 0
-// (backward). Inside a block the order is natural (x fastest, then y, then z). One pass
-// handles one colour: an invocation recomputes the part of its block that its texel depends
-// on (the texels (j', k') <= its own, its "cone"), reading what earlier colours left in the
-// texture, and writes its own texel.
+// operator of a 3D fluid domain (solvers/stationary/MulticolourMic0.h). The host defines the
+// block, MIC_BLOCK_X texel columns (4 MIC_BLOCK_X cells along x) by MIC_BLOCK_Y rows by
+// MIC_BLOCK_Z slices, and sets the period K (u_period, in blocks) along each axis. Block
+// B = (q / MIC_BLOCK_X, j / MIC_BLOCK_Y, k / MIC_BLOCK_Z) of texel (q, j, k) is in phase
+// B % K and has colour (Bx % Kx) + (By % Ky) + (Bz % Kz); the colours are visited in order
+// 0 .. Kx + Ky + Kz - 3 (forward) or the reverse (backward), and inside a block the order
+// is natural (x fastest, then y, then z). Blocks that touch differ in colour by 1, or by
+// K - 1 where two periods meet: along an axis the block beside on the - side comes earlier
+// unless this block's phase there is 0, the one on the + side only where it is K - 1. One
+// pass handles one colour: an invocation recomputes the part of its block that its texel
+// depends on (the texels (q', j', k') <= its own, its "cone"), reading what earlier colours
+// left in the texture, and writes its own texel.
 #ifndef TEXSTREAM_PRESSURE3D_MIC0_GLSL
 #define TEXSTREAM_PRESSURE3D_MIC0_GLSL
 #include "pressure3d/operator.glsl"
 
 uniform int u_colour;
+uniform ivec4 u_period;  // K along x, y, z, in blocks (w unused)
 
-int micBlockColour(ivec3 b) { return (b.x & 1) + 2 * ((b.y >> 2) & 1) + 4 * ((b.z >> 2) & 1); }
+const ivec3 kMicBlock = ivec3(MIC_BLOCK_X, MIC_BLOCK_Y, MIC_BLOCK_Z);  // in texels
+const ivec3 kMicBlockCells = ivec3(4 * MIC_BLOCK_X, MIC_BLOCK_Y, MIC_BLOCK_Z);
+#define MIC_CONE_SIZE (MIC_BLOCK_X * MIC_BLOCK_Y * MIC_BLOCK_Z)
 
-// Cells are (i, j, k); the block of a cell is (i / 4, j / 4, k / 4).
-int micCellColour(ivec3 c) { return ((c.x >> 2) & 1) + 2 * ((c.y >> 2) & 1) + 4 * ((c.z >> 2) & 1); }
-bool micSameBlock(ivec3 a, ivec3 c) { return all(equal(a >> 2, c >> 2)); }
-int micIndexInBlock(ivec3 c) { return (c.x & 3) + 4 * ((c.y & 3) + 4 * (c.z & 3)); }
+// The phase B % K of texel b's block along each axis, and the colour of phases c.
+ivec3 micPhase(ivec3 b) { return (b / kMicBlock) % u_period.xyz; }
+int micColour(ivec3 c) { return c.x + c.y + c.z; }
+// Whether the blocks beside along -x, -y, -z (lower) and +x, +y, +z (upper) come earlier.
+bvec3 micLowerEarlier(ivec3 c) { return greaterThan(c, ivec3(0)); }
+bvec3 micUpperEarlier(ivec3 c) { return equal(c, u_period.xyz - 1); }
+
+// Cells are (i, j, k) (inside the grid); the block of a cell is c / kMicBlockCells.
+int micCellColour(ivec3 c) { return micColour((c / kMicBlockCells) % u_period.xyz); }
+bool micSameBlock(ivec3 a, ivec3 c) { return all(equal(a / kMicBlockCells, c / kMicBlockCells)); }
+int micIndexInBlock(ivec3 c) {
+  ivec3 o = c % kMicBlockCells;
+  return o.x + kMicBlockCells.x * (o.y + kMicBlockCells.y * o.z);
+}
 // Whether cell a comes before its neighbour c in the ordering.
 bool micEarlier(ivec3 a, ivec3 c) {
   return micSameBlock(a, c) ? micIndexInBlock(a) < micIndexInBlock(c) : micCellColour(a) < micCellColour(c);
@@ -51,7 +68,7 @@ float micCoupling(ivec3 a, int face) {
 #endif
 }
 
-// Cone storage: texel (j', k') of the block at index j' + 4 k'.
-#define MIC_CONE_INDEX(jj, kk) ((jj) + 4 * (kk))
+// Cone storage: texel (q', j', k') of the block (offsets from its first texel).
+#define MIC_CONE_INDEX(qq, jj, kk) ((qq) + MIC_BLOCK_X * ((jj) + MIC_BLOCK_Y * (kk)))
 
 #endif

@@ -12,7 +12,7 @@ uniform sampler2D u_inverseFactor;
 uniform float u_tau;
 uniform float u_sigma;
 
-vec4 cone[16];
+vec4 cone[MIC_CONE_SIZE];
 
 void kernel(ivec2 texel) {
   ivec3 b = gridBlock(u_grid, texel);
@@ -20,39 +20,43 @@ void kernel(ivec2 texel) {
     o_out0 = vec4(0.0);  // unused tiles stay zero
     return;
   }
-  if (micBlockColour(b) != u_colour) KEEP_TEXEL();
-  ivec3 origin = ivec3(b.x, b.y & ~3, b.z & ~3);
-  int bj = b.y - origin.y, bk = b.z - origin.z;
-  for (int kk = 0; kk <= bk; ++kk) {
-    for (int jj = 0; jj <= bj; ++jj) {
-      ivec3 t = origin + ivec3(0, jj, kk);
-      vec4 result = vec4(0.0);
-      for (int m = 0; m < 4; ++m) {
-        ivec3 i = ivec3(4 * t.x + m, t.y, t.z);
-        float aii = micCell(u_diagonal, i);
-        if (aii <= 0.0 || !micInside(i)) continue;
-        float e = aii;
-        for (int f = 0; f < 6; ++f) {
-          ivec3 n = i + kMicStep[f];
-          float c = micCoupling(i, f);
-          if (c == 0.0 || !micEarlier(n, i)) continue;
-          float s = 0.0;
-          for (int g = 0; g < 6; ++g) {
-            ivec3 m2 = n + kMicStep[g];
-            if (all(equal(m2, i)) || !micInside(m2) || !micEarlier(n, m2)) continue;
-            s += micCoupling(n, g);
+  if (micColour(micPhase(b)) != u_colour) KEEP_TEXEL();
+  ivec3 origin = (b / kMicBlock) * kMicBlock;
+  ivec3 own = b - origin;
+  for (int kk = 0; kk <= own.z; ++kk) {
+    for (int jj = 0; jj <= own.y; ++jj) {
+      for (int qq = 0; qq <= own.x; ++qq) {
+        ivec3 t = origin + ivec3(qq, jj, kk);
+        vec4 result = vec4(0.0);
+        for (int m = 0; m < 4; ++m) {
+          ivec3 i = ivec3(4 * t.x + m, t.y, t.z);
+          if (!micInside(i)) continue;
+          float aii = micCell(u_diagonal, i);
+          if (aii <= 0.0) continue;
+          float e = aii;
+          for (int f = 0; f < 6; ++f) {
+            ivec3 n = i + kMicStep[f];
+            float c = micCoupling(i, f);
+            if (c == 0.0 || !micEarlier(n, i)) continue;
+            float s = 0.0;
+            for (int g = 0; g < 6; ++g) {
+              ivec3 m2 = n + kMicStep[g];
+              if (all(equal(m2, i)) || !micInside(m2) || !micEarlier(n, m2)) continue;
+              s += micCoupling(n, g);
+            }
+            // In the block: the x-neighbour in this texel is its previous cell, the others
+            // lie in the cone; elsewhere an earlier colour wrote it.
+            ivec3 nt = ivec3(n.x >> 2, n.y, n.z) - origin;
+            float inv = !micSameBlock(n, i) ? micCell(u_inverseFactor, n)
+                        : (nt.x == qq && n.x != i.x ? result[m - 1] : cone[MIC_CONE_INDEX(nt.x, nt.y, nt.z)][n.x & 3]);
+            e -= (c * c + u_tau * c * s) * inv;
           }
-          // In the block: the x-neighbour is this texel's previous cell, the others lie in
-          // the cone; elsewhere an earlier colour wrote it.
-          float inv = !micSameBlock(n, i) ? micCell(u_inverseFactor, n)
-                      : (n.x != i.x ? result[m - 1] : cone[MIC_CONE_INDEX(n.y - origin.y, n.z - origin.z)][m]);
-          e -= (c * c + u_tau * c * s) * inv;
+          if (e < u_sigma * aii) e = aii;
+          result[m] = 1.0 / e;
         }
-        if (e < u_sigma * aii) e = aii;
-        result[m] = 1.0 / e;
+        cone[MIC_CONE_INDEX(qq, jj, kk)] = result;
       }
-      cone[MIC_CONE_INDEX(jj, kk)] = result;
     }
   }
-  o_out0 = cone[MIC_CONE_INDEX(bj, bk)];
+  o_out0 = cone[MIC_CONE_INDEX(own.x, own.y, own.z)];
 }

@@ -13,8 +13,17 @@ namespace texstream::solvers {
 inline namespace stationary {
 
 namespace {
-constexpr int kColours = 8;
+static_assert(MulticolourMic0::kOrdering.cellsX % 4 == 0, "blocks are whole texels along x");
+
+/// The ordering's block and period (pressure3d/mic0.glsl).
+void setOrdering(stream::Pass& pass, const std::array<int, 3>& period) {
+  constexpr MicBlockOrdering o = MulticolourMic0::kOrdering;
+  pass.define("MIC_BLOCK_X", o.cellsX / 4)
+      .define("MIC_BLOCK_Y", o.cellsY)
+      .define("MIC_BLOCK_Z", o.cellsZ)
+      .uniform("u_period", period[0], period[1], period[2], 0);
 }
+}  // namespace
 
 MulticolourMic0::MulticolourMic0(const linalg::PressureMatrix3D& A, Options options) : m_A(&A), m_options(options) {
   const std::string title = "MulticolourMic0(\"" + A.name() + "\")";
@@ -24,6 +33,9 @@ MulticolourMic0::MulticolourMic0(const linalg::PressureMatrix3D& A, Options opti
   if (!(options.sigma >= 0.0f && options.sigma < 1.0f)) {
     throw std::invalid_argument(title + ": sigma = " + text::formatNumber(options.sigma) + ", needs 0 <= sigma < 1");
   }
+  const stream::GridLayout3D& g = A.grid();
+  m_period = {kOrdering.period(g.nx(), kOrdering.cellsX), kOrdering.period(g.ny(), kOrdering.cellsY),
+              kOrdering.period(g.nz(), kOrdering.cellsZ)};
   gl::StateGuard guard;
   m_inverseFactor = stream::GridField3D(A.grid(), A.name() + ".mic0");
   update();
@@ -31,7 +43,7 @@ MulticolourMic0::MulticolourMic0(const linalg::PressureMatrix3D& A, Options opti
 
 void MulticolourMic0::update() {
   gl::StateGuard guard;
-  for (int colour = 0; colour < kColours; ++colour) {
+  for (int colour = 0; colour < colours(); ++colour) {
     stream::Pass pass("pressure3d/mic0_factor");
     pass.label("mic0 factor")
         .inPlace()
@@ -40,6 +52,7 @@ void MulticolourMic0::update() {
         .uniform("u_tau", m_options.tau)
         .uniform("u_sigma", m_options.sigma)
         .output(m_inverseFactor);
+    setOrdering(pass, m_period);
     m_A->bindOperator(pass);
     pass.run();
   }
@@ -54,7 +67,7 @@ void MulticolourMic0::apply(const stream::Vector& r, stream::Vector& z) const {
   }
   gl::StateGuard guard;
   stream::GridField3D y = stream::GridField3D::temporary(m_A->grid(), "mic0.y");
-  for (int colour = 0; colour < kColours; ++colour) {
+  for (int colour = 0; colour < colours(); ++colour) {
     stream::Pass pass("pressure3d/mic0_forward");
     pass.label("mic0 forward")
         .inPlace()
@@ -63,11 +76,12 @@ void MulticolourMic0::apply(const stream::Vector& r, stream::Vector& z) const {
         .input("u_y", y)
         .uniform("u_colour", colour)
         .output(y);
+    setOrdering(pass, m_period);
     m_A->bindOperator(pass);
     pass.run();
   }
   // z may be r: r is no longer read.
-  for (int colour = kColours - 1; colour >= 0; --colour) {
+  for (int colour = colours() - 1; colour >= 0; --colour) {
     stream::Pass pass("pressure3d/mic0_backward");
     pass.label("mic0 backward")
         .inPlace()
@@ -76,6 +90,7 @@ void MulticolourMic0::apply(const stream::Vector& r, stream::Vector& z) const {
         .input("u_z", z)
         .uniform("u_colour", colour)
         .output(z);
+    setOrdering(pass, m_period);
     m_A->bindOperator(pass);
     pass.run();
   }

@@ -5,6 +5,8 @@
 // cell by cell on whole-grid vectors (x fastest, 0 on cells without an equation).
 #include "linalg/PressureDomains.h"
 
+#include <texstream/solvers/stationary/MulticolourMic0.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -191,67 +193,90 @@ inline std::vector<PressureLevel> multigridLevels(const linalg::PressureDomain3D
   return levels;
 }
 
-/// Block-multicolour order of MulticolourMic0: (colour of the 4x4x4 block, block, index in it).
-inline std::int64_t micOrderKey(const PressureLevel& L, int i, int j, int k) {
-  const int colour = ((i >> 2) & 1) + 2 * ((j >> 2) & 1) + 4 * ((k >> 2) & 1);
-  const std::int64_t block = (i >> 2) + std::int64_t(L.nx) * ((j >> 2) + std::int64_t(L.ny) * (k >> 2));
-  const int inside = (i & 3) + 4 * ((j & 3) + 4 * (k & 3));
-  return (std::int64_t(colour) * std::int64_t(L.nx * L.ny * L.nz) + block) * 64 + inside;
+/// Block-multicolour order of MulticolourMic0 (o: MulticolourMic0::kOrdering): (colour of
+/// the block, block, index in it).
+inline std::int64_t micOrderKey(const PressureLevel& L, const solvers::MicBlockOrdering& o, int i, int j, int k) {
+  const int bx = i / o.cellsX, by = j / o.cellsY, bz = k / o.cellsZ;
+  const int colour = bx % o.period(L.nx, o.cellsX) + by % o.period(L.ny, o.cellsY) + bz % o.period(L.nz, o.cellsZ);
+  const std::int64_t block = bx + std::int64_t(L.nx) * (by + std::int64_t(L.ny) * bz);
+  const int inside = i % o.cellsX + o.cellsX * (j % o.cellsY + o.cellsY * (k % o.cellsZ));
+  return (std::int64_t(colour) * std::int64_t(L.nx * L.ny * L.nz) + block) * (o.cellsX * o.cellsY * o.cellsZ) + inside;
 }
 
-/// z = M^-1 r for MIC(0) in the order `key` (cells with an equation), in double: the factor
-/// e_i = A_ii - sum_e (c_ie^2 + tau c_ie s_e) / e_e (e_i = A_ii below sigma A_ii), then
-/// the forward and backward substitutions.
-inline std::vector<double> mic0Reference(const PressureLevel& L, const std::vector<std::int64_t>& key, double tau,
-                                         double sigma, const std::vector<double>& r) {
-  const std::size_t n = L.diag.size();
-  std::vector<std::size_t> order;
-  for (std::size_t c = 0; c < n; ++c) {
-    if (L.diag[c] > 0) order.push_back(c);
+/// Natural order (x fastest): the order Bridson's MIC(0) runs in.
+inline std::int64_t naturalOrderKey(const PressureLevel& L, int i, int j, int k) { return std::int64_t(L.cell(i, j, k)); }
+
+/// MIC(0) in the order `key` (cells with an equation), in double: the factor
+/// e_i = A_ii - sum_e (c_ie^2 + tau c_ie s_e) / e_e (e_i = A_ii below sigma A_ii), and
+/// z = M^-1 r by the forward and backward substitutions.
+class Mic0Reference {
+ public:
+  Mic0Reference(const PressureLevel& L, const std::vector<std::int64_t>& key, double tau, double sigma)
+      : m_L(&L), m_key(key), m_e(L.diag.size(), 0.0) {
+    for (std::size_t c = 0; c < L.diag.size(); ++c) {
+      if (L.diag[c] > 0) m_order.push_back(c);
+    }
+    std::sort(m_order.begin(), m_order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+    for (std::size_t c : m_order) {
+      double v = L.diag[c];
+      for (int f = 0; f < 6; ++f) {
+        const double cie = L.coupling[c][std::size_t(f)];
+        if (cie == 0) continue;
+        const std::size_t nb = neighbour(c, f);
+        if (key[nb] > key[c]) continue;
+        double s = 0;
+        for (int g = 0; g < 6; ++g) {
+          if (L.coupling[nb][std::size_t(g)] == 0) continue;
+          const std::size_t m = neighbour(nb, g);
+          if (m != c && key[m] > key[nb]) s += L.coupling[nb][std::size_t(g)];
+        }
+        v -= (cie * cie + tau * cie * s) / m_e[nb];
+      }
+      m_e[c] = v < sigma * L.diag[c] ? L.diag[c] : v;
+    }
   }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
-  auto neighbour = [&](std::size_t c, int f) {
+
+  std::vector<double> apply(const std::vector<double>& r) const {
+    const PressureLevel& L = *m_L;
+    std::vector<double> y(r.size(), 0.0), z(r.size(), 0.0);
+    for (std::size_t c : m_order) {
+      double v = r[c];
+      for (int f = 0; f < 6; ++f) {
+        const double cie = L.coupling[c][std::size_t(f)];
+        if (cie != 0 && m_key[neighbour(c, f)] < m_key[c]) v += cie * y[neighbour(c, f)];
+      }
+      y[c] = v / m_e[c];
+    }
+    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
+      const std::size_t c = *it;
+      double v = 0;
+      for (int f = 0; f < 6; ++f) {
+        const double cie = L.coupling[c][std::size_t(f)];
+        if (cie != 0 && m_key[neighbour(c, f)] > m_key[c]) v += cie * z[neighbour(c, f)];
+      }
+      z[c] = y[c] + v / m_e[c];
+    }
+    return z;
+  }
+
+ private:
+  std::size_t neighbour(std::size_t c, int f) const {
+    const PressureLevel& L = *m_L;
     const int i = int(c % std::size_t(L.nx)), j = int(c / std::size_t(L.nx) % std::size_t(L.ny)),
               k = int(c / std::size_t(L.nx * L.ny));
     return L.cell(i + kStep3[f][0], j + kStep3[f][1], k + kStep3[f][2]);
-  };
-  std::vector<double> e(n, 0.0);
-  for (std::size_t c : order) {
-    double v = L.diag[c];
-    for (int f = 0; f < 6; ++f) {
-      const double cie = L.coupling[c][std::size_t(f)];
-      if (cie == 0) continue;
-      const std::size_t nb = neighbour(c, f);
-      if (key[nb] > key[c]) continue;
-      double s = 0;
-      for (int g = 0; g < 6; ++g) {
-        if (L.coupling[nb][std::size_t(g)] == 0) continue;
-        const std::size_t m = neighbour(nb, g);
-        if (m != c && key[m] > key[nb]) s += L.coupling[nb][std::size_t(g)];
-      }
-      v -= (cie * cie + tau * cie * s) / e[nb];
-    }
-    e[c] = v < sigma * L.diag[c] ? L.diag[c] : v;
   }
-  std::vector<double> y(n, 0.0), z(n, 0.0);
-  for (std::size_t c : order) {
-    double v = r[c];
-    for (int f = 0; f < 6; ++f) {
-      const double cie = L.coupling[c][std::size_t(f)];
-      if (cie != 0 && key[neighbour(c, f)] < key[c]) v += cie * y[neighbour(c, f)];
-    }
-    y[c] = v / e[c];
-  }
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const std::size_t c = *it;
-    double v = 0;
-    for (int f = 0; f < 6; ++f) {
-      const double cie = L.coupling[c][std::size_t(f)];
-      if (cie != 0 && key[neighbour(c, f)] > key[c]) v += cie * z[neighbour(c, f)];
-    }
-    z[c] = y[c] + v / e[c];
-  }
-  return z;
+
+  const PressureLevel* m_L;
+  std::vector<std::int64_t> m_key;
+  std::vector<std::size_t> m_order;  ///< cells with an equation, in order
+  std::vector<double> m_e;
+};
+
+/// z = M^-1 r for MIC(0) in the order `key` (Mic0Reference).
+inline std::vector<double> mic0Reference(const PressureLevel& L, const std::vector<std::int64_t>& key, double tau,
+                                         double sigma, const std::vector<double>& r) {
+  return Mic0Reference(L, key, tau, sigma).apply(r);
 }
 
 }  // namespace texstream::test
