@@ -29,17 +29,17 @@ Sizes sizesFor(Preset p) {
   switch (p) {
     case Preset::Quick:  // llvmpipe on 2 cores: the whole run in well under a minute
       s = {.vector = 65536, .grid2d = 128, .grid3d = 24, .banded = 65536, .dense = 256, .point = 16384,
-           .pointPerRow = 8, .cgGrid = 16, .cgIterations = 10, .pressure3d = {16}, .pressure3dNaturalMic = 16, .pressure3dEigen = 16, .fluid3d = {16}};
+           .pointPerRow = 8, .cgGrid = 16, .cgIterations = 10, .pressure3d = {16}, .pressure3dNaturalMic = 16, .pressure3dEigen = 16, .pressure3dCusparseIc0 = 16, .fluid3d = {16}};
       break;
     case Preset::Default:  // desktop GPU: 1024^2-texel vectors
       s = {.vector = std::size_t(4) << 20, .grid2d = 2048, .grid3d = 160, .banded = std::size_t(4) << 20,
            .dense = 2048, .point = std::size_t(1) << 20, .pointPerRow = 8, .cgGrid = 64, .cgIterations = 30,
-           .pressure3d = {64, 128}, .pressure3dNaturalMic = 128, .pressure3dEigen = 128, .fluid3d = {64, 128}};
+           .pressure3d = {64, 128}, .pressure3dNaturalMic = 128, .pressure3dEigen = 128, .pressure3dCusparseIc0 = 128, .fluid3d = {64, 128}};
       break;
     case Preset::Full:  // data-centre GPU: 4096^2-texel vectors (GPU.md)
       s = {.vector = std::size_t(64) << 20, .grid2d = 8192, .grid3d = 256, .banded = std::size_t(16) << 20,
            .dense = 8192, .point = std::size_t(4) << 20, .pointPerRow = 8, .cgGrid = 100, .cgIterations = 200,
-           .pressure3d = {64, 128, 256}, .pressure3dNaturalMic = 128, .pressure3dEigen = 64, .fluid3d = {128, 256}};
+           .pressure3d = {64, 128, 256}, .pressure3dNaturalMic = 128, .pressure3dEigen = 64, .pressure3dCusparseIc0 = 128, .fluid3d = {128, 256}};
       break;
   }
   return s;

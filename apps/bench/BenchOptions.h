@@ -29,6 +29,8 @@ struct Sizes {
   std::vector<int> pressure3d;  ///< 3D pressure solves on n^3 grids
   int pressure3dNaturalMic = 0; ///< natural-order MIC(0) on the CPU up to this n
   int pressure3dEigen = 0;      ///< the Eigen IC-CG peer up to this n
+  int pressure3dCusparseIc0 = 0; ///< the cuSPARSE IC(0)-CG peer up to this n (its analysis
+                                 ///< and triangular solves take minutes at 256^3)
   std::vector<int> fluid3d;     ///< 3D fluid steps on n^3 grids
 };
 Sizes sizesFor(Preset p);

@@ -8,9 +8,9 @@
 // 1e-8 (the recurrence residual; float CG's true residual stops near 1e-7), the residual
 // reduction per two iterations, and the true residual of the 1e-4 solution in double.
 // Peers on the same matrix and right-hand side (the unknowns only): Eigen's CG with
-// IncompleteCholesky (CPU, double) and cuSPARSE CG with Jacobi and with IC(0); and the
-// iterations of MIC(0) in natural order (CPU, double), which the multicolour order trades
-// for parallel passes.
+// IncompleteCholesky (CPU, double) and cuSPARSE CG with Jacobi and with IC(0), each up to
+// the preset's size for it (Sizes); and the iterations of MIC(0) in natural order (CPU,
+// double), which the multicolour order trades for parallel passes.
 #include "BenchCase.h"
 #include "CudaPeers.h"
 #include "EigenPeers.h"
@@ -324,6 +324,7 @@ void runPressure3D(BenchContext& ctx) {
         const std::pair<const char*, Peer> cudaPeers[] = {{"cusparse_jacobi_cg", &cuda::jacobiPcg},
                                                           {"cusparse_ic0_cg", &cuda::ic0Pcg}};
         for (const auto& [name, peer] : cudaPeers) {
+          if (std::string(name) == "cusparse_ic0_cg" && n > ctx.sizes.pressure3dCusparseIc0) continue;
           std::vector<float> x;
           int looseIt = 0, tightIt = 0;
           double setupMs = 0, unused = 0;
