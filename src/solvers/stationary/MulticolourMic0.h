@@ -17,7 +17,10 @@
 // run backwards. A grid of at most K blocks along each axis gets natural order's M exactly.
 // Each colour of the factorisation and of the two substitutions is one pass (Kx + Ky + Kz
 // - 2 each), in which every texel recomputes the part of its block it depends on
-// (shaders/pressure3d/mic0.glsl), so a texel's work does not grow with K. Point-wise
+// (shaders/pressure3d/mic0.glsl), so a texel's work does not grow with K, but a pass costs
+// about as much as a whole-grid pass whatever the colour's share (each warp holds a few of
+// the colour's texels, each walking its block's cone serially): from 128^3 on an
+// application is slower than eight colours' (docs/performance.md). Point-wise
 // colourings (red-black, eight colours) need 2.5-5x the iterations of the natural order on
 // the tested domains, eight parity colours of these blocks (K = 2) about 1.6x, larger
 // blocks (8 x 8 x 4, K = 2) still 1.5x at 64^3; periods of K >= 4 blocks stay under 1.5x
