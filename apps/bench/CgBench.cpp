@@ -52,7 +52,8 @@ void runCg(BenchContext& ctx) {
     const std::string op = checkEvery == k ? "cg_iteration" : "cg_iteration.check" + std::to_string(checkEvery);
     for (stream::Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);
-      const Timing t = timeCgIterations(A, b, x, k, checkEvery, ctx.timing, op);
+      std::string breakdown;
+      const Timing t = timeCgIterations(A, b, x, k, checkEvery, ctx.timing, op, &breakdown);
       // Written per iteration: q, x and r, p (one texture each) and two reductions.
       const double written = 4 * texelBytes(n) + 2 * reductionBytesWritten(layout, backend);
       Row row = makeRow(op, stream::backendName(backend), n, t, A.bytesPerApply() + vectorBytesPerIteration(n),
@@ -61,7 +62,7 @@ void runCg(BenchContext& ctx) {
       row.tolerance = kCgTolerance;
       row.peerCandidates = peers;
       row.note = std::to_string(k) + " iterations per solve, checkEvery " + std::to_string(checkEvery) +
-                 ", set-up included";
+                 ", set-up included" + breakdown;
       ctx.add(std::move(row));
     }
   }

@@ -7,7 +7,7 @@
 namespace texstream::bench {
 
 Timing timeCgIterations(const linalg::LinearOperator& A, const stream::Vector& b, stream::Vector& x, int k, int checkEvery,
-                        const TimingSpec& spec, const std::string& op) {
+                        const TimingSpec& spec, const std::string& op, std::string* breakdown) {
   solvers::CgOptions options;
   options.tolerance = 0.0f;
   options.maxIterations = k;
@@ -26,7 +26,11 @@ Timing timeCgIterations(const linalg::LinearOperator& A, const stream::Vector& b
     throw std::runtime_error(op + ": the solver stopped after " + std::to_string(status.iterations) + " of " +
                              std::to_string(k) + " iterations: " + status.message);
   // x is the solver's initial guess, so it starts at zero rather than poisoned.
-  solve();
+  if (breakdown) {
+    *breakdown = passBreakdown(solve);
+  } else {
+    solve();
+  }
   return t;
 }
 

@@ -239,14 +239,16 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
     for (Backend backend : ctx.backends) {
       stream::BackendScope scope(backend);
       const std::string op = "cg_iteration." + f.op + "." + tag;
-      const Timing t = timeCgIterations(f.internal(), b, x, k, k, ctx.timing, op);
+      std::string breakdown;
+      const Timing t = timeCgIterations(f.internal(), b, x, k, k, ctx.timing, op, &breakdown);
       const double ni = double(f.layout().size());
       Row row = makeRow(op, stream::backendName(backend), n, t, f.internal().bytesPerApply() + 52.0 * ni,
                         4 * 16.0 * double(f.layout().texels()), f.internal().flopsPerApply() + 10.0 * ni);
       row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
       row.tolerance = cgTolerance;
       row.peerCandidates = cgPeers;
-      row.note = matrixNote + std::to_string(k) + " iterations per solve, " + f.note + ", internal order" + toleranceNote;
+      row.note = matrixNote + std::to_string(k) + " iterations per solve, " + f.note + ", internal order" + toleranceNote +
+                 breakdown;
       ctx.add(std::move(row));
     }
   }
