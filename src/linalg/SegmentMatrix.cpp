@@ -36,6 +36,16 @@ constexpr std::int64_t kSpanGroupsPerRow = 512;
 /// for segments of k entries: 1 for short ones.
 int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
 
+/// Whether the compute product runs the per-group program (sparse/spmv_segment.glsl, K a
+/// #define) rather than the span kernel: for a matrix of one group of short rows (a mesh's,
+/// where merging leaves one K) it is one pass either way, and with K known the compiler
+/// unrolls the segment. On the 1M-vertex mesh (K = 6, H200) the per-group program takes
+/// 26.6 µs against the span kernel's 32.8 µs (docs/performance.md, h200-sparse.json).
+/// With two groups or more the span kernel's one dispatch beats a pass per group.
+bool productPerGroup(const SegmentLayout& layout) {
+  return layout.groups.size() == 1 && productLanes(layout.groups.front().k) == 1;
+}
+
 /// The user row of CSR entry e of `pattern`.
 std::int32_t entryRow(const Csr& pattern, std::size_t e) {
   const auto it = std::upper_bound(pattern.rowPtr.begin(), pattern.rowPtr.end(), std::int64_t(e));
@@ -289,7 +299,7 @@ void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool
   const stream::Layout& layout = internalLayout();
   gl::StateGuard guard;
   stream::Runtime& rt = stream::Runtime::current();
-  if (rt.backend() == stream::Backend::Compute) {
+  if (rt.backend() == stream::Backend::Compute && !productPerGroup(m_layout)) {
     // Every group in one dispatch (sparse/spmv_segment_spans.glsl).
     const SpanDispatch& d = spanDispatch();
     if (d.spans == 0) return;

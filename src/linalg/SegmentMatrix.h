@@ -31,7 +31,10 @@
 // #define), and splits segments of 16 or more entries over 4 or 8 invocations per texel:
 // the coarse levels of aggregation multigrid have rows of 30 to 120 entries and too few
 // texels to hide one invocation's chain of K gathers, and their many groups spent more time
-// between dependent dispatches than in them.
+// between dependent dispatches than in them. A matrix of one group of short rows (fewer
+// than 16 entries: a mesh's) keeps the per-group program on the compute backend too, one
+// pass either way, K a #define (faster: SegmentMatrix.cpp, productPerGroup); its fused
+// product and dot (applyInternalAndDot) is the span kernel's.
 //
 // Internal order: rows sorted by decreasing off-diagonal count, placed in texels either
 //  - GroupRectangles: in reading order, so each count group is a contiguous run of texels

@@ -524,7 +524,9 @@ TEST_CASE("SegmentMatrix: a compute product of more than one row of workgroups (
   stream::registerKernelSource("test/store_dot",
                                "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n");
   // A tridiagonal matrix of 540,007 rows: 135,002 texels of short segments at 256 texels a
-  // workgroup, 528 workgroups, more than the 512 of one row of the dispatch grid.
+  // workgroup, 528 workgroups, more than the 512 of one row of the dispatch grid (the span
+  // kernel's fused product and dot; the product alone of this one group is the per-group
+  // program's).
   const std::size_t n = 540007;
   std::vector<std::int64_t> r, c;
   std::vector<double> v;
