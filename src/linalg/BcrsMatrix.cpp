@@ -160,7 +160,7 @@ void BcrsMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
 double BcrsMatrix::bytesPerApply() const {
   const double B = m_options.blockSize;
   const double texels = double(internalLayout().texels());
-  return double(m_storedBlocks) * (B * B * 4 + 4) + double(m_blocks) * 16 + texels * (16 + 16);
+  return double(m_storedBlocks) * (B * B * 4 + 4) + texels * (16 + 16);
 }
 
 double BcrsMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }

@@ -72,8 +72,8 @@ class BcrsMatrix : public PermutedMatrix {
   /// block count reaches 2^24 (indices are exact floats).
   BcrsMatrix(const Csr& A, std::string name, BcrsOptions options = {});
 
-  /// Block values, block columns, row texels, x once per block (a texel for B = 4, half
-  /// a texel for B = 2) and y.
+  /// Stored block values and columns (padding included: the kernel reads it), x once and
+  /// y: the gathers of x per block come from caches.
   double bytesPerApply() const override;
   /// 2 x the stored non-zeros of A (useful work only, as Buatois et al. count).
   double flopsPerApply() const override;

@@ -444,8 +444,8 @@ void SegmentMatrix::applyOffDiagonal(const stream::Vector& x, stream::Vector& y)
 
 double SegmentMatrix::bytesPerApply() const {
   const double texels = double(internalLayout().texels());
-  // diagonal, x's own texel, R (4 bytes), y; values and C texels; one float of x per slot.
-  return texels * (16 + 16 + 4 + 16) + double(m_layout.valueTexels) * (16 + 16 + 4 * 4);
+  // diagonal, x once, R (4 bytes), y; values and C texels.
+  return texels * (16 + 16 + 4 + 16) + double(m_layout.valueTexels) * (16 + 16);
 }
 
 double SegmentMatrix::flopsPerApply() const { return 2.0 * double(rows() + m_layout.offDiagonalNonZeros); }

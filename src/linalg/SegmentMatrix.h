@@ -109,8 +109,8 @@ class SegmentMatrix : public PermutedMatrix {
   const gl::Texture& offDiagonalTails() const;
   const stream::Vector& diagonalTails() const;
 
-  /// Bytes of one internal product: diagonal, R, values and C texels read, x read once
-  /// per entry (4 bytes) plus its own texel, y written (padded entries included).
+  /// Bytes of one internal product: diagonal, R, values and C texels read (padded entries
+  /// included), x once, y written; the gathers of x per entry come from caches.
   double bytesPerApply() const override;
   /// Stored non-zeros (diagonal n plus off-diagonal entries, padding excluded).
   double flopsPerApply() const override;
