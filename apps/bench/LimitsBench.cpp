@@ -161,12 +161,46 @@ const char* kStepFragment =
     "out vec4 o_value;\n"
     "void main() { o_value = texelFetch(u_x, ivec2(gl_FragCoord.xy), 0) + vec4(1.0); }\n";
 
+/// The raw chain of kChain dependent passes over side x side texels: "limits.<backend>_pass"
+/// at 16 x 16 (the latency), `suffix` names a larger side's row.
+void rawPassChain(BenchContext& ctx, stream::Backend backend, int side, const std::string& suffix);
+
 void passLatency(BenchContext& ctx, stream::Backend backend) {
+  rawPassChain(ctx, backend, 16, "");
+  // A dependent pass over 500 x 500 texels (1M elements, the CG and multigrid rows' size):
+  // latency and bytes together, what a million-unknown kernel's pass cannot go below.
+  if (backend == stream::Backend::Compute) rawPassChain(ctx, backend, 500, "_1m");
+  // The same chain through texstream's Pass (axpy on 1024 elements).
+  const char* name = backend == stream::Backend::Compute ? "compute" : "fragment";
+  stream::BackendScope scope(backend);
+  stream::Vector x(stream::Layout::forSize(1024), "bench.latency.x");
+  stream::Vector one(stream::Layout::forSize(1024), "bench.latency.one");
+  one.upload(std::vector<float>(1024, 1.0f));
+  x.setZero();
+  auto passes = [&] {
+    for (int i = 0; i < kChain; ++i) linalg::axpy(1.0f, one, x);
+  };
+  Timing t = timeGl(passes, ctx.timing);
+  t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.passes /= kChain, t.reps *= kChain;
+  Row row = makeRow("overhead.pass", name, 1024, t, 0, 0, 0);
+  x.setZero();
+  {
+    gl::StateGuard guard;
+    passes();
+  }
+  std::vector<float> got = x.download();
+  row.maxRelErr = maxRelativeError(got, std::vector<double>(got.size(), double(kChain)));
+  row.tolerance = 0;
+  row.note = "texstream Pass (axpy, 1024 elements), " + std::to_string(kChain) + " dependent passes, per pass";
+  ctx.add(std::move(row));
+}
+
+void rawPassChain(BenchContext& ctx, stream::Backend backend, int side, const std::string& suffix) {
   stream::Runtime& rt = stream::Runtime::current();
   const bool compute = backend == stream::Backend::Compute;
   const char* name = compute ? "compute" : "fragment";
-  gl::Texture a(16, 16, gl::TextureFormat::RGBA32F, "bench.latency.a");
-  gl::Texture b(16, 16, gl::TextureFormat::RGBA32F, "bench.latency.b");
+  gl::Texture a(side, side, gl::TextureFormat::RGBA32F, "bench.latency.a");
+  gl::Texture b(side, side, gl::TextureFormat::RGBA32F, "bench.latency.b");
   a.fill(0.0f);
   // Stages built one by one: a conditional over two braced Program temporaries trips GCC
   // 12's false -Wmaybe-uninitialized in their strings' destructors.
@@ -178,17 +212,18 @@ void passLatency(BenchContext& ctx, stream::Backend backend) {
     stages.push_back({GL_FRAGMENT_SHADER, stream::Runtime::current().caps().glslHeader(330, 300), {{"<bench pass step>", kStepFragment, 1}}});
   }
   gl::Program program(compute ? "bench limits.pass compute" : "bench limits.pass fragment", std::move(stages));
+  const int groups = (side + 15) / 16;
   auto chain = [&] {
     glUseProgram(program.id());
     glUniform1i(program.uniformLocation("u_x"), 0);
-    if (!compute) glBindVertexArray(rt.emptyVertexArray().id()), glViewport(0, 0, 16, 16);
+    if (!compute) glBindVertexArray(rt.emptyVertexArray().id()), glViewport(0, 0, side, side);
     for (int i = 0; i < kChain; ++i) {
       gl::Texture& from = i % 2 ? b : a;
       gl::Texture& to = i % 2 ? a : b;
       gl::StateGuard::bindTexture(0, GL_TEXTURE_2D, from.id());
       if (compute) {
         gl::StateGuard::bindImage(1, to.id(), GL_WRITE_ONLY, GL_RGBA32F);
-        glDispatchCompute(1, 1, 1);
+        glDispatchCompute(GLuint(groups), GLuint(groups), 1);
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       } else {
         rt.framebuffer().bindForDrawing({&to});
@@ -196,46 +231,22 @@ void passLatency(BenchContext& ctx, stream::Backend backend) {
       }
     }
   };
-  auto perPass = [](Timing t) {
-    t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.passes /= kChain, t.reps *= kChain;
-    return t;
-  };
+  Timing t = timeGl(chain, ctx.timing);
+  t.ms /= kChain, t.wallMs /= kChain, t.submitMs /= kChain, t.passes /= kChain, t.reps *= kChain;
+  const double texels = double(side) * double(side);
+  Row row = makeRow(std::string("limits.") + name + "_pass" + suffix, name, std::size_t(4 * texels), t,
+                    32.0 * texels, 16.0 * texels, 0);
+  a.fill(0.0f);
   {
-    const Timing t = perPass(timeGl(chain, ctx.timing));
-    Row row = makeRow(std::string("limits.") + name + "_pass", name, 1024, t, 0, 0, 0);
-    a.fill(0.0f);
-    {
-      gl::StateGuard guard;
-      chain();
-    }
-    // kChain (even) steps of +1 from zero end in a.
-    row.maxRelErr = errorAgainst(a, std::vector<double>(1024, double(kChain)));
-    row.tolerance = 0;
-    row.note = "raw GL: " + std::to_string(kChain) + " dependent passes over 16x16 texels, per pass";
-    ctx.add(std::move(row));
+    gl::StateGuard guard;
+    chain();
   }
-  {
-    stream::BackendScope scope(backend);
-    stream::Vector x(stream::Layout::forSize(1024), "bench.latency.x");
-    stream::Vector one(stream::Layout::forSize(1024), "bench.latency.one");
-    one.upload(std::vector<float>(1024, 1.0f));
-    x.setZero();
-    auto passes = [&] {
-      for (int i = 0; i < kChain; ++i) linalg::axpy(1.0f, one, x);
-    };
-    const Timing t = perPass(timeGl(passes, ctx.timing));
-    Row row = makeRow("overhead.pass", name, 1024, t, 0, 0, 0);
-    x.setZero();
-    {
-      gl::StateGuard guard;
-      passes();
-    }
-    std::vector<float> got = x.download();
-    row.maxRelErr = maxRelativeError(got, std::vector<double>(got.size(), double(kChain)));
-    row.tolerance = 0;
-    row.note = "texstream Pass (axpy, 1024 elements), " + std::to_string(kChain) + " dependent passes, per pass";
-    ctx.add(std::move(row));
-  }
+  // kChain (even) steps of +1 from zero end in a.
+  row.maxRelErr = errorAgainst(a, std::vector<double>(std::size_t(4 * texels), double(kChain)));
+  row.tolerance = 0;
+  row.note = "raw GL: " + std::to_string(kChain) + " dependent passes over " + std::to_string(side) + "x" +
+             std::to_string(side) + " texels, per pass";
+  ctx.add(std::move(row));
 }
 
 }  // namespace
