@@ -110,10 +110,13 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
   f->matrix = std::move(segment);
   f->view = std::make_unique<linalg::PermutedMatrix::Internal>(*f->matrix);
   f->op = std::string("segment.") + linalg::packingName(packing) + (variant.empty() ? "" : "_" + variant);
-  char note[160];
-  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f%s%s", f->segment->layout().groups.size(),
-                f->segment->layout().passesPerApply(), f->segment->layout().paddingRatio(), o.interleave ? ", interleaved segments" : "",
-                o.mergeBelow == 0 ? ", no group merging" : "");
+  char note[200];
+  std::snprintf(note, sizeof note, "%zu groups, %d passes, padding %.3f, %s segments%s; compute product: %s",
+                f->segment->layout().groups.size(), f->segment->layout().passesPerApply(),
+                f->segment->layout().paddingRatio(), f->segment->layout().interleaved ? "interleaved" : "consecutive",
+                o.mergeBelow == 0 ? ", no group merging" : "",
+                f->segment->computeProductPerGroup() ? "one program per group (with a fused dot: the span kernel)"
+                                                     : "the span kernel");
   f->note = note;
   return f;
 }

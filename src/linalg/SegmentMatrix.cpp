@@ -40,7 +40,7 @@ int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
 /// #define) rather than the span kernel: for a matrix of one group of short rows (a mesh's,
 /// where merging leaves one K) it is one pass either way, and with K known the compiler
 /// unrolls the segment. On the 1M-vertex mesh (K = 6, H200) the per-group program takes
-/// 26.6 µs against the span kernel's 32.8 µs (docs/performance.md, h200-sparse.json).
+/// 26.5 µs against the span kernel's 33.4 µs (docs/performance.md).
 /// With two groups or more the span kernel's one dispatch beats a pass per group.
 bool productPerGroup(const SegmentLayout& layout) {
   return layout.groups.size() == 1 && productLanes(layout.groups.front().k) == 1;
@@ -292,6 +292,8 @@ void SegmentMatrix::bindSpanProduct(stream::Pass& p, const stream::Vector& x, bo
   p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_spans", d.spans);
   p.storage(1, m_spanTable->id());
 }
+
+bool SegmentMatrix::computeProductPerGroup() const { return productPerGroup(m_layout); }
 
 void SegmentMatrix::applyGroups(const stream::Vector& x, stream::Vector& y, bool withDiagonal,
                                 const std::string& what) const {

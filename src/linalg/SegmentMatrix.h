@@ -137,6 +137,10 @@ class SegmentMatrix : public PermutedMatrix {
   // ---- The layout, the textures and the CSR <-> texel mapping (Bolz §3.1.2) ---------
   /// Groups, shapes, shifts and the entry <-> slot mapping (SegmentLayout.h).
   const SegmentLayout& layout() const { return m_layout; }
+  /// Whether the compute backend's product (applyInternal, apply) runs one program per
+  /// group, K a #define (a matrix of one group of rows shorter than 16 entries), rather
+  /// than the span kernel that takes every group in one dispatch; chosen from the layout.
+  bool computeProductPerGroup() const;
   /// The diagonal texture (internalLayout()), for passes that compute a_ii on the GPU.
   gl::Texture& mutableDiagonal() {
     m_hasTails = false;

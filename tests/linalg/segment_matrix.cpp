@@ -245,8 +245,31 @@ TEST_CASE("SegmentMatrix: small groups join larger ones (one pass for a near-reg
   REQUIRE(A.layout().groups.size() == 1);
   REQUIRE(A.layout().groups[0].k == 6);
   REQUIRE(B.layout().groups.size() >= 2);
+  // On the compute backend one group of short rows runs one program per group, more
+  // groups the span kernel: both are checked here.
+  REQUIRE(A.computeProductPerGroup());
+  REQUIRE_FALSE(B.computeProductPerGroup());
   checkProduct(A, csr, 12);
   checkProduct(B, csr, 13);
+}
+
+TEST_CASE("SegmentMatrix: one group of long rows keeps the span kernel's lanes", "[gl][linalg][segment]") {
+  TEXSTREAM_FOR_EACH_BACKEND();
+  // 20 off-diagonal entries in every row of a cyclic band: one group, K = 20 (4 lanes).
+  const std::size_t n = 997;
+  std::vector<std::int64_t> r, c;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::int64_t d = -10; d <= 10; ++d) {
+      r.push_back(std::int64_t(i)), c.push_back((std::int64_t(i) + d + std::int64_t(n)) % std::int64_t(n));
+    }
+  }
+  const auto v = test::randomFloats(r.size(), 43);
+  const Csr csr = Csr::fromTriplets(n, n, r, c, test::toDouble(v));
+  const SegmentMatrix A(csr, "band20");
+  REQUIRE(A.layout().groups.size() == 1);
+  REQUIRE(A.layout().groups[0].k == 20);
+  REQUIRE_FALSE(A.computeProductPerGroup());
+  checkProduct(A, csr, 14);
 }
 
 TEST_CASE("SegmentMatrix: empty rows, zero matrix, n = 1, diagonal only", "[gl][linalg][segment]") {
