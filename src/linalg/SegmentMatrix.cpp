@@ -39,9 +39,8 @@ int productLanes(int k) { return k >= 32 ? 8 : k >= 16 ? 4 : 1; }
 /// Whether the compute product runs the per-group program (sparse/spmv_segment.glsl, K a
 /// #define) rather than the span kernel: for a matrix of one group of short rows (a mesh's,
 /// where merging leaves one K) it is one pass either way, and with K known the compiler
-/// unrolls the segment. On the 1M-vertex mesh (K = 6, H200) the per-group program takes
-/// 26.5 µs against the span kernel's 33.4 µs (docs/performance.md).
-/// With two groups or more the span kernel's one dispatch beats a pass per group.
+/// unrolls the segment; with two groups or more the span kernel's one dispatch beats a
+/// pass per group (docs/performance.md, "Sparse matrices").
 bool productPerGroup(const SegmentLayout& layout) {
   return layout.groups.size() == 1 && productLanes(layout.groups.front().k) == 1;
 }
