@@ -49,6 +49,14 @@ const HostPixelStore kHostPixelStore[] = {
     {GL_UNPACK_IMAGE_HEIGHT, 7, false}, {GL_UNPACK_SKIP_IMAGES, 1, false},  {GL_UNPACK_SWAP_BYTES, 1, true},
     {GL_UNPACK_LSB_FIRST, 1, true}};
 
+// "prefix" followed by v in decimal. Appended rather than "literal" + std::to_string(v):
+// GCC 12 warns falsely (-Wstringop-overflow) on that operator+ inlined here.
+std::string numbered(const char* prefix, unsigned v) {
+  std::string label(prefix);
+  label += std::to_string(v);
+  return label;
+}
+
 // Everything the host set, read back from GL.
 std::map<std::string, std::vector<GLint>> snapshot(const gl::Capabilities& caps) {
   std::map<std::string, std::vector<GLint>> s;
@@ -89,14 +97,14 @@ std::map<std::string, std::vector<GLint>> snapshot(const gl::Capabilities& caps)
   }
   for (const HostPixelStore& p : kHostPixelStore) {
     if (p.desktopOnly && caps.es) continue;
-    ints(("pixel store 0x" + std::to_string(p.name)).c_str(), p.name, 1);
+    ints(numbered("pixel store ", p.name).c_str(), p.name, 1);
   }
   GLint active = 0;
   glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
   for (int unit = 0; unit < 8; ++unit) {
     glActiveTexture(GLenum(GL_TEXTURE0 + unit));
-    ints(("texture 2D unit " + std::to_string(unit)).c_str(), GL_TEXTURE_BINDING_2D, 1);
-    ints(("texture 2D array unit " + std::to_string(unit)).c_str(), GL_TEXTURE_BINDING_2D_ARRAY, 1);
+    ints(numbered("texture 2D unit ", unsigned(unit)).c_str(), GL_TEXTURE_BINDING_2D, 1);
+    ints(numbered("texture 2D array unit ", unsigned(unit)).c_str(), GL_TEXTURE_BINDING_2D_ARRAY, 1);
   }
   glActiveTexture(GLenum(active));
   if (caps.storageBuffers) {
@@ -104,14 +112,14 @@ std::map<std::string, std::vector<GLint>> snapshot(const gl::Capabilities& caps)
     for (GLuint i = 0; i < 2; ++i) {
       GLint b = 0;
       glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &b);
-      s["shader storage binding " + std::to_string(i)] = {b};
+      s[numbered("shader storage binding ", i)] = {b};
     }
   }
   if (caps.imageLoadStore) {
     for (GLuint i = 0; i < 2; ++i) {
       GLint b = 0;
       glGetIntegeri_v(GL_IMAGE_BINDING_NAME, i, &b);
-      s["image unit " + std::to_string(i)] = {b};
+      s[numbered("image unit ", i)] = {b};
     }
   }
   return s;
