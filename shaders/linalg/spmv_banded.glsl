@@ -1,7 +1,7 @@
 // y = A x for A stored as DIAGONALS diagonals (Krüger & Westermann §44.2.2, fig. 44-3):
 // layer k of u_diagonals holds A(i, i + u_offsets[k]) at element i, in y's layout, so
 // output texel t adds diag_k[4t..4t+3] * x[4t + off_k .. 4t + off_k + 3]. Entries whose
-// column leaves [0, n) are stored as zero, and fetchElements reads 0 outside x, so
+// column leaves [0, n) are stored as zero, and diagonalElements reads 0 outside x, so
 // nothing wraps; the diagonals' zero padding keeps y's padding zero.
 // DOUBLE_FLOAT_RESIDUAL: r = b - A x instead, with x = u_x + u_xLo and b = u_bHi + u_bLo
 // double-float pairs, summed in double-float arithmetic and rounded to float at the end
@@ -16,11 +16,11 @@ uniform sampler2D u_bLo;
 
 void kernel(ivec2 texel) {
 #ifdef DOUBLE_FLOAT_RESIDUAL
-  int e = 4 * texelIndex(texel, u_width);
+  ivec2 base = bandedBase(texel);
   vec4 hi = texelFetch(u_bHi, texel, 0), lo = texelFetch(u_bLo, texel, 0);
   for (int k = 0; k < DIAGONALS; ++k) {
-    dfAddProduct(hi, lo, -texelFetch(u_diagonals, ivec3(texel, k), 0), fetchElements(u_x, e + u_offsets[k]),
-                 fetchElements(u_xLo, e + u_offsets[k]));
+    dfAddProduct(hi, lo, -texelFetch(u_diagonals, ivec3(texel, k), 0), diagonalElements(u_x, base, k),
+                 diagonalElements(u_xLo, base, k));
   }
   o_out0 = hi + lo;
 #else

@@ -123,15 +123,10 @@ void BandedMatrix::apply(const stream::Vector& x, stream::Vector& y) const { app
 void BandedMatrix::applyAs(const std::string& title, const stream::Vector& x, stream::Vector& y) const {
   gl::StateGuard guard;
   requireApplyShapes(title, rowLayout(), cols(), x, y);
-  stream::Pass("linalg/spmv_banded")
-      .label(title + ".apply")
-      .define("DIAGONALS", (long long)m_offsets.size())
-      .input("u_diagonals", m_diagonals)
-      .input("u_x", x)
-      .uniformArray("u_offsets", m_offsets)
-      .uniform("u_width", rowLayout().width())
-      .output(y)
-      .run();
+  stream::Pass pass("linalg/spmv_banded");
+  pass.label(title + ".apply").input("u_diagonals", m_diagonals).input("u_x", x);
+  setShifts(title, pass, x.layout());
+  pass.output(y).run();
 }
 
 void BandedMatrix::applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
@@ -153,13 +148,8 @@ void BandedMatrix::applyAndDotAs(const std::string& title, const stream::Vector&
   // One dispatch over y's whole texture (x shares its layout, so texel t of y meets texel
   // t of x).
   stream::Pass pass(stream::composeReductionKernel("linalg/spmv_banded_dot", epilogue.include, 1));
-  pass.label(title + ".apply + dot")
-      .define("DIAGONALS", (long long)m_offsets.size())
-      .input("u_diagonals", m_diagonals)
-      .input("u_x", x)
-      .uniformArray("u_offsets", m_offsets)
-      .uniform("u_width", rowLayout().width())
-      .output(y);
+  pass.label(title + ".apply + dot").input("u_diagonals", m_diagonals).input("u_x", x).output(y);
+  setShifts(title, pass, x.layout());
   runProductWithDot(pass, rowLayout(), epilogue, m_dotScratch, name() + ".dot_scratch");
 }
 
@@ -172,19 +162,43 @@ void BandedMatrix::residualAs(const std::string& title, const DoubleFloatVector&
                               stream::Vector& r) const {
   gl::StateGuard guard;
   requireResidualShapes(title, rowLayout(), cols(), b, x, r);
-  stream::Pass("linalg/spmv_banded")
-      .label(title + ".residualInDoubleFloat")
-      .define("DIAGONALS", (long long)m_offsets.size())
+  stream::Pass pass("linalg/spmv_banded");
+  pass.label(title + ".residualInDoubleFloat")
       .define("DOUBLE_FLOAT_RESIDUAL")
       .input("u_diagonals", m_diagonals)
       .input("u_x", x.hi())
       .input("u_xLo", x.lo())
       .input("u_bHi", b.hi())
-      .input("u_bLo", b.lo())
-      .uniformArray("u_offsets", m_offsets)
-      .uniform("u_width", rowLayout().width())
-      .output(r)
-      .run();
+      .input("u_bLo", b.lo());
+  setShifts(title, pass, x.hi().layout());
+  pass.output(r).run();
+}
+
+void BandedMatrix::setShifts(const std::string& title, stream::Pass& pass, const stream::Layout& xLayout) const {
+  const long long width = xLayout.width();
+  std::vector<int> shifts;
+  std::string remainders;
+  for (int off : m_offsets) {
+    // Texel shift floor(off / 4) and element remainder off - 4 floor(off / 4) in [0, 4).
+    const long long texels = off >= 0 ? off / 4 : -((3 - (long long)off) / 4);
+    const long long remainder = off - 4 * texels;
+    // Row and column shift, the column in [0, width): floor division again.
+    const long long rows = texels >= 0 ? texels / width : -((width - 1 - texels) / width);
+    const long long columns = texels - rows * width;
+    if (width > 65535 || rows < -32768 || rows > 32767) {
+      throw gl::Error(title + ": x's layout " + xLayout.describe() + " is too large to pack offset " +
+                      std::to_string(off) + "'s texel shift (width at most 65535, at most 32767 rows)");
+    }
+    shifts.push_back(int(rows * 65536 + columns));
+    remainders += (remainders.empty() ? "" : ",") + std::to_string(remainder);
+  }
+  pass.define("DIAGONALS", (long long)m_offsets.size())
+      .define("BANDED_REMAINDERS", remainders)
+      .uniformArray("u_shift", shifts)
+      .uniform("u_xSize", xLayout.width(), xLayout.height());
+  if (xLayout.width() != rowLayout().width()) {
+    pass.define("X_WIDTH_DIFFERS").uniform("u_width", rowLayout().width());
+  }
 }
 
 double BandedMatrix::bytesPerApply() const {

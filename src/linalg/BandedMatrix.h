@@ -5,8 +5,9 @@
 //                                              are dropped when building)
 // The diagonals are the layers of one GL_TEXTURE_2D_ARRAY; apply() is one pass whose
 // kernel (spmv_banded.glsl, the number of diagonals a #define) multiplies each layer
-// with x shifted by the offset: x read with fetchElements(u_x, 4 t + offset) (K&W
-// §44.3.3: "we perform the shift with a texture coordinate transformation"). diagonal()
+// with x shifted by the offset: elements 4 t + offset .. + 3 of x for output texel t (K&W
+// §44.3.3: "we perform the shift with a texture coordinate transformation"), the shift
+// split into rows and columns of x's texture on the host. diagonal()
 // gives the offset-0 diagonal (zeros if there is none).
 #include <texstream/gl/Buffer.h>
 #include <texstream/gl/Texture.h>
@@ -16,6 +17,10 @@
 
 #include <string>
 #include <vector>
+
+namespace texstream::stream {
+class Pass;
+}
 
 namespace texstream::linalg {
 
@@ -61,6 +66,10 @@ class BandedMatrix : public StoredMatrix {
                      const stream::Epilogue& epilogue) const;
   void residualAs(const std::string& title, const DoubleFloatVector& b, const DoubleFloatVector& x,
                   stream::Vector& r) const;
+  /// The kernel's diagonal shifts for an x in xLayout (linalg/spmv_banded_product.glsl):
+  /// DIAGONALS, BANDED_REMAINDERS, u_shift, u_xSize and, where x's width is not y's,
+  /// X_WIDTH_DIFFERS and u_width.
+  void setShifts(const std::string& title, stream::Pass& pass, const stream::Layout& xLayout) const;
 
   std::vector<int> m_offsets;
   gl::Texture m_diagonals;
