@@ -115,7 +115,7 @@ std::unique_ptr<Format> segmentFormat(const linalg::Csr& A, linalg::SegmentPacki
                 f->segment->layout().groups.size(), f->segment->layout().passesPerApply(),
                 f->segment->layout().paddingRatio(), f->segment->layout().interleaved ? "interleaved" : "consecutive",
                 o.mergeBelow == 0 ? ", no group merging" : "",
-                f->segment->computeProductPerGroup() ? "one program per group (with a fused dot: the span kernel)"
+                f->segment->computeProductPerGroup() ? "one program per group, the fused dot too"
                                                      : "the span kernel");
   f->note = note;
   return f;

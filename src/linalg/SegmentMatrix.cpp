@@ -4,6 +4,7 @@
 #include <texstream/linalg/SegmentMatrix.h>
 
 #include <texstream/linalg/DoubleFloatVector.h>
+#include <texstream/linalg/FusedProductDot.h>
 #include <texstream/linalg/LargeArrays.h>
 #include <texstream/linalg/OperatorShapes.h>
 #include <texstream/linalg/RowBlocks.h>
@@ -422,6 +423,20 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
   }
   requireInternalProduct(x, y, "applyInternalAndDot");
   gl::StateGuard guard;
+  if (productPerGroup(m_layout) && m_layout.groups.front().texels == internalLayout().texels()) {
+    // One group over every texel: the per-group program's product with the fold, one
+    // dispatch of 16 x 16 workgroups (sparse/spmv_segment_dot.glsl).
+    const SegmentGroup& g = m_layout.groups.front();
+    stream::Pass p(stream::composeReductionKernel("sparse/spmv_segment_dot", epilogue.include, 1));
+    p.define("K", g.k).define("DIAGONAL", 1).label("spmv_segment K=" + std::to_string(g.k) + " + dot");
+    p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
+    p.input("u_columns", m_columns);
+    p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_offset", 0);
+    p.uniform("u_stride", g.stride).output(y);
+    if (!m_dotScratch) m_dotScratch = std::make_unique<gl::Buffer>();
+    runProductWithDot(p, internalLayout(), epilogue, *m_dotScratch, name() + ".dot_scratch");
+    return;
+  }
   const SpanDispatch& d = spanDispatch();
   const int total = d.groupsX * d.groupsY;
   if (!m_dotScratch) {

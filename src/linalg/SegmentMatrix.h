@@ -33,8 +33,9 @@
 // texels to hide one invocation's chain of K gathers, and their many groups spent more time
 // between dependent dispatches than in them. A matrix of one group of short rows (fewer
 // than 16 entries: a mesh's) keeps the per-group program on the compute backend too, one
-// pass either way, K a #define (faster: SegmentMatrix.cpp, productPerGroup); its fused
-// product and dot (applyInternalAndDot) is the span kernel's.
+// pass either way, K a #define (faster: SegmentMatrix.cpp, productPerGroup), and so does
+// its fused product and dot (applyInternalAndDot, sparse/spmv_segment_dot.glsl) when the
+// group covers the whole texture.
 //
 // Internal order: rows sorted by decreasing off-diagonal count, placed in texels either
 //  - GroupRectangles: in reading order, so each count group is a contiguous run of texels
@@ -176,7 +177,7 @@ class SegmentMatrix : public PermutedMatrix {
   gl::Texture m_valueTails;       // allocated the first time tails are kept
   stream::Vector m_diagonalTails;
   bool m_hasTails = false;
-  mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup
+  mutable std::unique_ptr<gl::Buffer> m_dotScratch;  // applyInternalAndDot: counter + a float per workgroup (of one path)
   /// The compute product's span table (sparse/spmv_segment_spans.glsl): one entry per
   /// rectangle of each group, built at the first compute product.
   struct SpanDispatch {

@@ -479,27 +479,14 @@ TEST_CASE("SegmentMatrix: bad input gives clear errors", "[gl][linalg][segment]"
   REQUIRE_THROWS_WITH(SegmentMatrix(randomRows(20, 5, 1), "T", tiles), Catch::Contains("power of two"));
 }
 
-TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)) matches CPU double",
-          "[gl][linalg][segment][compute]") {
-  test::context();
-  stream::BackendScope compute(stream::Backend::Compute);  // fused reductions are compute-only
+/// A.applyAndDot against CPU double: y and the epilogue's y . x, twice (the counter must be
+/// ready for a second product), in internal and in user order; bad vectors are refused.
+void checkFusedDot(const SegmentMatrix& A, const Csr& csr, std::uint64_t seed) {
   // An epilogue that stores its value, the way CG's alpha/beta step consumes w . u.
   stream::registerKernelSource("test/store_dot",
                                "void epilogue(float value) { imageStore(EPILOGUE_IMAGE0, ivec2(0), vec4(value)); }\n");
-  const std::size_t n = GENERATE(1, 7, 97, 1000, 4099);
-  // The dot is folded into the product's one dispatch: rows of up to 40 entries (one
-  // invocation or 4 or 8 lanes a texel) and up to 150 (longer than a fragment pass takes).
-  // Both packings, both segment layouts.
-  const int maxPerRow = GENERATE(40, 150);
-  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
-  const bool interleave = GENERATE(false, true);
-  INFO("n = " << n << ", rows up to " << maxPerRow << " entries, " << linalg::packingName(packing)
-              << (interleave ? ", interleaved" : ", consecutive"));
-  const Csr csr = randomRows(n, maxPerRow, 900 + n);
-  SegmentOptions options = packingOption(packing);
-  options.interleave = interleave;
-  const SegmentMatrix A(csr, "A", options);
-  const auto xs = test::randomFloats(n, 901);
+  const std::size_t n = csr.rows;
+  const auto xs = test::randomFloats(n, seed);
   const auto yRef = csr.multiply(test::toDouble(xs));
   double dotRef = 0;
   for (std::size_t i = 0; i < n; ++i) dotRef += yRef[i] * double(xs[i]);
@@ -511,7 +498,7 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
   Vector x = A.makeInternalVector("xi"), y = A.makeInternalVector("yi");
   A.toInternal(xUser, x);
   stream::Scalar result("dot", std::nanf(""));
-  for (int repeat = 0; repeat < 2; ++repeat) {  // the counter must be ready for a second product
+  for (int repeat = 0; repeat < 2; ++repeat) {
     result.write(std::nanf(""));
     A.internal().applyAndDot(x, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
     A.toUser(y, yUser);
@@ -538,6 +525,49 @@ TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)
   }
   REQUIRE_THROWS_WITH(A.internal().applyAndDot(x, x, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }}),
                       Catch::Contains("y must not be x"));
+}
+
+TEST_CASE("SegmentMatrix: the product with a fused dot (y = A x, epilogue(y . x)) matches CPU double",
+          "[gl][linalg][segment][compute]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);  // fused reductions are compute-only
+  const std::size_t n = GENERATE(1, 7, 97, 1000, 4099);
+  // The dot is folded into the product's one dispatch: rows of up to 40 entries (one
+  // invocation or 4 or 8 lanes a texel) and up to 150 (longer than a fragment pass takes).
+  // Both packings, both segment layouts.
+  const int maxPerRow = GENERATE(40, 150);
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const bool interleave = GENERATE(false, true);
+  INFO("n = " << n << ", rows up to " << maxPerRow << " entries, " << linalg::packingName(packing)
+              << (interleave ? ", interleaved" : ", consecutive"));
+  const Csr csr = randomRows(n, maxPerRow, 900 + n);
+  SegmentOptions options = packingOption(packing);
+  options.interleave = interleave;
+  const SegmentMatrix A(csr, "A", options);
+  checkFusedDot(A, csr, 901);
+}
+
+TEST_CASE("SegmentMatrix: a mesh's one group takes the per-group program's fused product and dot",
+          "[gl][linalg][segment][compute]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);
+  // Triangulated grids (6 neighbours inside, fewer on the border: merged into one group of
+  // K = 6 over the whole texture), at sizes whose texture has a partial last workgroup.
+  const auto [nx, ny] = GENERATE(std::pair<std::size_t, std::size_t>{2, 2}, std::pair<std::size_t, std::size_t>{13, 11},
+                                 std::pair<std::size_t, std::size_t>{67, 61});
+  const SegmentPacking packing = GENERATE(SegmentPacking::GroupRectangles, SegmentPacking::IdenticalTiles);
+  const bool interleave = GENERATE(false, true);
+  INFO(nx << " x " << ny << " grid, " << linalg::packingName(packing) << (interleave ? ", interleaved" : ", consecutive"));
+  Csr csr = meshLaplacian(nx, ny, 0.5);
+  const auto v = test::randomFloats(csr.values.size(), 905);
+  for (std::size_t e = 0; e < v.size(); ++e) csr.values[e] = double(v[e]);  // unsymmetric values, same pattern
+  SegmentOptions options = packingOption(packing);
+  options.interleave = interleave;
+  const SegmentMatrix A(csr, "mesh", options);
+  REQUIRE(A.layout().groups.size() == 1);
+  REQUIRE(A.layout().groups[0].texels == A.internalLayout().texels());
+  REQUIRE(A.computeProductPerGroup());
+  checkFusedDot(A, csr, 906);
 }
 
 TEST_CASE("SegmentMatrix: a compute product of more than one row of workgroups (2D dispatch)",
