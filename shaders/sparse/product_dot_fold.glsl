@@ -1,10 +1,10 @@
 // The dot-product half of a sparse product fused with y . x (sparse/spmv_segment_spans.glsl,
-// sparse/spmv_bcrs_dot.glsl): every invocation of a 16 x 16 workgroup hands foldDot() its
-// texel's share of y . x; the workgroup sums them in shared memory and writes the sum to
-// its own slot u_groupBase + (its index) of the scratch buffer, and the last workgroup of
-// all the product's dispatches (a counter the dispatches share says which) folds the slots
-// and calls epilogue(value) once, as reduce/workgroup.glsl does within one dispatch.
-// Several dispatches run in order, each behind a storage barrier.
+// sparse/product_dot_whole_texture.glsl): every invocation of a workgroup of 256 hands
+// foldDot() its texels' share of y . x; the workgroup sums them in shared memory and
+// writes the sum to its own slot u_groupBase + (its index) of the scratch buffer, and the
+// last workgroup of all the product's dispatches (a counter the dispatches share says
+// which) folds the slots and calls epilogue(value) once, as reduce/workgroup.glsl does
+// within one dispatch. Several dispatches run in order, each behind a storage barrier.
 #ifndef TEXSTREAM_SPARSE_PRODUCT_DOT_FOLD_GLSL
 #define TEXSTREAM_SPARSE_PRODUCT_DOT_FOLD_GLSL
 

@@ -3,6 +3,10 @@
 // product of one output texel (sparse/spmv_bcrs_dot.glsl, linalg/spmv_banded_dot.glsl). x
 // is in y's layout, so y . x pairs texel with texel; the workgroups' partial sums are folded
 // by sparse/product_dot_fold.glsl, whose last workgroup calls epilogue(value) once.
+// The grid is at most Runtime::reductionGroups() workgroups (linalg/FusedProductDot.cpp),
+// each stepping over 16 x 16 tiles of texels (a 2D grid stride, as reduce/workgroup.glsl
+// does): a workgroup ends with the fold, whose atomic round trip holds its slot, so the
+// fold is paid once per resident workgroup instead of once per tile.
 // u_image0 is y.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "sparse/product_dot_fold.glsl"
@@ -10,15 +14,20 @@ layout(local_size_x = 16, local_size_y = 16) in;
 uniform ivec2 u_size;  // y's (and x's) texture size in texels
 
 void main() {
-  ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
+  ivec2 first = ivec2(gl_GlobalInvocationID.xy);
+  ivec2 stride = ivec2(gl_NumWorkGroups.xy) * 16;
   float part = 0.0;
-  if (texel.x < u_size.x && texel.y < u_size.y) {  // no early return: every invocation meets the barriers
-    // x's texel is fetched before the product's gathers, not after them: fetched last, its
-    // latency comes on top of every invocation's (docs/performance.md).
-    vec4 xHere = texelFetch(u_x, texel, 0);
-    vec4 y = PRODUCT(texel);
-    imageStore(u_image0, texel, y);
-    part = dot(y, xHere);
+  // No early return: every invocation meets the fold's barriers.
+  for (int ty = first.y; ty < u_size.y; ty += stride.y) {
+    for (int tx = first.x; tx < u_size.x; tx += stride.x) {
+      ivec2 texel = ivec2(tx, ty);
+      // x's texel is fetched before the product's gathers, not after them: fetched last,
+      // its latency comes on top of every invocation's (docs/performance.md).
+      vec4 xHere = texelFetch(u_x, texel, 0);
+      vec4 y = PRODUCT(texel);
+      imageStore(u_image0, texel, y);
+      part += dot(y, xHere);
+    }
   }
   foldDot(part);
 }

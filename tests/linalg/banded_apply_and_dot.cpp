@@ -122,6 +122,21 @@ TEST_CASE("StencilMatrix: the fused product and dot, over more workgroups than o
   // invocations each fold more than one partial.
   const RandomBanded big = randomBanded(262147, 9);
   checkFused(big.gpu, big.csr, 262147, 10);
+  // A grid of fewer workgroups than tiles (Runtime::reductionGroups caps it): each
+  // workgroup steps over several tiles, rows of them and, with one group row, all of them.
+  stream::Runtime& rt = stream::Runtime::current();
+  struct RestoreGroups {
+    stream::Runtime& rt;
+    int groups;
+    ~RestoreGroups() { rt.setReductionGroups(groups); }
+  } restore{rt, rt.reductionGroups()};
+  for (int cap : {40, 1}) {
+    INFO("reductionGroups " << cap);
+    rt.setReductionGroups(cap);
+    checkFused(big.gpu, big.csr, 262147, 11);
+    const linalg::StencilMatrix A = linalg::StencilMatrix::poisson3D(13, 7, 5, "P3small");
+    checkFused(A, Csr::poisson3D(13, 7, 5), A.rows(), 12);
+  }
 }
 
 TEST_CASE("BandedMatrix: applyAndDot refuses vectors it cannot pair", "[gl][linalg][banded][compute]") {
