@@ -442,6 +442,8 @@ void CurvatureFlow::solveStepMixed(double lambdaDt) {
   // is for double-float CG (continueInDoubleFloat).
   solvers::CgOptions floatPhase = m_options.cg;
   floatPhase.maxIterations = (*m_options.cg.maxIterations + 1) / 2;
+  // Blocking unless asked (CurvatureFlowOptions::cg says why), as the single flow's cg.
+  floatPhase.asynchronousCheck = floatPhase.asynchronousCheck.value_or(false);
   m_lastSolve = solvers::cg(m_positions.layout(), host, *m_operator, floatPhase, M, updates);
   if (m_lastSolve.outcome == solvers::Outcome::NonFinite) return;  // step() restores the GPU positions
   if (!m_lastSolve.converged()) continueInDoubleFloat(system, x, offDiagonal, diagonal);

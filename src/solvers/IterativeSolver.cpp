@@ -18,6 +18,7 @@ IterationLimits resolveLimits(const std::string& solver, const IterativeOptions&
     throw std::invalid_argument(solver + ": firstCheck must be >= 1, got " + std::to_string(limits.firstCheck));
   }
   limits.fixed = options.fixedIterations;
+  limits.asynchronousCheck = options.asynchronousCheck.value_or(defaults.asynchronousCheck);
   limits.tolerance = limits.fixed ? 0.0 : double(options.tolerance);
   return limits;
 }

@@ -45,9 +45,13 @@ struct IterativeOptions {
   /// when checkEvery > maxIterations, and then nothing is read back), and no set-up work
   /// that only a convergence test needs (each solver says what it skips).
   bool fixedIterations = false;
-  /// cg: read the checks without stalling (ConjugateGradient.h). The other solvers read
-  /// theirs blocking.
-  bool asynchronousCheck = false;
+  /// cg and mixed-precision cg: read the checks without stalling (ConjugateGradient.h):
+  /// no read-back waits for the GPU, and a solve runs up to 2 checkEvery - 1 iterations
+  /// past its convergence. Unset: the solver's default (IterationDefaults): on for
+  /// mixed-precision cg, whose solves to 1e-10 run hundreds of iterations; off for cg,
+  /// whose warm-started solves of a few iterations would overshoot by more than a
+  /// read-back costs. The other solvers read theirs blocking.
+  std::optional<bool> asynchronousCheck;
   /// cg: when the updated residual says converged, form the true residual b - A x once (one
   /// product and a read-back) and judge by it (SolverStatus.h, holdToTrueResidual):
   /// Converged where it meets the tolerance, else Stagnated at float precision.
@@ -70,6 +74,7 @@ struct IterativeOptions {
 struct IterationDefaults {
   int maxIterations;
   int checkEvery;
+  bool asynchronousCheck = false;
 };
 
 /// IterativeOptions with the solver's defaults filled in and checked.
@@ -79,6 +84,7 @@ struct IterationLimits {
   int checkEvery = 1;
   int firstCheck = 1;
   bool fixed = false;
+  bool asynchronousCheck = false;
   /// Whether iteration k is checked: 0 (the initial residual), each checkEvery-th from
   /// firstCheck on, and the cap unless fixed.
   bool due(int k) const {

@@ -10,6 +10,7 @@
 #include <texstream/gl/Error.h>
 #include <texstream/linalg/StencilMatrix.h>
 #include <texstream/solvers/krylov/ConjugateGradient.h>
+#include <texstream/solvers/krylov/MixedPrecisionCg.h>
 #include <texstream/solvers/stationary/EnhancedBlockJacobi.h>
 #include <texstream/solvers/multigrid/GridStencil.h>
 #include <texstream/solvers/IterativeSolver.h>
@@ -43,6 +44,12 @@ TEST_CASE("resolveLimits fills each solver's defaults and refuses bad options", 
   CHECK(cg.maxIterations == 1000);
   CHECK(cg.checkEvery == 8);
   CHECK(cg.tolerance == Approx(1e-6));
+  // Checks: blocking for cg, asynchronous for mixed-precision cg unless asked otherwise.
+  CHECK_FALSE(cg.asynchronousCheck);
+  CHECK(solvers::resolveLimits("cg", {.asynchronousCheck = true}, solvers::kCgDefaults).asynchronousCheck);
+  CHECK(solvers::resolveLimits("mixed", {}, solvers::kMixedPrecisionCgDefaults).asynchronousCheck);
+  CHECK_FALSE(
+      solvers::resolveLimits("mixed", {.asynchronousCheck = false}, solvers::kMixedPrecisionCgDefaults).asynchronousCheck);
   const solvers::IterationLimits mg = solvers::resolveLimits("mg", {}, solvers::kMultigridDefaults);
   CHECK(mg.maxIterations == 100);
   CHECK(mg.checkEvery == 1);

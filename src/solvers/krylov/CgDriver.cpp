@@ -92,7 +92,7 @@ CgDriver::CgDriver(CgSystem* system, const IterationLimits& limits, const Iterat
     : m_sys(system), m_limits(limits), m_recorder(recorder), m_rr(stream::Scalar::temporary("cg.rr")),
       m_check(stream::Scalar::temporary("cg.check")), m_restartsLeft(options.restartOnDrift ? kMaxRestarts : 0),
       m_checkTrueResidual(options.checkTrueResidual), m_recurrenceTarget(limits.tolerance) {
-  if (options.asynchronousCheck && system) m_readback = std::make_unique<stream::ScalarReadback>();
+  if (limits.asynchronousCheck && system) m_readback = std::make_unique<stream::ScalarReadback>();
 }
 
 SolverStatus CgDriver::finish(const Verdict& v) {

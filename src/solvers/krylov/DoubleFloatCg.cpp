@@ -209,7 +209,7 @@ SolverStatus doubleFloatCg(const linalg::LinearOperator& A, const DoubleFloatVec
                            const IterativeOptions& options, const stream::Vector* weight) {
   const std::string where = "doubleFloatCg(" + text::quoted(A.name()) + ")";
   if (options.fixedIterations) throw std::invalid_argument(where + ": fixed iterations are not supported");
-  if (options.asynchronousCheck) throw std::invalid_argument(where + ": asynchronous checks are not supported");
+  if (options.asynchronousCheck.value_or(false)) throw std::invalid_argument(where + ": asynchronous checks are not supported");
   const IterationLimits limits = resolveLimits("doubleFloatCg", options, kDoubleFloatCgDefaults);
   if (!(options.tolerance > 0 && options.tolerance < 1)) {
     throw std::invalid_argument(where + ": tolerance must be in (0, 1), got " + text::formatNumber(options.tolerance));

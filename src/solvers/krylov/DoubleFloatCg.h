@@ -46,8 +46,8 @@ inline constexpr IterationDefaults kDoubleFloatCgDefaults{20000, 16};
 /// Solves A x = b (A square and SPD, with LinearOperator::applyInDoubleFloat), x holding
 /// the initial guess; b, x and the weight in the layout of A's products. options:
 /// tolerance (||r|| / ||b||, r the recurrence residual, then checked against b - A x),
-/// maxIterations, checkEvery, backend, onCheck; fixedIterations and asynchronousCheck are
-/// not supported (std::invalid_argument). weight: nullptr, or a preconditioner's inverse
+/// maxIterations, checkEvery, backend, onCheck; fixedIterations and asynchronousCheck = true
+/// are not supported (std::invalid_argument). weight: nullptr, or a preconditioner's inverse
 /// diagonal (JacobiPreconditioner::inverseDiagonal(), geometry::VertexJacobi). Throws
 /// gl::Error on shapes and operators without the pair product; failures are in the status.
 /// A reordered matrix (solvers/krylov/InternalOrder.h) is solved in its internal order.

@@ -48,13 +48,15 @@ namespace texstream::solvers {
 inline namespace krylov {
 
 /// The unset fields of mixed-precision cg's options: 20000 iterations in all, a check
-/// every 8.
-inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8};
+/// every 8, read asynchronously (its solves run hundreds of iterations, so the at most 15
+/// past convergence cost less than a blocking read-back every 8: docs/performance.md).
+inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8, true};
 
 /// Solves A x = b in mixed precision, x and b double-float pairs on the GPU (x: the initial
 /// guess), the defect formed by LinearOperator::residualInDoubleFloat. options: tolerance
 /// (the true residual's, in (0, 1)), maxIterations (in all), checkEvery, asynchronousCheck
-/// (checks read without stalling the GPU; replacements up to checkEvery iterations later),
+/// (unset: on; checks read without stalling the GPU, replacements up to checkEvery
+/// iterations later),
 /// backend, onCheck (the float recurrence residual at each check); fixedIterations,
 /// checkTrueResidual and restartOnDrift are not used. updates: innerTolerance (the
 /// reduction between replacements), maxOuterSteps (replacements at most), minimumReduction
