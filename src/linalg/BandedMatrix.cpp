@@ -190,7 +190,8 @@ void BandedMatrix::setShifts(const std::string& title, stream::Pass& pass, const
                       std::to_string(off) + "'s texel shift (width at most 65535, at most 32767 rows)");
     }
     shifts.push_back(int(rows * 65536 + columns));
-    remainders += (remainders.empty() ? "" : ",") + std::to_string(remainder);
+    if (!remainders.empty()) remainders += ',';
+    remainders += std::to_string(remainder);
   }
   pass.define("DIAGONALS", (long long)m_offsets.size())
       .define("BANDED_REMAINDERS", remainders)
