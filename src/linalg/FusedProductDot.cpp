@@ -22,6 +22,7 @@ void runProductWithDot(stream::Pass& pass, const stream::Layout& layout, const s
     const std::vector<unsigned char> zeros(bytes, 0);
     scratch = gl::Buffer(scratchName, zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
   }
+  if (gx == tilesX && gy == tilesY) pass.define("ONE_TILE_EACH");
   pass.uniform("u_size", layout.width(), layout.height()).uniform("u_groupBase", 0).uniform("u_totalGroups", gx * gy);
   epilogue.bind(pass);
   pass.storage(0, scratch.id()).workgroups(gx, gy).inPlace().run();
