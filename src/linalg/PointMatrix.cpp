@@ -126,7 +126,11 @@ void PointMatrix::apply(const stream::Vector& x, stream::Vector& y) const {
 }
 
 double PointMatrix::bytesPerApply() const {
-  return double(m_nonZeros) * (12.0 + 4.0 + 32.0) + double(rowLayout().texels()) * 16.0;
+  // Vertices, x once (cols elements, whole texels; repeated fetches come from caches), and
+  // y three times: the clear, then the blend's read and write of each texel (repeated
+  // blends into one texel come from the raster caches).
+  const double xTexels = double((cols() + 3) / 4);
+  return double(m_nonZeros) * 12.0 + xTexels * 16.0 + 3.0 * double(rowLayout().texels()) * 16.0;
 }
 
 double PointMatrix::flopsPerApply() const { return 2.0 * double(m_nonZeros); }

@@ -40,8 +40,8 @@ class PointMatrix : public StoredMatrix {
 
   /// y = A x: x has cols elements (any layout), y rows elements in Layout::forSize(rows).
   void apply(const stream::Vector& x, stream::Vector& y) const override;
-  /// Bytes: 12 per vertex, 4 per fetched x_j, the clear of y, and a read-modify-write of
-  /// one RGBA32F texel per blended fragment.
+  /// Bytes: 12 per vertex, x once, and y cleared, then read and written once by the blend
+  /// (the lower bound of docs/benchmarks.md: repeated fetches and blends hit caches).
   double bytesPerApply() const override;
   /// 2 per stored non-zero.
   double flopsPerApply() const override;

@@ -115,7 +115,10 @@ void TransferMatrix::applyToDifference(const stream::Vector& x, const stream::Ve
 }
 
 double TransferMatrix::bytesPerApply() const {
-  return double(m_rows + 1) * 4.0 + double(m_nonZeros) * 12.0 + double(m_outputLayout.texels()) * 16.0;
+  // Row offsets, (column, value) pairs, x once (cols elements, whole texels; its repeated
+  // gathers come from caches, as a CSR product is counted) and y written.
+  const double xTexels = double((m_cols + 3) / 4);
+  return double(m_rows + 1) * 4.0 + double(m_nonZeros) * 8.0 + xTexels * 16.0 + double(m_outputLayout.texels()) * 16.0;
 }
 
 }  // namespace texstream::linalg

@@ -49,7 +49,7 @@ class TransferMatrix {
   std::size_t nonZeros() const { return m_nonZeros; }
   const stream::Layout& outputLayout() const { return m_outputLayout; }
   const std::string& name() const { return m_name; }
-  /// Bytes of one apply(): row offsets, entries, one x element per entry, y written.
+  /// Bytes of one apply(): row offsets, entries, x once (cols elements), y written.
   double bytesPerApply() const;
 
  private:
