@@ -48,7 +48,8 @@ struct IterativeOptions {
   /// cg and mixed-precision cg: read the checks without stalling (ConjugateGradient.h):
   /// no read-back waits for the GPU, and a solve runs up to 2 checkEvery - 1 iterations
   /// past its convergence. Unset: the solver's default (IterationDefaults): on for
-  /// mixed-precision cg, whose solves to 1e-10 run hundreds of iterations; off for cg,
+  /// mixed-precision cg (but in the browser), whose solves to 1e-10 run hundreds of
+  /// iterations; off for cg,
   /// whose warm-started solves of a few iterations would overshoot by more than a
   /// read-back costs. The other solvers read theirs blocking.
   std::optional<bool> asynchronousCheck;

@@ -49,8 +49,14 @@ inline namespace krylov {
 
 /// The unset fields of mixed-precision cg's options: 20000 iterations in all, a check
 /// every 8, read asynchronously (its solves run hundreds of iterations, so the at most 15
-/// past convergence cost less than a blocking read-back every 8: docs/performance.md).
+/// past each decision cost less than a blocking read-back every 8: docs/performance.md),
+/// except in the browser: WebGL2's fences signal only once the page yields, so there every
+/// check would land a whole interval late and still block in getBufferSubData.
+#ifdef __EMSCRIPTEN__
+inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8, false};
+#else
 inline constexpr IterationDefaults kMixedPrecisionCgDefaults{20000, 8, true};
+#endif
 
 /// Solves A x = b in mixed precision, x and b double-float pairs on the GPU (x: the initial
 /// guess), the defect formed by LinearOperator::residualInDoubleFloat. options: tolerance
