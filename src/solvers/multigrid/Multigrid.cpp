@@ -54,6 +54,11 @@ constexpr std::size_t kMaxDirectCoarseNodes = 1024;
 /// barrier-separated phases costs about the same whatever the level; where the block
 /// should start is a trade measured per GPU (docs/performance.md).
 constexpr std::size_t kBlockCycleMaxNodes = 8192;
+/// Weighted Jacobi sweeps in one tiled dispatch (multigrid/sweep_tile.glsl) at most: each
+/// sweep widens the halo a workgroup relaxes redundantly by a texel on every side. Four
+/// (the fluid's pre-smoothing) measured better than two in two dispatches on an H200
+/// (docs/performance.md); 16 x 16 workgroups take two.
+constexpr int kMaxTileSweeps = 4;
 
 constexpr stream::EnumName<CycleType> kCycleTypeNames[] = {{CycleType::V, "V", "V"}, {CycleType::W, "W", "W"}};
 constexpr stream::EnumName<CoarseSolve> kCoarseSolveNames[] = {{CoarseSolve::Direct, "direct", "direct"},
@@ -172,6 +177,11 @@ void Multigrid::border(int l, Vector& field) {
 
 void Multigrid::smooth(int l, int sweeps, bool zeroGuess) {
   Level& level = m_levels[std::size_t(l)];
+  if (tiledSweeps()) {
+    for (int done = 0; done < sweeps; done += maxTileSweeps())
+      sweepTiles(l, std::min(maxTileSweeps(), sweeps - done), zeroGuess && done == 0, TileStep::Sweeps, false);
+    return;
+  }
   for (int s = 0; s < sweeps; ++s) {
     Pass pass("multigrid/smooth");
     level.grid.bind(pass);
@@ -192,6 +202,50 @@ void Multigrid::residual(int l) {
   level.A.bind(pass);
   if (inKernel()) pass.define("BORDER_IN_KERNEL");
   pass.input("u_x", level.x).input("u_b", level.b).output(level.r).label("mg residual").run();
+}
+
+int Multigrid::maxTileSweeps() const { return m_tileThreads >= 32 ? kMaxTileSweeps : 2; }
+
+bool Multigrid::tiledSweeps() const {
+  return m_tileThreads > 0 && inKernel() && stream::Runtime::current().backend() == stream::Backend::Compute;
+}
+
+void Multigrid::sweepTiles(int l, int sweeps, bool zeroGuess, TileStep step, bool coarseSweep) {
+  Level& level = m_levels[std::size_t(l)];
+  const LayeredGrid& g = level.grid;
+  const int halo = sweeps + (step == TileStep::Restrict ? 2 : 0);
+  const int tile = m_tileThreads - 2 * halo;
+  if (tile < 1)
+    throw gl::Error("Multigrid(\"" + m_name + "\"): " + std::to_string(sweeps) + " sweeps in one tiled dispatch need more than " +
+                    std::to_string(m_tileThreads) + "^2 invocations");
+  Pass pass("multigrid/sweep_tile");
+  g.bind(pass);
+  level.A.bind(pass);
+  pass.define("TILE_THREADS", (long long)m_tileThreads).define("HALO", (long long)halo).define("SWEEPS", (long long)sweeps);
+  if (zeroGuess) pass.define("ZERO_GUESS");
+  else pass.input("u_x", level.x);
+  pass.input("u_b", level.b).uniform("u_omega", m_options.omega);
+  // The virtual texels the tiles cover: the texture, and for the projection also the fine
+  // texels 2T - 1 of every coarse texel T (from -1 to 2 W_2h - 3).
+  int origin = 0, extentX = g.width(), extentY = g.height();
+  pass.output(level.x);
+  if (step != TileStep::Sweeps) {
+    Level& coarse = m_levels[std::size_t(l) + 1];
+    coarse.grid.bind(pass, "u_coarse");
+    if (step == TileStep::Correct) {
+      pass.define("CORRECT").input("u_v", coarse.x).label("mg correct+sweeps");
+    } else {
+      origin = -1;
+      extentX = std::max(g.width(), 2 * coarse.grid.width() - 2) + 1;
+      extentY = std::max(g.height(), 2 * coarse.grid.height() - 2) + 1;
+      pass.define("RESTRICT").input("u_coarseCentre", coarse.A.centre()).output(coarse.b).label("mg sweeps+restrict");
+      if (coarseSweep) pass.define("ZERO_SWEEP").uniform("u_coarseOmega", firstSweepOmega(l + 1)).output(coarse.x);
+    }
+  } else {
+    pass.label("mg sweeps");
+  }
+  pass.uniform("u_origin", origin, origin);
+  pass.workgroups((extentX + tile - 1) / tile, (extentY + tile - 1) / tile, 1).run();
 }
 
 void Multigrid::defectUpdate(Vector& x, Vector& r) {
@@ -315,9 +369,20 @@ void Multigrid::buildBlockData() {
   m_blockInfo = BlockCycleInfo{};
   m_blockCoefficients = gl::Texture();
   m_blockReference.clear();
+  m_tileThreads = 0;
   if (!stream::Runtime::current().caps().compute) return;
-  GLint sharedBytes = 0;
+  GLint sharedBytes = 0, invocations = 0, sizeX = 0, sizeY = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &sizeX);
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 1, &sizeY);
+  // The tiled sweeps' workgroup (x of every invocation's texel in shared memory, a vec4):
+  // 32 x 32 where the GL allows it, else 16 x 16 (GLES 3.1 guarantees 128 invocations only),
+  // and a frame of one slot.
+  for (const int threads : {32, 16})
+    if (m_tileThreads == 0 && invocations >= threads * threads && sizeX >= threads && sizeY >= threads &&
+        sharedBytes >= (threads + 2) * (threads + 2) * 16)
+      m_tileThreads = threads;
   // x and b of every block level in shared memory (8 bytes a node) and one flag bit a node;
   // at most 8 levels (uniform arrays) and 8 nodes per invocation of the 1024 (register arrays).
   const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) * 8 / 65;
@@ -451,8 +516,17 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
     return;
   }
   Level& level = m_levels[std::size_t(l)];
-  if (m_options.preSmoothing > 0) {
-    smooth(l, m_options.preSmoothing - (swept ? 1 : 0), zeroGuess && !swept);
+  // The coarse level starts from zero: its first sweep comes with its right-hand side.
+  const bool sweep = startsWithSweep(l + 1) && !(l + 1 == m_blockLevel && useBlockCycle());
+  const int pre = std::max(0, m_options.preSmoothing - (swept ? 1 : 0));
+  const bool zeroPre = zeroGuess && !swept;
+  if (tiledSweeps() && !(zeroPre && pre == 0)) {
+    // The pre-smoothing's last sweeps, the residual and its projection in one dispatch.
+    const int first = std::max(0, pre - maxTileSweeps());
+    smooth(l, first, zeroPre);
+    sweepTiles(l, pre - first, zeroPre && first == 0, TileStep::Restrict, sweep);
+  } else if (m_options.preSmoothing > 0) {
+    smooth(l, pre, zeroPre);
   } else if (zeroGuess && !swept) {
     // x = 0 at free nodes, b at fixed ones: a zero-guess sweep with omega 0.
     Pass pass("multigrid/smooth");
@@ -463,12 +537,15 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
     pass.run();
     border(l, level.x);
   }
-  // The coarse level starts from zero: its first sweep comes with its right-hand side.
-  const bool sweep = startsWithSweep(l + 1) && !(l + 1 == m_blockLevel && useBlockCycle());
-  descend(l, sweep);
+  if (!tiledSweeps() || (zeroPre && pre == 0)) descend(l, sweep);
   cycleAt(l + 1, true, sweep);
   if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
-  if (m_options.postSmoothing > 0) {
+  if (m_options.postSmoothing > 0 && tiledSweeps()) {
+    // The correction and the first post-sweeps in one dispatch.
+    const int first = std::min(maxTileSweeps(), m_options.postSmoothing);
+    sweepTiles(l, first, false, TileStep::Correct, false);
+    smooth(l, m_options.postSmoothing - first, false);
+  } else if (m_options.postSmoothing > 0) {
     correctAndSmooth(l);
     smooth(l, m_options.postSmoothing - 1, false);
   } else {

@@ -33,7 +33,11 @@
 //    workgroup's shared memory, with all coarser ones; multigrid/block_cycle.glsl). With
 //    borders in kernel a V(2,2) level below the finest takes 5 passes: one pre-sweep (the
 //    first came with its right-hand side), the residual, the projection (with the coarser
-//    level's first sweep), correction and sweep, one more sweep.
+//    level's first sweep), correction and sweep, one more sweep. On the compute backend
+//    with borders in kernel it takes 2 dispatches (multigrid/sweep_tile.glsl: up to four
+//    sweeps of a tile in shared memory, each with a halo relaxed redundantly): the
+//    pre-sweeps with the residual and its projection, then the correction with the
+//    post-sweeps; Jacobi sweeps elsewhere (relax, the coarsest level's) run four a dispatch.
 //  - Fixed (Dirichlet) nodes take x = b (identity rows); free nodes may couple to them.
 //  - Singular pure-Neumann problems (null space = constants on free nodes): the right-hand
 //    side is projected to zero mean before solving, the solution returned with zero mean,
@@ -183,6 +187,11 @@ class Multigrid : public IterativeSolver {
     std::size_t constantNodes = 0;
   };
   BlockCycleInfo blockCycleInfo() const { return m_blockInfo; }
+  /// Whether cycles on the current backend run the tiled sweeps (compute backend, borders
+  /// in kernel, a GL with 256 invocations a workgroup): 2 dispatches a level and cycle.
+  bool tiledSweeps() const;
+  /// Sweeps one tiled dispatch runs at most (4; 2 with 16 x 16 workgroups).
+  int maxTileSweeps() const;
 
   // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
   // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.
@@ -264,6 +273,13 @@ class Multigrid : public IterativeSolver {
   bool inKernel() const { return m_options.border == BorderUpdate::InKernel; }
   void border(int level, stream::Vector& field);
   void interpolate(int level, bool correct);
+  enum class TileStep {
+    Sweeps,    ///< `sweeps` sweeps of x
+    Correct,   ///< x += S x_{level+1}, then the sweeps
+    Restrict,  ///< the sweeps, then b_{level+1} = P (b - A x) (and x_{level+1}'s first sweep: coarseSweep)
+  };
+  /// One dispatch of `sweeps` (<= maxTileSweeps()) sweeps on `level` with `step`.
+  void sweepTiles(int level, int sweeps, bool zeroGuess, TileStep step, bool coarseSweep);
   /// x += S x_{level+1}, then one post-smoothing sweep, in one pass.
   void correctAndSmooth(int level);
   void residual(int level);
@@ -285,6 +301,7 @@ class Multigrid : public IterativeSolver {
   int m_blockFlagOffset = 0;                    ///< first texel of the constant-stencil flags
   std::vector<float> m_blockReference;          ///< each block level's reference stencil, 9 entries
   gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
+  int m_tileThreads = 0;                        ///< the tiled sweeps' workgroup side; 0: none
   stream::Scalar m_scalar;
 };
 

@@ -1,0 +1,229 @@
+// Several weighted Jacobi sweeps of one level in one dispatch (compute backend, borders in
+// the kernel), with the coarse-grid correction before them (CORRECT) or the residual and
+// its projection to the next coarser level after them (RESTRICT): the passes of Bolz
+// §4.2's V-cycle ("Relax", "Interpolation", "Projection") fused on a tile in shared memory,
+// the mathematics of smooth.glsl, correct_smooth.glsl, residual.glsl and
+// restrict_full_weighting.glsl unchanged, operation for operation.
+//
+// A workgroup of TILE_THREADS^2 invocations owns a tile of (TILE_THREADS - 2 HALO)^2 texels
+// and holds it with a halo of HALO texels, one invocation a texel, x of all of them in
+// shared memory. Each sweep is valid one texel less far out, so the tile's own texels are
+// exact after HALO sweeps (the halo is relaxed by every workgroup that needs it: no
+// workgroup waits for another); RESTRICT needs two texels more (the residual, then its
+// 3x3 projection).
+//
+// Texels are addressed virtually: invocation texel v stands for the node of each channel c
+// that texel v would hold in c's part extended past its one-texel border (layered.glsl:
+// node (v.x - 1 + qx sx, v.y - 1 + qy sy)), so that a node's neighbours are the same
+// channel of the neighbouring texels everywhere, also two or more texels past a split.
+// Texels that own all four channels read their own texels; others (the outer ring of the
+// texture and beyond) gather each channel from its node's owner, and nodes outside the
+// grid are fixed zeros. A node held by two workgroups (or as a border duplicate) is
+// evaluated from the same values by the same operations: the results agree bit for bit,
+// and the border of every field written comes out in sync, as with BORDER_IN_KERNEL.
+//
+// Inputs: u_grid, u_b, u_x (unless ZERO_GUESS: x = 0 before the first sweep), the stencil
+// (stencil.glsl), u_omega. CORRECT: u_coarse, u_v (the coarse correction, border in sync;
+// x += S v at free nodes first). RESTRICT: u_coarse, u_coarseCentre; ZERO_SWEEP also
+// u_coarseOmega. u_origin: the virtual texel of the first workgroup's first tile texel.
+// Outputs: u_image0 = x after the sweeps; RESTRICT: u_image1 = b of the coarse level
+// (projected at owned free nodes, zero elsewhere), ZERO_SWEEP: u_image2 = the coarse
+// level's first sweep from zero (restrict_full_weighting.glsl).
+layout(local_size_x = TILE_THREADS, local_size_y = TILE_THREADS) in;
+#include "multigrid/layered.glsl"
+#include "multigrid/stencil.glsl"
+
+uniform ivec4 u_grid;
+uniform sampler2D u_b;
+#ifndef ZERO_GUESS
+uniform sampler2D u_x;
+#endif
+uniform float u_omega;
+uniform ivec2 u_origin;
+#if defined(CORRECT) || defined(RESTRICT)
+uniform ivec4 u_coarse;
+#endif
+#ifdef CORRECT
+uniform sampler2D u_v;
+#endif
+#ifdef RESTRICT
+uniform sampler2D u_coarseCentre;
+uniform float u_coarseOmega;
+#endif
+
+const int kTile = TILE_THREADS - 2 * HALO;
+shared vec4 s_x[(TILE_THREADS + 2) * (TILE_THREADS + 2)];
+
+// Channel c of a texel without dynamic indexing (which can move arrays to local memory).
+float channelOf(vec4 t, int c) { return c == 0 ? t.x : (c == 1 ? t.y : (c == 2 ? t.z : t.w)); }
+
+// Node n's value in field f of layered grid g; n is clamped into the grid, so that the
+// fetch needs no branch around it (a branch a fetch would wait for each fetch in turn).
+float nodeValue(sampler2D f, ivec4 g, ivec2 n) {
+  ivec3 s = layeredSlot(g, clamp(n, ivec2(0), g.xy - 1));
+  return channelOf(texelFetch(f, s.xy, 0), s.z);
+}
+
+// The nodes of texel v, channel by channel, and which lie inside the grid g.
+struct Nodes {
+  ivec4 i, j;
+  bvec4 inside;
+};
+Nodes nodesOf(ivec4 g, ivec2 v) {
+  Nodes n;
+  n.i = layeredNodeX(g, v.x);
+  n.j = layeredNodeY(g, v.y);
+  // (bvec4 has no &&: the product of the three tests)
+  n.inside = bvec4(ivec4(greaterThanEqual(min(n.i, n.j), ivec4(0))) * ivec4(lessThan(n.i, ivec4(g.x))) *
+                   ivec4(lessThan(n.j, ivec4(g.y))));
+  return n;
+}
+
+// Field f at the four nodes (zero outside the grid).
+vec4 gathered(sampler2D f, ivec4 g, Nodes n) {
+  vec4 t = vec4(nodeValue(f, g, ivec2(n.i.x, n.j.x)), nodeValue(f, g, ivec2(n.i.y, n.j.y)),
+                nodeValue(f, g, ivec2(n.i.z, n.j.z)), nodeValue(f, g, ivec2(n.i.w, n.j.w)));
+  return mix(vec4(0.0), t, n.inside);
+}
+
+#ifdef CORRECT
+// The four coarse nodes around each node of texel v, whose mean is S v there (interpolated()
+// of correct_smooth.glsl, the same order). Both ways of fetching them end here, so that the
+// sum after them is one code path: a node and its duplicates get the same bits.
+void coarseAround(ivec2 v, bool direct, Nodes n, out vec4 s00, out vec4 s10, out vec4 s01, out vec4 s11) {
+  if (direct) {
+    ivec2 c0 = (v + 1) / 2, c1 = (v + 2) / 2;
+    s00 = texelFetch(u_v, c0, 0);
+    s10 = texelFetch(u_v, ivec2(c1.x, c0.y), 0);
+    s01 = texelFetch(u_v, ivec2(c0.x, c1.y), 0);
+    s11 = texelFetch(u_v, c1, 0);
+    return;
+  }
+  // Coarse nodes floor(i / 2) and floor((i + 1) / 2) of each node i (inside the coarse grid
+  // for fine nodes inside the fine grid; others are zeroed).
+  ivec4 i0 = (n.i - (n.i & 1)) / 2, j0 = (n.j - (n.j & 1)) / 2;
+  ivec4 i1 = (n.i + 1 - ((n.i + 1) & 1)) / 2, j1 = (n.j + 1 - ((n.j + 1) & 1)) / 2;
+  Nodes m;
+  m.inside = n.inside;
+  m.i = i0; m.j = j0;
+  s00 = gathered(u_v, u_coarse, m);
+  m.i = i1;
+  s10 = gathered(u_v, u_coarse, m);
+  m.i = i0; m.j = j1;
+  s01 = gathered(u_v, u_coarse, m);
+  m.i = i1;
+  s11 = gathered(u_v, u_coarse, m);
+}
+#endif
+
+// Shared memory holds the workgroup's texels with a one-slot frame that nothing writes, so
+// that the nine neighbours of every slot are in bounds without a clamp: the frame's values
+// reach only slots outside the valid region, whose results are never used.
+const int kRow = TILE_THREADS + 2;
+int slotOf(ivec2 l) { return (l.y + 1) * kRow + l.x + 1; }
+
+// sum over k of A^k X[k] at slot `me` (stencil.glsl's order: left to right, the same as
+// stencilSum's expression).
+vec4 weightedSum(vec4 A[9], int me) {
+  vec4 sum = A[0] * s_x[me - kRow - 1];
+  sum += A[1] * s_x[me - kRow];
+  sum += A[2] * s_x[me - kRow + 1];
+  sum += A[3] * s_x[me - 1];
+  sum += A[4] * s_x[me];
+  sum += A[5] * s_x[me + 1];
+  sum += A[6] * s_x[me + kRow - 1];
+  sum += A[7] * s_x[me + kRow];
+  sum += A[8] * s_x[me + kRow + 1];
+  return sum;
+}
+
+void main() {
+  ivec2 l = ivec2(gl_LocalInvocationID.xy);
+  int me = slotOf(l);
+  ivec2 v = u_origin + ivec2(gl_WorkGroupID.xy) * kTile - HALO + l;
+
+  // This texel's b, stencil and starting x.
+  bool direct = all(layeredOwned(u_grid, v));
+  Nodes n = nodesOf(u_grid, v);
+  vec4 b, x = vec4(0.0), A[9];
+  if (direct) {
+    b = texelFetch(u_b, v, 0);
+#ifndef ZERO_GUESS
+    x = texelFetch(u_x, v, 0);
+#endif
+    if (stencilConstant(v)) {
+      A[0] = u_S0; A[1] = u_S1; A[2] = u_S2; A[3] = u_S3; A[4] = u_S4; A[5] = u_S5; A[6] = u_S6; A[7] = u_S7; A[8] = u_S8;
+    } else {
+      A[0] = texelFetch(u_A0, v, 0); A[1] = texelFetch(u_A1, v, 0); A[2] = texelFetch(u_A2, v, 0);
+      A[3] = texelFetch(u_A3, v, 0); A[4] = texelFetch(u_A4, v, 0); A[5] = texelFetch(u_A5, v, 0);
+      A[6] = texelFetch(u_A6, v, 0); A[7] = texelFetch(u_A7, v, 0); A[8] = texelFetch(u_A8, v, 0);
+    }
+  } else {
+    b = gathered(u_b, u_grid, n);
+#ifndef ZERO_GUESS
+    x = gathered(u_x, u_grid, n);
+#endif
+    A[0] = gathered(u_A0, u_grid, n); A[1] = gathered(u_A1, u_grid, n); A[2] = gathered(u_A2, u_grid, n);
+    A[3] = gathered(u_A3, u_grid, n); A[4] = gathered(u_A4, u_grid, n); A[5] = gathered(u_A5, u_grid, n);
+    A[6] = gathered(u_A6, u_grid, n); A[7] = gathered(u_A7, u_grid, n); A[8] = gathered(u_A8, u_grid, n);
+  }
+  bvec4 free = notEqual(A[4], vec4(0.0));
+  // omega D^-1 once, a multiply a sweep instead of a division (inf at fixed nodes, which
+  // take b instead).
+  vec4 scale = u_omega / A[4];
+#ifdef CORRECT
+  vec4 s00, s10, s01, s11;
+  coarseAround(v, direct, n, s00, s10, s01, s11);
+  x = mix(x, x + 0.25 * (s00 + s10 + s01 + s11), free);
+#endif
+
+  // The sweeps: fixed nodes (and nodes outside the grid: b = 0) take b.
+  s_x[me] = x;
+  barrier();
+  for (int s = 0; s < SWEEPS; ++s) {
+    vec4 next;
+#ifdef ZERO_GUESS
+    if (s == 0) {
+      next = scale * b;
+    } else
+#endif
+    {
+      next = x + scale * (b - weightedSum(A, me));
+    }
+    x = mix(b, next, free);
+    barrier();
+    s_x[me] = x;
+    barrier();
+  }
+
+  ivec2 size = imageSize(u_image0);
+  bool inTile = all(greaterThanEqual(l, ivec2(HALO))) && all(lessThan(l, ivec2(HALO + kTile)));
+  if (inTile && all(greaterThanEqual(v, ivec2(0))) && all(lessThan(v, size)))
+    imageStore(u_image0, v, mix(vec4(0.0), x, layeredHalo(u_grid, v)));
+
+#ifdef RESTRICT
+  // r = b - A x at free nodes (residual.glsl), then b_2h = P r at the coarse texels T with
+  // 2T - 1 in the tile (restrict_full_weighting.glsl).
+  vec4 r;
+  r = mix(vec4(0.0), b - weightedSum(A, me), free);
+  barrier();
+  s_x[me] = r;
+  barrier();
+  ivec2 T = (v + 1) / 2;
+  ivec2 coarseSize = imageSize(u_image1);
+  if (inTile && all(equal((v + 1) & 1, ivec2(0))) && all(greaterThanEqual(T, ivec2(0))) && all(lessThan(T, coarseSize))) {
+    vec4 sum = 4.0 * s_x[me];
+    sum += 2.0 * (s_x[me - 1] + s_x[me + 1] + s_x[me - kRow] + s_x[me + kRow]);
+    sum += s_x[me - kRow - 1] + s_x[me - kRow + 1] + s_x[me + kRow - 1] + s_x[me + kRow + 1];
+    vec4 projected = sum / 16.0;
+    bvec4 owned = layeredOwned(u_coarse, T);
+    vec4 centre = all(owned) ? texelFetch(u_coarseCentre, T, 0) : gathered(u_coarseCentre, u_coarse, nodesOf(u_coarse, T));
+    vec4 coarseB = mix(vec4(0.0), projected, notEqual(centre, vec4(0.0)));
+    imageStore(u_image1, T, mix(vec4(0.0), coarseB, owned));
+#ifdef ZERO_SWEEP
+    vec4 swept = mix(coarseB, u_coarseOmega * coarseB / centre, notEqual(centre, vec4(0.0)));
+    imageStore(u_image2, T, mix(vec4(0.0), swept, layeredHalo(u_coarse, T)));
+#endif
+  }
+#endif
+}

@@ -1,0 +1,155 @@
+// The tiled sweeps of the compute backend (multigrid/sweep_tile.glsl): several Jacobi sweeps
+// of a tile in shared memory, fused with the coarse-grid correction or with the residual and
+// its projection, against the fragment backend's pass-per-sweep kernels (the same
+// mathematics), at awkward grid sizes (tiles cut by the texture's edges and by the splits of
+// the layered layout), for every smoothing schedule that takes a different dispatch
+// sequence; and the borders they write, which must be in sync bit for bit.
+#include <catch2/catch.hpp>
+
+#include "solvers/multigrid/multigrid_reference.h"
+#include "support/Gl.h"
+#include "support/Random.h"
+
+#include <texstream/solvers/multigrid/GridStencil.h>
+#include <texstream/solvers/multigrid/LayeredGrid.h>
+#include <texstream/solvers/multigrid/LayeredStencil.h>
+#include <texstream/solvers/multigrid/Multigrid.h>
+#include <texstream/stream/Runtime.h>
+#include <texstream/stream/Vector.h>
+
+#include <string>
+#include <vector>
+
+using namespace texstream;
+using solvers::Boundary;
+using solvers::BorderUpdate;
+using solvers::CoarseSolve;
+using solvers::CycleType;
+using solvers::GridBoundaries;
+using solvers::GridStencil;
+using solvers::LayeredStencil;
+using solvers::Multigrid;
+using solvers::MultigridOptions;
+
+namespace {
+
+/// x after `cycles` cycles from (xs, bs), layered (border included).
+std::vector<float> cycled(Multigrid& mg, const std::vector<float>& xs, const std::vector<float>& bs, int cycles) {
+  const solvers::LayeredGrid& g = mg.grid(0);
+  stream::Vector x(g.nodes(), "x"), b(g.nodes(), "b");
+  x.upload(xs);
+  b.upload(bs);
+  g.layer(b, mg.rhs());
+  g.layer(x, mg.solution());
+  mg.imposeFixed();
+  for (int c = 0; c < cycles; ++c) mg.cycle();
+  return mg.solution().download();
+}
+
+struct Schedule {
+  const char* what;
+  MultigridOptions options;
+};
+
+}  // namespace
+
+TEST_CASE("Multigrid tiled sweeps: cycles match the pass-per-sweep kernels, borders in sync",
+          "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute()) return;  // no compute backend in this run
+  const std::vector<Schedule> schedules = {
+      {"V(2,2)", {}},
+      {"V(0,3): residual and projection only", {.preSmoothing = 0, .postSmoothing = 3}},
+      {"V(6,1): a sweeps-only dispatch first", {.preSmoothing = 6, .postSmoothing = 1}},
+      {"V(1,0): interpolation without post-sweeps", {.preSmoothing = 1, .postSmoothing = 0}},
+      {"W(2,5), Jacobi coarsest", {.cycle = CycleType::W, .postSmoothing = 5, .coarseSolve = CoarseSolve::Jacobi,
+                                    .coarseIterations = 7}},
+      {"V(2,2), constant stencils on every level", {.constantStencilTexels = 0}},
+  };
+  // Tiles of 20 to 30 texels: textures of 2 to 70 texels a side cut them anywhere.
+  for (auto [nx, ny] : std::vector<std::pair<int, int>>{{5, 7}, {17, 13}, {31, 31}, {100, 37}, {131, 67}}) {
+    for (int problem = 0; problem < 2; ++problem) {
+      const GridStencil A =
+          problem == 0 ? GridStencil::poisson(nx, ny, GridBoundaries{Boundary::Dirichlet, Boundary::Neumann,
+                                                                     Boundary::Neumann, Boundary::Dirichlet},
+                                              "mixed")
+                       : test::randomSymmetricStencil(nx, ny, 0.05, GridBoundaries::all(Boundary::Dirichlet), 17);
+      const std::vector<float> xs = test::randomFloats(A.nodes(), 31), bs = test::randomFloats(A.nodes(), 32);
+      for (const Schedule& s : schedules) {
+        INFO(nx << "x" << ny << ", " << (problem == 0 ? "mixed Poisson" : "random coefficients") << ", " << s.what);
+        MultigridOptions o = s.options;
+        o.border = BorderUpdate::InKernel;
+        Multigrid mg(LayeredStencil::upload(A, Multigrid::fineGrid(nx, ny, o)), false, o);
+        std::vector<float> got, ref;
+        {
+          stream::BackendScope compute(stream::Backend::Compute);
+          REQUIRE(mg.tiledSweeps());
+          got = cycled(mg, xs, bs, 2);
+        }
+        {
+          stream::BackendScope fragment(stream::Backend::Fragment);
+          REQUIRE(!mg.tiledSweeps());
+          ref = cycled(mg, xs, bs, 2);
+        }
+        CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
+        // Every border duplicate holds its owner's value, padding is zero.
+        CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
+      }
+    }
+  }
+}
+
+TEST_CASE("Multigrid tiled sweeps: a V(2,2) cycle takes two dispatches a level above the block cycle",
+          "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute() || !test::passCountsReadable()) return;
+  stream::BackendScope compute(stream::Backend::Compute);
+  const GridStencil A = GridStencil::poisson(257, 257, GridBoundaries::all(Boundary::Dirichlet), "poisson");
+  Multigrid mg(A);
+  const std::vector<float> xs = test::randomFloats(A.nodes(), 51), bs = test::randomFloats(A.nodes(), 52);
+  const int above = mg.blockCycleInfo().level;
+  REQUIRE(above > 0);
+  const test::PassCounts passes = test::countPasses([&] {
+    cycled(mg, xs, bs, 1);
+    mg.rhsNorm();  // a read-back after the cycle's last pass
+  });
+  CHECK(passes.of("mg sweeps+restrict") == above);
+  CHECK(passes.of("mg correct+sweeps") == above);
+  CHECK(passes.of("mg block cycle") == 1);
+  CHECK(passes.of("mg smooth") + passes.of("mg residual") + passes.of("mg restrict") + passes.of("mg sweeps") == 0);
+}
+
+TEST_CASE("Multigrid tiled sweeps: relax and full multigrid match the fragment backend", "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute()) return;  // no compute backend in this run
+  const GridStencil A = test::randomSymmetricStencil(53, 29, 0.1, GridBoundaries::all(Boundary::Dirichlet), 5);
+  const std::vector<float> xs = test::randomFloats(A.nodes(), 41), bs = test::randomFloats(A.nodes(), 42);
+  Multigrid mg(A, {.fullMultigrid = true});
+  for (const int sweeps : {1, 4, 9}) {
+    INFO(sweeps << " Jacobi sweeps");
+    std::vector<float> got, ref;
+    for (stream::Backend backend : {stream::Backend::Compute, stream::Backend::Fragment}) {
+      stream::BackendScope scope(backend);
+      const solvers::LayeredGrid& g = mg.grid(0);
+      stream::Vector x(g.nodes(), "x"), b(g.nodes(), "b");
+      x.upload(xs);
+      b.upload(bs);
+      g.layer(b, mg.rhs());
+      g.layer(x, mg.solution());
+      mg.relax(sweeps);
+      (backend == stream::Backend::Compute ? got : ref) = mg.solution().download();
+    }
+    CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 1e-5);
+    CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
+  }
+  std::vector<float> got, ref;
+  for (stream::Backend backend : {stream::Backend::Compute, stream::Backend::Fragment}) {
+    stream::BackendScope scope(backend);
+    stream::Vector b(A.nodes(), "b"), x(A.nodes(), "x");
+    b.upload(bs);
+    const auto status = mg.solve(b, x, {.tolerance = 0.0f, .maxIterations = 2});
+    CHECK(status.iterations == 2);
+    (backend == stream::Backend::Compute ? got : ref) = x.download();
+  }
+  CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
+}
