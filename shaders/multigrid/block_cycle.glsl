@@ -1,7 +1,7 @@
 // The coarse end of a V-cycle in one dispatch (compute backend): every level from the
 // block level down to the coarsest, with all their x and b in shared memory of one
-// workgroup. Below about 65^2 nodes a level's passes (7 or more per level and cycle) are
-// pure latency; here a pass becomes a barrier.
+// workgroup. Below about 33^2 nodes a level's dispatches (2 or more per level and cycle)
+// are pure latency; here a pass becomes a barrier.
 // The same mathematics as the multi-pass cycle (Multigrid::cycleAt, Bolz §4.2): weighted
 // Jacobi, residual, full weighting P = 1/4 S^T (coarse fixed nodes get 0), bilinear
 // interpolation S (fixed fine nodes untouched), fixed nodes x = b, the coarsest level by

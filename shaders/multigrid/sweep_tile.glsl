@@ -57,40 +57,44 @@ shared vec4 s_x[(TILE_THREADS + 2) * (TILE_THREADS + 2)];
 // Channel c of a texel without dynamic indexing (which can move arrays to local memory).
 float channelOf(vec4 t, int c) { return c == 0 ? t.x : (c == 1 ? t.y : (c == 2 ? t.z : t.w)); }
 
-// Node n's value in field f of layered grid g; n is clamped into the grid, so that the
-// fetch needs no branch around it (a branch a fetch would wait for each fetch in turn).
-float nodeValue(sampler2D f, ivec4 g, ivec2 n) {
-  ivec3 s = layeredSlot(g, clamp(n, ivec2(0), g.xy - 1));
-  return channelOf(texelFetch(f, s.xy, 0), s.z);
-}
-
-// The nodes of texel v, channel by channel, and which lie inside the grid g.
-struct Nodes {
-  ivec4 i, j;
+// Where the four nodes of a texel (one a channel) live in a layered grid: their owners'
+// texels and channels, computed once for all the fields a texel gathers, and which nodes
+// lie inside the grid (the others read a clamped node and are zeroed).
+struct Slots {
+  ivec2 t0, t1, t2, t3;
+  ivec4 channel;
   bvec4 inside;
 };
-Nodes nodesOf(ivec4 g, ivec2 v) {
-  Nodes n;
-  n.i = layeredNodeX(g, v.x);
-  n.j = layeredNodeY(g, v.y);
+Slots slotsOf(ivec4 g, ivec4 i, ivec4 j) {
+  Slots s;
   // (bvec4 has no &&: the product of the three tests)
-  n.inside = bvec4(ivec4(greaterThanEqual(min(n.i, n.j), ivec4(0))) * ivec4(lessThan(n.i, ivec4(g.x))) *
-                   ivec4(lessThan(n.j, ivec4(g.y))));
-  return n;
+  s.inside = bvec4(ivec4(greaterThanEqual(min(i, j), ivec4(0))) * ivec4(lessThan(i, ivec4(g.x))) *
+                   ivec4(lessThan(j, ivec4(g.y))));
+  ivec4 ci = clamp(i, ivec4(0), ivec4(g.x - 1)), cj = clamp(j, ivec4(0), ivec4(g.y - 1));
+  ivec4 qx = ivec4(greaterThanEqual(ci, ivec4(g.z))), qy = ivec4(greaterThanEqual(cj, ivec4(g.w)));
+  ivec4 tx = ci - qx * g.z + 1, ty = cj - qy * g.w + 1;
+  s.t0 = ivec2(tx.x, ty.x);
+  s.t1 = ivec2(tx.y, ty.y);
+  s.t2 = ivec2(tx.z, ty.z);
+  s.t3 = ivec2(tx.w, ty.w);
+  s.channel = qx + 2 * qy;
+  return s;
 }
+// The slots of texel v's own nodes (layered.glsl: node (v.x - 1 + qx sx, v.y - 1 + qy sy)).
+Slots slotsOfTexel(ivec4 g, ivec2 v) { return slotsOf(g, layeredNodeX(g, v.x), layeredNodeY(g, v.y)); }
 
 // Field f at the four nodes (zero outside the grid).
-vec4 gathered(sampler2D f, ivec4 g, Nodes n) {
-  vec4 t = vec4(nodeValue(f, g, ivec2(n.i.x, n.j.x)), nodeValue(f, g, ivec2(n.i.y, n.j.y)),
-                nodeValue(f, g, ivec2(n.i.z, n.j.z)), nodeValue(f, g, ivec2(n.i.w, n.j.w)));
-  return mix(vec4(0.0), t, n.inside);
+vec4 gathered(sampler2D f, Slots s) {
+  vec4 t = vec4(channelOf(texelFetch(f, s.t0, 0), s.channel.x), channelOf(texelFetch(f, s.t1, 0), s.channel.y),
+                channelOf(texelFetch(f, s.t2, 0), s.channel.z), channelOf(texelFetch(f, s.t3, 0), s.channel.w));
+  return mix(vec4(0.0), t, s.inside);
 }
 
 #ifdef CORRECT
 // The four coarse nodes around each node of texel v, whose mean is S v there (interpolated()
 // of correct_smooth.glsl, the same order). Both ways of fetching them end here, so that the
 // sum after them is one code path: a node and its duplicates get the same bits.
-void coarseAround(ivec2 v, bool direct, Nodes n, out vec4 s00, out vec4 s10, out vec4 s01, out vec4 s11) {
+void coarseAround(ivec2 v, bool direct, Slots fine, out vec4 s00, out vec4 s10, out vec4 s01, out vec4 s11) {
   if (direct) {
     ivec2 c0 = (v + 1) / 2, c1 = (v + 2) / 2;
     s00 = texelFetch(u_v, c0, 0);
@@ -101,18 +105,21 @@ void coarseAround(ivec2 v, bool direct, Nodes n, out vec4 s00, out vec4 s10, out
   }
   // Coarse nodes floor(i / 2) and floor((i + 1) / 2) of each node i (inside the coarse grid
   // for fine nodes inside the fine grid; others are zeroed).
-  ivec4 i0 = (n.i - (n.i & 1)) / 2, j0 = (n.j - (n.j & 1)) / 2;
-  ivec4 i1 = (n.i + 1 - ((n.i + 1) & 1)) / 2, j1 = (n.j + 1 - ((n.j + 1) & 1)) / 2;
-  Nodes m;
-  m.inside = n.inside;
-  m.i = i0; m.j = j0;
-  s00 = gathered(u_v, u_coarse, m);
-  m.i = i1;
-  s10 = gathered(u_v, u_coarse, m);
-  m.i = i0; m.j = j1;
-  s01 = gathered(u_v, u_coarse, m);
-  m.i = i1;
-  s11 = gathered(u_v, u_coarse, m);
+  ivec4 i = layeredNodeX(u_grid, v.x), j = layeredNodeY(u_grid, v.y);
+  ivec4 i0 = (i - (i & 1)) / 2, j0 = (j - (j & 1)) / 2;
+  ivec4 i1 = (i + 1 - ((i + 1) & 1)) / 2, j1 = (j + 1 - ((j + 1) & 1)) / 2;
+  Slots m = slotsOf(u_coarse, i0, j0);
+  m.inside = fine.inside;
+  s00 = gathered(u_v, m);
+  m = slotsOf(u_coarse, i1, j0);
+  m.inside = fine.inside;
+  s10 = gathered(u_v, m);
+  m = slotsOf(u_coarse, i0, j1);
+  m.inside = fine.inside;
+  s01 = gathered(u_v, m);
+  m = slotsOf(u_coarse, i1, j1);
+  m.inside = fine.inside;
+  s11 = gathered(u_v, m);
 }
 #endif
 
@@ -144,7 +151,7 @@ void main() {
 
   // This texel's b, stencil and starting x.
   bool direct = all(layeredOwned(u_grid, v));
-  Nodes n = nodesOf(u_grid, v);
+  Slots slots = slotsOfTexel(u_grid, v);
   vec4 b, x = vec4(0.0), A[9];
   if (direct) {
     b = texelFetch(u_b, v, 0);
@@ -159,13 +166,13 @@ void main() {
       A[6] = texelFetch(u_A6, v, 0); A[7] = texelFetch(u_A7, v, 0); A[8] = texelFetch(u_A8, v, 0);
     }
   } else {
-    b = gathered(u_b, u_grid, n);
+    b = gathered(u_b, slots);
 #ifndef ZERO_GUESS
-    x = gathered(u_x, u_grid, n);
+    x = gathered(u_x, slots);
 #endif
-    A[0] = gathered(u_A0, u_grid, n); A[1] = gathered(u_A1, u_grid, n); A[2] = gathered(u_A2, u_grid, n);
-    A[3] = gathered(u_A3, u_grid, n); A[4] = gathered(u_A4, u_grid, n); A[5] = gathered(u_A5, u_grid, n);
-    A[6] = gathered(u_A6, u_grid, n); A[7] = gathered(u_A7, u_grid, n); A[8] = gathered(u_A8, u_grid, n);
+    A[0] = gathered(u_A0, slots); A[1] = gathered(u_A1, slots); A[2] = gathered(u_A2, slots);
+    A[3] = gathered(u_A3, slots); A[4] = gathered(u_A4, slots); A[5] = gathered(u_A5, slots);
+    A[6] = gathered(u_A6, slots); A[7] = gathered(u_A7, slots); A[8] = gathered(u_A8, slots);
   }
   bvec4 free = notEqual(A[4], vec4(0.0));
   // omega D^-1 once, a multiply a sweep instead of a division (inf at fixed nodes, which
@@ -173,7 +180,7 @@ void main() {
   vec4 scale = u_omega / A[4];
 #ifdef CORRECT
   vec4 s00, s10, s01, s11;
-  coarseAround(v, direct, n, s00, s10, s01, s11);
+  coarseAround(v, direct, slots, s00, s10, s01, s11);
   x = mix(x, x + 0.25 * (s00 + s10 + s01 + s11), free);
 #endif
 
@@ -217,7 +224,7 @@ void main() {
     sum += s_x[me - kRow - 1] + s_x[me - kRow + 1] + s_x[me + kRow - 1] + s_x[me + kRow + 1];
     vec4 projected = sum / 16.0;
     bvec4 owned = layeredOwned(u_coarse, T);
-    vec4 centre = all(owned) ? texelFetch(u_coarseCentre, T, 0) : gathered(u_coarseCentre, u_coarse, nodesOf(u_coarse, T));
+    vec4 centre = all(owned) ? texelFetch(u_coarseCentre, T, 0) : gathered(u_coarseCentre, slotsOfTexel(u_coarse, T));
     vec4 coarseB = mix(vec4(0.0), projected, notEqual(centre, vec4(0.0)));
     imageStore(u_image1, T, mix(vec4(0.0), coarseB, owned));
 #ifdef ZERO_SWEEP

@@ -29,7 +29,7 @@
 //    MultigridOptions::constantStencilTexels texels (LayeredStencil.h), the coarse level's
 //    first sweep written by the projection, the correction evaluated inside the first
 //    post-smoothing sweep (when there is one), and on the compute backend the coarse levels
-//    of a V-cycle in one dispatch (the finest one with at most 8192 nodes that fits in a
+//    of a V-cycle in one dispatch (the finest one with at most 2048 nodes that fits in a
 //    workgroup's shared memory, with all coarser ones; multigrid/block_cycle.glsl). With
 //    borders in kernel a V(2,2) level below the finest takes 5 passes: one pre-sweep (the
 //    first came with its right-hand side), the residual, the projection (with the coarser
