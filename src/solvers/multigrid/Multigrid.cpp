@@ -52,11 +52,13 @@ constexpr std::size_t kMaxDirectCoarseNodes = 1024;
 /// The block cycle starts at the finest level with at most this many nodes (and that fits
 /// in shared memory). One workgroup runs on one multiprocessor, so each of its
 /// barrier-separated phases costs about the same whatever the level; where the block
-/// should start is a trade measured per GPU (docs/performance.md). With the tiled sweeps a
-/// level above the block costs two dispatches: on an H200 starting at 33^2 nodes (not
-/// 65^2) takes about 2.5% off the fluid step at 512^2 and 1024^2 and leaves the V-cycle rows
-/// as they were.
-constexpr std::size_t kBlockCycleMaxNodes = 2048;
+/// should start is a trade measured per GPU (docs/performance.md), and it depends on what a
+/// level above the block costs: 5 to 7 passes with a kernel a sweep (65^2 nodes measured
+/// best on an H200), 2 dispatches with the tiled sweeps (33^2: the fluid step 2.5% faster
+/// at 512^2 and 1024^2, the V-cycle rows unchanged; 65^2 for the pass-per-sweep cycles
+/// measured 10% faster than 33^2 at 257^2).
+constexpr std::size_t kBlockCycleMaxNodes = 8192;
+constexpr std::size_t kTiledBlockCycleMaxNodes = 2048;
 /// Weighted Jacobi sweeps in one tiled dispatch (multigrid/sweep_tile.glsl) at most: each
 /// sweep widens the halo a workgroup relaxes redundantly by a texel on every side. Four
 /// (the fluid's pre-smoothing) measured better than two in two dispatches on an H200
@@ -368,10 +370,8 @@ void Multigrid::buildCoarseInverse() {
 }
 
 void Multigrid::buildBlockData() {
-  m_blockLevel = -1;
-  m_blockInfo = BlockCycleInfo{};
-  m_blockCoefficients = gl::Texture();
-  m_blockReference.clear();
+  m_blocks[0] = BlockData{};
+  m_blocks[1] = BlockData{};
   m_tileThreads = 0;
   if (!stream::Runtime::current().caps().compute) return;
   GLint sharedBytes = 0, invocations = 0, sizeX = 0, sizeY = 0;
@@ -389,15 +389,27 @@ void Multigrid::buildBlockData() {
   // x and b of every block level in shared memory (8 bytes a node) and one flag bit a node;
   // at most 8 levels (uniform arrays) and 8 nodes per invocation of the 1024 (register arrays).
   const std::size_t maxNodes = std::size_t(std::max(0, sharedBytes - 256)) * 8 / 65;
-  for (int l = 0; l + 1 < levels(); ++l) {
-    std::size_t total = 0;
-    for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
-    if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= kBlockCycleMaxNodes) {
-      m_blockLevel = l;
-      break;
+  auto startLevel = [&](std::size_t finestNodes) {
+    for (int l = 0; l + 1 < levels(); ++l) {
+      std::size_t total = 0;
+      for (int m = l; m < levels(); ++m) total += m_levels[std::size_t(m)].grid.nodes();
+      if (total <= maxNodes && levels() - l <= kMaxBlockLevels && grid(l).nodes() <= finestNodes) return l;
     }
-  }
-  if (m_blockLevel < 0) return;
+    return -1;
+  };
+  const int passLevel = startLevel(kBlockCycleMaxNodes), tiledLevel = startLevel(kTiledBlockCycleMaxNodes);
+  if (passLevel < 0) return;
+  // One wait for the GPU for every block level (a blocking read a texture cost a few ms a
+  // setOperator, which the fluid demo calls every frame while obstacles are painted).
+  std::vector<const LayeredStencil*> ops;
+  for (int m = passLevel; m < levels(); ++m) ops.push_back(&m_levels[std::size_t(m)].A);
+  const std::vector<GridStencil> stencils = LayeredStencil::downloadAll(ops);
+  m_blocks[0] = packBlock(passLevel, std::span(stencils));
+  if (tiledLevel > passLevel)
+    m_blocks[1] = packBlock(tiledLevel, std::span(stencils).subspan(std::size_t(tiledLevel - passLevel)));
+}
+
+Multigrid::BlockData Multigrid::packBlock(int start, std::span<const GridStencil> stencils) const {
   // Three texels a node (the nine entries, then padding), 1024 texels a row; then the
   // constant-stencil flags, one bit a node (all block levels' nodes in a row, as in shared
   // memory), 16 bits to a float (exact integers) so that a texel carries 64 nodes.
@@ -406,18 +418,13 @@ void Multigrid::buildBlockData() {
   // from uniforms instead of three dependent texture fetches. Galerkin operators of a
   // constant fine stencil are constant away from boundaries and obstacles, so nearly every
   // warp of a sweep runs on shared memory alone.
+  BlockData block;
   std::vector<float> packed;
   std::vector<std::uint32_t> flags;
-  m_blockCoefficientOffsets.clear();
   std::size_t node = 0;
-  // One wait for the GPU for every block level (a blocking read a texture cost a few ms a
-  // setOperator, which the fluid demo calls every frame while obstacles are painted).
-  std::vector<const LayeredStencil*> ops;
-  for (int m = m_blockLevel; m < levels(); ++m) ops.push_back(&m_levels[std::size_t(m)].A);
-  const std::vector<GridStencil> stencils = LayeredStencil::downloadAll(ops);
-  for (int m = m_blockLevel; m < levels(); ++m) {
-    m_blockCoefficientOffsets.push_back(int(packed.size() / 4));
-    const GridStencil& A = stencils[std::size_t(m - m_blockLevel)];
+  for (int m = start; m < levels(); ++m) {
+    block.coefficientOffsets.push_back(int(packed.size() / 4));
+    const GridStencil& A = stencils[std::size_t(m - start)];
     using Entries = std::array<std::uint32_t, 9>;
     auto entriesAt = [&](int i, int j) {
       Entries e{};
@@ -432,7 +439,7 @@ void Multigrid::buildBlockData() {
     std::size_t best = 0;
     for (const auto& [entries, count] : counts)
       if (count > best) best = count, reference = entries;
-    for (std::uint32_t bits : reference) m_blockReference.push_back(floatFromBits(bits));
+    for (std::uint32_t bits : reference) block.reference.push_back(floatFromBits(bits));
     for (int j = 0; j < A.ny(); ++j)
       for (int i = 0; i < A.nx(); ++i, ++node) {
         for (int d = 0; d < 9; ++d) packed.push_back(A.coefficient(i, j, d % 3 - 1, d / 3 - 1));
@@ -440,13 +447,13 @@ void Multigrid::buildBlockData() {
         if (node % 32 == 0) flags.push_back(0);
         if (best > 0 && entriesAt(i, j) == reference) {
           flags.back() |= 1u << (node % 32);
-          ++m_blockInfo.constantNodes;
+          ++block.info.constantNodes;
         }
       }
   }
-  m_blockInfo.level = m_blockLevel;
-  m_blockInfo.nodes = node;
-  m_blockFlagOffset = int(packed.size() / 4);
+  block.info.level = start;
+  block.info.nodes = node;
+  block.flagOffset = int(packed.size() / 4);
   for (std::uint32_t word : flags) {
     packed.push_back(float(word & 0xffffu));
     packed.push_back(float(word >> 16));
@@ -455,20 +462,27 @@ void Multigrid::buildBlockData() {
   const std::size_t texels = packed.size() / 4;
   const int height = int((texels + 1023) / 1024);
   packed.resize(std::size_t(height) * 1024 * 4, 0.0f);
-  m_blockCoefficients = gl::Texture(1024, height, gl::TextureFormat::RGBA32F, m_name + ".block_coefficients");
-  m_blockCoefficients.upload(packed.data());
+  block.coefficients = gl::Texture(1024, height, gl::TextureFormat::RGBA32F, m_name + ".block_coefficients");
+  block.coefficients.upload(packed.data());
+  return block;
+}
+
+const Multigrid::BlockData& Multigrid::block() const {
+  return tiledSweeps() && m_blocks[1].info.level >= 0 ? m_blocks[1] : m_blocks[0];
 }
 
 bool Multigrid::useBlockCycle() const {
-  return m_blockLevel >= 0 && m_options.cycle == CycleType::V &&
+  return block().info.level >= 0 && m_options.cycle == CycleType::V &&
          stream::Runtime::current().backend() == stream::Backend::Compute;
 }
 
 void Multigrid::blockCycle(bool zeroGuess) {
-  Level& level = m_levels[std::size_t(m_blockLevel)];
+  const BlockData& b = block();
+  const int start = b.info.level;
+  Level& level = m_levels[std::size_t(start)];
   std::vector<int> nx, ny, offsets;
   int nodes = 0;
-  for (int m = m_blockLevel; m < levels(); ++m) {
+  for (int m = start; m < levels(); ++m) {
     nx.push_back(grid(m).nx());
     ny.push_back(grid(m).ny());
     offsets.push_back(nodes);
@@ -478,14 +492,14 @@ void Multigrid::blockCycle(bool zeroGuess) {
   Pass pass("multigrid/block_cycle");
   level.grid.bind(pass);
   pass.define("BLOCK_LEVELS", (long long)nx.size()).define("SHARED_NODES", (long long)nodes)
-      .define("NODES_PER_THREAD", (long long)((grid(m_blockLevel).nodes() + 1023) / 1024));
+      .define("NODES_PER_THREAD", (long long)((grid(start).nodes() + 1023) / 1024));
   if (direct) pass.define("DIRECT");
   if (zeroGuess) pass.define("ZERO_GUESS");
-  pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", m_blockCoefficients)
-      .input("u_inverse", direct ? m_blockInverse : m_blockCoefficients);
+  pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", b.coefficients)
+      .input("u_inverse", direct ? m_blockInverse : b.coefficients);
   pass.uniformArray("u_nx", nx).uniformArray("u_ny", ny).uniformArray("u_offset", offsets)
-      .uniformArray("u_coeffOffset", m_blockCoefficientOffsets).uniformArray("u_reference", m_blockReference);
-  pass.uniform("u_flagOffset", m_blockFlagOffset);
+      .uniformArray("u_coeffOffset", b.coefficientOffsets).uniformArray("u_reference", b.reference);
+  pass.uniform("u_flagOffset", b.flagOffset);
   pass.uniform("u_omega", m_options.omega).uniform("u_pre", m_options.preSmoothing)
       .uniform("u_post", m_options.postSmoothing).uniform("u_coarseIterations", m_options.coarseIterations);
   pass.output(level.x).workgroups(1, 1, 1).label("mg block cycle").run();
@@ -510,7 +524,7 @@ void Multigrid::descend(int l, bool sweep) {
 }
 
 void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
-  if (l == m_blockLevel && !swept && useBlockCycle()) {
+  if (l == block().info.level && !swept && useBlockCycle()) {
     blockCycle(zeroGuess);
     return;
   }
@@ -520,7 +534,7 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
   }
   Level& level = m_levels[std::size_t(l)];
   // The coarse level starts from zero: its first sweep comes with its right-hand side.
-  const bool sweep = startsWithSweep(l + 1) && !(l + 1 == m_blockLevel && useBlockCycle());
+  const bool sweep = startsWithSweep(l + 1) && !(l + 1 == block().info.level && useBlockCycle());
   const int pre = std::max(0, m_options.preSmoothing - (swept ? 1 : 0));
   const bool zeroPre = zeroGuess && !swept;
   if (tiledSweeps() && !(zeroPre && pre == 0)) {

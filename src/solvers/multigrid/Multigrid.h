@@ -186,7 +186,9 @@ class Multigrid : public IterativeSolver {
     std::size_t nodes = 0;
     std::size_t constantNodes = 0;
   };
-  BlockCycleInfo blockCycleInfo() const { return m_blockInfo; }
+  /// (Of the cycles on the current backend and options: with the tiled sweeps the block
+  /// starts at a coarser level.)
+  BlockCycleInfo blockCycleInfo() const { return block().info; }
   /// Whether cycles on the current backend run the tiled sweeps (compute backend, borders
   /// in kernel, a GL with 256 invocations a workgroup): 2 dispatches a level and cycle.
   bool tiledSweeps() const;
@@ -294,12 +296,20 @@ class Multigrid : public IterativeSolver {
   std::vector<Level> m_levels;
   stream::Vector m_coarseInverse;  ///< empty: no direct coarse solve
   static constexpr int kMaxBlockLevels = 8;
-  int m_blockLevel = -1;                        ///< -1: no block cycle possible
-  gl::Texture m_blockCoefficients;              ///< block levels' stencils, 3 texels a node; flags
-  std::vector<int> m_blockCoefficientOffsets;   ///< first texel of each block level
-  BlockCycleInfo m_blockInfo;
-  int m_blockFlagOffset = 0;                    ///< first texel of the constant-stencil flags
-  std::vector<float> m_blockReference;          ///< each block level's reference stencil, 9 entries
+  /// The block levels' packed stencils (3 texels a node) and constant-stencil flags.
+  struct BlockData {
+    BlockCycleInfo info;                ///< info.level -1: no block cycle
+    gl::Texture coefficients;           ///< stencils, then flags
+    std::vector<int> coefficientOffsets;  ///< first texel of each block level
+    int flagOffset = 0;                 ///< first texel of the flags
+    std::vector<float> reference;       ///< each block level's reference stencil, 9 entries
+  };
+  /// [0]: for cycles with a kernel a sweep; [1]: for the tiled sweeps, where it starts at a
+  /// coarser level than [0] (else unused).
+  BlockData m_blocks[2];
+  BlockData packBlock(int start, std::span<const GridStencil> stencils) const;
+  /// The block data of the cycles on the current backend and options.
+  const BlockData& block() const;
   gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
   int m_tileThreads = 0;                        ///< the tiled sweeps' workgroup side; 0: none
   stream::Scalar m_scalar;
