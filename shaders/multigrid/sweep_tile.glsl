@@ -3,7 +3,8 @@
 // its projection to the next coarser level after them (RESTRICT): the passes of Bolz
 // §4.2's V-cycle ("Relax", "Interpolation", "Projection") fused on a tile in shared memory,
 // the mathematics of smooth.glsl, correct_smooth.glsl, residual.glsl and
-// restrict_full_weighting.glsl unchanged, operation for operation.
+// restrict_full_weighting.glsl (a sweep multiplies by omega D^-1, computed once, where they
+// divide by D: the results differ from theirs in the last bits).
 //
 // A workgroup of TILE_THREADS^2 invocations owns a tile of (TILE_THREADS - 2 HALO)^2 texels
 // and holds it with a halo of HALO texels, one invocation a texel, x of all of them in
