@@ -237,15 +237,17 @@ double vcycleBytes(const Multigrid& mg, bool written) {
   // once a dispatch instead of once a sweep: the pre-smoothing dispatch reads x, b and the
   // stencil and writes x and a quarter-size b and x; the post-smoothing one also reads the
   // coarse x (a quarter) and writes x; further dispatches (more than maxTileSweeps sweeps)
-  // read x, b and the stencil and write x.
+  // read x, b and the stencil and write x. They skip the corner entries of a 5-point
+  // level (LayeredStencil::fivePoint): 7 fields instead of 11 off the constant path.
   const MultigridOptions& o = mg.options();
   double total = 0;
   for (int l = 0; l + 1 < mg.levels(); ++l) {
     const double texels = double(mg.grid(l).width()) * double(mg.grid(l).height());
     const double t = 16.0 * texels;
     const bool constant = texels >= double(o.constantStencilTexels);
-    const double sweepReads = constant ? 2.25 : 11.0;
+    double sweepReads = constant ? 2.25 : 11.0;
     if (mg.tiledSweeps()) {
+      if (!constant && mg.op(l).fivePoint()) sweepReads = 7.0;
       const int m = mg.maxTileSweeps();
       const int pre = std::max(1, (o.preSmoothing + m - 1) / m), post = (o.postSmoothing + m - 1) / m;
       double reads = sweepReads * pre + (post > 0 ? sweepReads * post + 0.25 : 2.25);

@@ -13,26 +13,31 @@
 // workgroup waits for another); RESTRICT needs two texels more (the residual, then its
 // 3x3 projection).
 //
-// Texels are addressed virtually: invocation texel v stands for the node of each channel c
-// that texel v would hold in c's part extended past its one-texel border (layered.glsl:
-// node (v.x - 1 + qx sx, v.y - 1 + qy sy)), so that a node's neighbours are the same
-// channel of the neighbouring texels everywhere, also two or more texels past a split.
-// Texels that own all four channels read their own texels; others (the outer ring of the
-// texture and beyond) gather each channel from its node's owner, and nodes outside the
-// grid are fixed zeros. A node held by two workgroups (or as a border duplicate) is
-// evaluated from the same values by the same operations: the results agree bit for bit,
-// and the border of every field written comes out in sync, as with BORDER_IN_KERNEL.
+// Texels are addressed virtually (virtual_texels.glsl), so that a node's neighbours are
+// the same channel of the neighbouring texels everywhere, also two or more texels past a
+// split. Texels that own all four channels read their own texels; others (the outer ring
+// of the texture and beyond) gather each channel from its node's owner, and nodes outside
+// the grid are fixed zeros (and not fetched). A node held by two workgroups (or as a
+// border duplicate) is evaluated from the same values by the same operations: the results
+// agree bit for bit, and the border of every field written comes out in sync, as with
+// BORDER_IN_KERNEL.
+// Workgroups run the outer ring of tiles first: theirs gather, and take longest.
+//
+// FIVE_POINT: the corner entries are zero (LayeredStencil::fivePoint): they are neither
+// read nor multiplied (adding 0 x would not change a sum's bits).
 //
 // Inputs: u_grid, u_b, u_x (unless ZERO_GUESS: x = 0 before the first sweep), the stencil
-// (stencil.glsl), u_omega. CORRECT: u_coarse, u_v (the coarse correction, border in sync;
-// x += S v at free nodes first). RESTRICT: u_coarse, u_coarseCentre; ZERO_SWEEP also
-// u_coarseOmega. u_origin: the virtual texel of the first workgroup's first tile texel.
+// (stencil.glsl), u_omega, u_tiles (tiles a row and a column), u_origin (the virtual texel
+// of the first tile's first texel). CORRECT: u_coarse, u_v (the coarse correction, border
+// in sync; x += S v at free nodes first). RESTRICT: u_coarse, u_coarseCentre; ZERO_SWEEP
+// also u_coarseOmega.
 // Outputs: u_image0 = x after the sweeps; RESTRICT: u_image1 = b of the coarse level
 // (projected at owned free nodes, zero elsewhere), ZERO_SWEEP: u_image2 = the coarse
 // level's first sweep from zero (restrict_full_weighting.glsl).
 layout(local_size_x = TILE_THREADS, local_size_y = TILE_THREADS) in;
 #include "multigrid/layered.glsl"
 #include "multigrid/stencil.glsl"
+#include "multigrid/virtual_texels.glsl"
 
 uniform ivec4 u_grid;
 uniform sampler2D u_b;
@@ -41,6 +46,7 @@ uniform sampler2D u_x;
 #endif
 uniform float u_omega;
 uniform ivec2 u_origin;
+uniform ivec2 u_tiles;
 #if defined(CORRECT) || defined(RESTRICT)
 uniform ivec4 u_coarse;
 #endif
@@ -55,40 +61,38 @@ uniform float u_coarseOmega;
 const int kTile = TILE_THREADS - 2 * HALO;
 shared vec4 s_x[(TILE_THREADS + 2) * (TILE_THREADS + 2)];
 
-// Channel c of a texel without dynamic indexing (which can move arrays to local memory).
-float channelOf(vec4 t, int c) { return c == 0 ? t.x : (c == 1 ? t.y : (c == 2 ? t.z : t.w)); }
-
-// Where the four nodes of a texel (one a channel) live in a layered grid: their owners'
-// texels and channels, computed once for all the fields a texel gathers, and which nodes
-// lie inside the grid (the others read a clamped node and are zeroed).
-struct Slots {
-  ivec2 t0, t1, t2, t3;
-  ivec4 channel;
-  bvec4 inside;
-};
-Slots slotsOf(ivec4 g, ivec4 i, ivec4 j) {
-  Slots s;
-  // (bvec4 has no &&: the product of the three tests)
-  s.inside = bvec4(ivec4(greaterThanEqual(min(i, j), ivec4(0))) * ivec4(lessThan(i, ivec4(g.x))) *
-                   ivec4(lessThan(j, ivec4(g.y))));
-  ivec4 ci = clamp(i, ivec4(0), ivec4(g.x - 1)), cj = clamp(j, ivec4(0), ivec4(g.y - 1));
-  ivec4 qx = ivec4(greaterThanEqual(ci, ivec4(g.z))), qy = ivec4(greaterThanEqual(cj, ivec4(g.w)));
-  ivec4 tx = ci - qx * g.z + 1, ty = cj - qy * g.w + 1;
-  s.t0 = ivec2(tx.x, ty.x);
-  s.t1 = ivec2(tx.y, ty.y);
-  s.t2 = ivec2(tx.z, ty.z);
-  s.t3 = ivec2(tx.w, ty.w);
-  s.channel = qx + 2 * qy;
-  return s;
+// The nine stencil entries of one node (columns of three: entry k at [k / 3][k % 3]) from
+// its owner's texel t and channel c: at an owner flagged constant the reference's channel c
+// (the same bits as the stored entries), else the stored entries; zero outside the grid.
+mat3 nodeStencil(ivec2 t, int c, bool inside) {
+  if (!inside) return mat3(0.0);
+#ifdef CONSTANT_STENCIL
+  if (stencilConstant(t))
+    return mat3(channelOf(u_S0, c), channelOf(u_S1, c), channelOf(u_S2, c), channelOf(u_S3, c), channelOf(u_S4, c),
+                channelOf(u_S5, c), channelOf(u_S6, c), channelOf(u_S7, c), channelOf(u_S8, c));
+#endif
+#ifdef FIVE_POINT
+  return mat3(0.0, channelOf(texelFetch(u_A1, t, 0), c), 0.0, channelOf(texelFetch(u_A3, t, 0), c),
+              channelOf(texelFetch(u_A4, t, 0), c), channelOf(texelFetch(u_A5, t, 0), c), 0.0,
+              channelOf(texelFetch(u_A7, t, 0), c), 0.0);
+#else
+  return mat3(channelOf(texelFetch(u_A0, t, 0), c), channelOf(texelFetch(u_A1, t, 0), c),
+              channelOf(texelFetch(u_A2, t, 0), c), channelOf(texelFetch(u_A3, t, 0), c),
+              channelOf(texelFetch(u_A4, t, 0), c), channelOf(texelFetch(u_A5, t, 0), c),
+              channelOf(texelFetch(u_A6, t, 0), c), channelOf(texelFetch(u_A7, t, 0), c),
+              channelOf(texelFetch(u_A8, t, 0), c));
+#endif
 }
-// The slots of texel v's own nodes (layered.glsl: node (v.x - 1 + qx sx, v.y - 1 + qy sy)).
-Slots slotsOfTexel(ivec4 g, ivec2 v) { return slotsOf(g, layeredNodeX(g, v.x), layeredNodeY(g, v.y)); }
 
-// Field f at the four nodes (zero outside the grid).
-vec4 gathered(sampler2D f, Slots s) {
-  vec4 t = vec4(channelOf(texelFetch(f, s.t0, 0), s.channel.x), channelOf(texelFetch(f, s.t1, 0), s.channel.y),
-                channelOf(texelFetch(f, s.t2, 0), s.channel.z), channelOf(texelFetch(f, s.t3, 0), s.channel.w));
-  return mix(vec4(0.0), t, s.inside);
+// The stencil entries of a virtual texel that does not own all its nodes.
+void gatheredStencil(Slots slots, out vec4 A[9]) {
+  mat3 n0 = nodeStencil(slots.t0, slots.channel.x, slots.inside.x);
+  mat3 n1 = nodeStencil(slots.t1, slots.channel.y, slots.inside.y);
+  mat3 n2 = nodeStencil(slots.t2, slots.channel.z, slots.inside.z);
+  mat3 n3 = nodeStencil(slots.t3, slots.channel.w, slots.inside.w);
+#define ENTRY(k) A[k] = vec4(n0[k / 3][k % 3], n1[k / 3][k % 3], n2[k / 3][k % 3], n3[k / 3][k % 3])
+  ENTRY(0); ENTRY(1); ENTRY(2); ENTRY(3); ENTRY(4); ENTRY(5); ENTRY(6); ENTRY(7); ENTRY(8);
+#undef ENTRY
 }
 
 #ifdef CORRECT
@@ -133,6 +137,14 @@ int slotOf(ivec2 l) { return (l.y + 1) * kRow + l.x + 1; }
 // sum over k of A^k X[k] at slot `me` (stencil.glsl's order: left to right, the same as
 // stencilSum's expression).
 vec4 weightedSum(vec4 A[9], int me) {
+#ifdef FIVE_POINT
+  vec4 sum = A[1] * s_x[me - kRow];
+  sum += A[3] * s_x[me - 1];
+  sum += A[4] * s_x[me];
+  sum += A[5] * s_x[me + 1];
+  sum += A[7] * s_x[me + kRow];
+  return sum;
+#else
   vec4 sum = A[0] * s_x[me - kRow - 1];
   sum += A[1] * s_x[me - kRow];
   sum += A[2] * s_x[me - kRow + 1];
@@ -143,12 +155,29 @@ vec4 weightedSum(vec4 A[9], int me) {
   sum += A[7] * s_x[me + kRow];
   sum += A[8] * s_x[me + kRow + 1];
   return sum;
+#endif
+}
+
+// Tile of the k-th workgroup: the outer ring of tiles first, then the rest row by row.
+ivec2 tileOf(int k) {
+  ivec2 n = u_tiles;
+  int ring = n.x * n.y - max(n.x - 2, 0) * max(n.y - 2, 0);
+  if (k >= ring) {
+    int j = k - ring, w = n.x - 2;
+    return ivec2(1 + j % w, 1 + j / w);
+  }
+  if (k < n.x) return ivec2(k, 0);
+  if (n.y > 1 && k < 2 * n.x) return ivec2(k - n.x, n.y - 1);
+  int j = k - (n.y > 1 ? 2 * n.x : n.x);  // the sides' tiles, left and right in turn
+  if (n.x == 1) return ivec2(0, 1 + j);
+  return ivec2((j & 1) * (n.x - 1), 1 + j / 2);
 }
 
 void main() {
   ivec2 l = ivec2(gl_LocalInvocationID.xy);
   int me = slotOf(l);
-  ivec2 v = u_origin + ivec2(gl_WorkGroupID.xy) * kTile - HALO + l;
+  ivec2 tile = tileOf(int(gl_WorkGroupID.x) + u_tiles.x * int(gl_WorkGroupID.y));
+  ivec2 v = u_origin + tile * kTile - HALO + l;
 
   // This texel's b, stencil and starting x.
   bool direct = all(layeredOwned(u_grid, v));
@@ -162,18 +191,20 @@ void main() {
     if (stencilConstant(v)) {
       A[0] = u_S0; A[1] = u_S1; A[2] = u_S2; A[3] = u_S3; A[4] = u_S4; A[5] = u_S5; A[6] = u_S6; A[7] = u_S7; A[8] = u_S8;
     } else {
-      A[0] = texelFetch(u_A0, v, 0); A[1] = texelFetch(u_A1, v, 0); A[2] = texelFetch(u_A2, v, 0);
-      A[3] = texelFetch(u_A3, v, 0); A[4] = texelFetch(u_A4, v, 0); A[5] = texelFetch(u_A5, v, 0);
-      A[6] = texelFetch(u_A6, v, 0); A[7] = texelFetch(u_A7, v, 0); A[8] = texelFetch(u_A8, v, 0);
+#ifdef FIVE_POINT
+      A[0] = vec4(0.0); A[2] = vec4(0.0); A[6] = vec4(0.0); A[8] = vec4(0.0);
+#else
+      A[0] = texelFetch(u_A0, v, 0); A[2] = texelFetch(u_A2, v, 0); A[6] = texelFetch(u_A6, v, 0); A[8] = texelFetch(u_A8, v, 0);
+#endif
+      A[1] = texelFetch(u_A1, v, 0); A[3] = texelFetch(u_A3, v, 0); A[4] = texelFetch(u_A4, v, 0);
+      A[5] = texelFetch(u_A5, v, 0); A[7] = texelFetch(u_A7, v, 0);
     }
   } else {
     b = gathered(u_b, slots);
 #ifndef ZERO_GUESS
     x = gathered(u_x, slots);
 #endif
-    A[0] = gathered(u_A0, slots); A[1] = gathered(u_A1, slots); A[2] = gathered(u_A2, slots);
-    A[3] = gathered(u_A3, slots); A[4] = gathered(u_A4, slots); A[5] = gathered(u_A5, slots);
-    A[6] = gathered(u_A6, slots); A[7] = gathered(u_A7, slots); A[8] = gathered(u_A8, slots);
+    gatheredStencil(slots, A);
   }
   bvec4 free = notEqual(A[4], vec4(0.0));
   // omega D^-1 once, a multiply a sweep instead of a division (inf at fixed nodes, which

@@ -42,6 +42,8 @@ LayeredStencil LayeredStencil::upload(const GridStencil& A, const LayeredGrid& g
   A.validate();
   LayeredStencil s(grid, A.name());
   for (int e = 0; e < 9; ++e) s.m_entries[std::size_t(e)].upload(grid.layerHost(A.entry(e)));
+  for (int e : {0, 2, 6, 8})
+    for (float a : A.entry(e)) s.m_fivePoint = s.m_fivePoint && a == 0.0f;
   return s;
 }
 

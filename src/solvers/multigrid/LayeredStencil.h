@@ -49,7 +49,16 @@ class LayeredStencil : public linalg::LinearOperator {
 
   const LayeredGrid& grid() const { return m_grid; }
   const stream::Vector& entry(int e) const { return m_entries[std::size_t(e)]; }
-  stream::Vector& entry(int e) { return m_entries[std::size_t(e)]; }
+  /// Writable entry e; a corner entry (0, 2, 6, 8) given out this way ends fivePoint().
+  stream::Vector& entry(int e) {
+    if (e == 0 || e == 2 || e == 6 || e == 8) m_fivePoint = false;
+    return m_entries[std::size_t(e)];
+  }
+  /// True while the four corner entries are known to be zero everywhere (a 5-point
+  /// operator): from construction (all zero) until a corner entry is handed out writable,
+  /// and after upload() of a stencil whose corners are zero. The tiled sweeps then skip
+  /// the corners (Multigrid.h), with the same results.
+  bool fivePoint() const { return m_fivePoint; }
   const stream::Vector& centre() const { return m_entries[4]; }
   /// Copies the owners' coefficients into every entry's border (after writing entries).
   void syncBorder();
@@ -95,6 +104,7 @@ class LayeredStencil : public linalg::LinearOperator {
   std::string m_name;
   std::array<stream::Vector, 9> m_entries;
   std::array<float, 36> m_constant{};
+  bool m_fivePoint = true;
   gl::Texture m_constantFlags;
 };
 

@@ -250,7 +250,10 @@ void Multigrid::sweepTiles(int l, int sweeps, bool zeroGuess, TileStep step, boo
     pass.label("mg sweeps");
   }
   pass.uniform("u_origin", origin, origin);
-  pass.workgroups((extentX + tile - 1) / tile, (extentY + tile - 1) / tile, 1).run();
+  const int tilesX = (extentX + tile - 1) / tile, tilesY = (extentY + tile - 1) / tile;
+  pass.uniform("u_tiles", tilesX, tilesY);
+  if (level.A.fivePoint()) pass.define("FIVE_POINT");
+  pass.workgroups(tilesX, tilesY, 1).run();
 }
 
 void Multigrid::defectUpdate(Vector& x, Vector& r) {

@@ -153,3 +153,25 @@ TEST_CASE("Multigrid tiled sweeps: relax and full multigrid match the fragment b
   }
   CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
 }
+
+TEST_CASE("Multigrid tiled sweeps: the 5-point flag that lets them skip the corner entries", "[multigrid][gl]") {
+  test::context();
+  const GridStencil poisson = GridStencil::poisson(17, 13, GridBoundaries::all(Boundary::Dirichlet), "poisson");
+  const GridStencil nine = test::randomSymmetricStencil(17, 13, 0.1, GridBoundaries::all(Boundary::Dirichlet), 7);
+  const solvers::LayeredGrid g = Multigrid::fineGrid(17, 13);
+  // From the uploaded corners.
+  LayeredStencil five = LayeredStencil::upload(poisson, g);
+  CHECK(five.fivePoint());
+  CHECK_FALSE(LayeredStencil::upload(nine, g).fivePoint());
+  // All zero from construction; writable edges and centre keep it, a writable corner ends it.
+  LayeredStencil zero(g, "zero");
+  CHECK(zero.fivePoint());
+  for (int e : {1, 3, 4, 5, 7}) (void)zero.entry(e);
+  CHECK(zero.fivePoint());
+  (void)zero.entry(6);
+  CHECK_FALSE(zero.fivePoint());
+  // A hierarchy: the fine Poisson level is 5-point, its Galerkin coarse operators are not.
+  Multigrid mg(poisson);
+  CHECK(mg.op(0).fivePoint());
+  CHECK_FALSE(mg.op(1).fivePoint());
+}
