@@ -534,14 +534,17 @@ void FluidSolver::project() {
   solvePressure();
   if (m_params.statistics) m_stats.divergenceAfter = mg.residualNorm() * toRms;
 
+  // Borders as the pressure multigrid keeps them: in the kernel, or Bolz's copy pass.
+  const bool inKernelBorders = mg.options().border == solvers::BorderUpdate::InKernel;
   Vector u = Vector::temporary(m_grid.layout(), "fluid.u.next");
   Vector v = Vector::temporary(m_grid.layout(), "fluid.v.next");
   {
     Pass pass("fluid/gradient_subtract");
     bindProjection(pass);
+    if (inKernelBorders) pass.define("BORDER_IN_KERNEL");
     pass.input("u_phi", mg.solution()).output(u).output(v).label("fluid gradient").run();
   }
-  m_grid.syncBorder({&u, &v});
+  if (!inKernelBorders) m_grid.syncBorder({&u, &v});
   std::swap(m_u, u);
   std::swap(m_v, v);
 
