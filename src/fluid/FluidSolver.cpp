@@ -14,6 +14,7 @@
 #include <texstream/solvers/multigrid/LayeredSolver.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
+#include <texstream/stream/Runtime.h>
 
 #include <algorithm>
 #include <cctype>
@@ -538,11 +539,19 @@ void FluidSolver::project() {
   const bool inKernelBorders = mg.options().border == solvers::BorderUpdate::InKernel;
   Vector u = Vector::temporary(m_grid.layout(), "fluid.u.next");
   Vector v = Vector::temporary(m_grid.layout(), "fluid.v.next");
+  // The compute backend writes the un-layered velocity in the same pass (an image store a
+  // node from its owner's texel); a fragment pass writes its own texels only.
+  const bool unlayerInPass = stream::Runtime::current().backend() == stream::Backend::Compute;
   {
-    Pass pass("fluid/gradient_subtract");
+    Pass pass(unlayerInPass ? "fluid/gradient_subtract_unlayer" : "fluid/gradient_subtract");
     bindProjection(pass);
     if (inKernelBorders) pass.define("BORDER_IN_KERNEL");
-    pass.input("u_phi", mg.solution()).output(u).output(v).label("fluid gradient").run();
+    pass.input("u_phi", mg.solution()).output(u).output(v);
+    if (unlayerInPass)
+      pass.output(m_velocity).workgroups((m_grid.width() + 15) / 16, (m_grid.height() + 15) / 16).label("fluid gradient+unlayer");
+    else
+      pass.label("fluid gradient");
+    pass.run();
   }
   if (!inKernelBorders) m_grid.syncBorder({&u, &v});
   std::swap(m_u, u);
@@ -556,9 +565,11 @@ void FluidSolver::project() {
     stream::norm2(d, m_scalar);
     m_stats.divergenceAfterNodes = double(m_scalar.read()) * toRms;
   }
-  Pass pass("fluid/unlayer_velocity");
-  m_grid.bind(pass);
-  pass.input("u_u", m_u).input("u_v", m_v).output(m_velocity).label("fluid unlayer").run();
+  if (!unlayerInPass) {
+    Pass pass("fluid/unlayer_velocity");
+    m_grid.bind(pass);
+    pass.input("u_u", m_u).input("u_v", m_v).output(m_velocity).label("fluid unlayer").run();
+  }
   m_velocityCurrent = true;
 }
 
