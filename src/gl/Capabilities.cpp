@@ -246,6 +246,22 @@ bool canRenderTo(GLenum internalFormat, bool textureStorage) {
 
 }  // namespace
 
+bool computeWorkgroupsFit(int invocations, int groupSide) {
+  return invocations >= kComputeWorkgroupInvocations && groupSide >= kComputeWorkgroupSide;
+}
+
+std::string Capabilities::computeMissing() const {
+  if (compute) return "";
+  std::string why;
+  if (maxComputeInvocations > 0 && !computeWorkgroupsFit(maxComputeInvocations, maxComputeGroupSide))
+    why = "workgroups of " + std::to_string(kComputeWorkgroupSide) + " x " + std::to_string(kComputeWorkgroupSide) +
+          " invocations; this context allows " + std::to_string(maxComputeInvocations) + " invocations and " +
+          std::to_string(maxComputeGroupSide) + " a side";
+  else
+    why = "OpenGL 4.3 or OpenGL ES 3.1 (compute shaders)";
+  return why + (disabled.empty() ? "" : ", TEXSTREAM_DISABLE_FEATURES=" + disabled);
+}
+
 std::string Capabilities::summary() const { return renderer + ", " + (es ? "" : "OpenGL ") + version; }
 
 std::string Capabilities::apiName() const {
@@ -351,6 +367,14 @@ Capabilities queryCapabilities() {
   c.storageBuffers = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glBindBufferBase && glad_glGetIntegeri_v;
   c.compute = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glDispatchCompute && c.imageLoadStore &&
               c.storageBuffers && c.memoryBarrier;
+  if (c.compute) {
+    GLint sizeX = 0, sizeY = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &c.maxComputeInvocations);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &sizeX);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 1, &sizeY);
+    c.maxComputeGroupSide = std::min(sizeX, sizeY);
+    c.compute = computeWorkgroupsFit(c.maxComputeInvocations, c.maxComputeGroupSide);
+  }
   c.debugOutput = (desktop && c.atLeast(4, 3)) || (c.es && c.atLeast(3, 2)) ||
                   hasExtension(extensions, "GL_KHR_debug");
   c.debugOutput = c.debugOutput && ((glad_glDebugMessageCallback && glad_glObjectLabel) ||

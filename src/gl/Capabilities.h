@@ -28,7 +28,12 @@ struct Capabilities {
   int maxColorAttachments = 0;
 
   bool textureStorage = false;  ///< glTexStorage2D/3D (desktop 4.2, ARB_texture_storage, ES 3.0)
-  bool compute = false;         ///< compute shaders (desktop 4.3, ES 3.1)
+  /// Compute shaders (desktop 4.3, ES 3.1) whose workgroups hold the 16 x 16 invocations
+  /// every compute kernel runs (stream/KernelCache.h; ES 3.1 guarantees 128 only).
+  bool compute = false;
+  /// GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS and the smaller of GL_MAX_COMPUTE_WORK_GROUP_SIZE's
+  /// x and y (0 without compute shaders).
+  int maxComputeInvocations = 0, maxComputeGroupSide = 0;
   bool imageLoadStore = false;  ///< glBindImageTexture (desktop 4.2, ES 3.1)
   bool storageBuffers = false;  ///< shader storage buffers (desktop 4.3, ES 3.1)
   bool memoryBarrier = false;   ///< glMemoryBarrier (desktop 4.2, ES 3.1)
@@ -74,6 +79,8 @@ struct Capabilities {
   /// 3.0, Apple GPU) lacks EXT_color_buffer_float" (or names the TEXSTREAM_DISABLE_FEATURES
   /// list that switched them off).
   std::string floatTargetsMissing() const;
+  /// Why compute is false, for an error message: the missing API or the workgroup limits.
+  std::string computeMissing() const;
   /// The first line of every shader texstream compiles for a stage that needs GLSL of at
   /// least desktop `desktopVersion` or ES `esVersion` (330/300 for fragment kernels,
   /// 430/310 for compute), with the precision statements ES needs.
@@ -111,5 +118,10 @@ const Capabilities& capabilities();
 /// TEXSTREAM_MAX_TEXTURE_SIZE=N lowers maxTextureSize to N (never raises it), to simulate a
 /// device with a smaller limit.
 std::string_view disableableFeatures();
+
+/// The workgroup every compute kernel runs (stream::kWorkgroupSize squared).
+constexpr int kComputeWorkgroupSide = 16, kComputeWorkgroupInvocations = 256;
+/// Whether a GL's compute limits hold that workgroup.
+bool computeWorkgroupsFit(int invocations, int groupSide);
 
 }  // namespace texstream::gl

@@ -1,5 +1,6 @@
 #include <texstream/stream/KernelCache.h>
 
+#include <texstream/gl/Capabilities.h>
 #include <texstream/gl/Error.h>
 #include <texstream/stream/Runtime.h>
 
@@ -13,6 +14,10 @@
 #include <sstream>
 
 namespace texstream::stream {
+
+// Capabilities::compute promises GLs whose workgroups hold the generic kernels' 16 x 16.
+static_assert(kWorkgroupSize == gl::kComputeWorkgroupSide &&
+              kWorkgroupSize * kWorkgroupSize == gl::kComputeWorkgroupInvocations);
 
 const std::map<std::string, std::string>& embeddedShaders();  // generated at build time
 

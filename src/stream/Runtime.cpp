@@ -89,9 +89,8 @@ Backend Runtime::backend() const { return m_override ? *m_override : m_defaultBa
 
 void Runtime::requireBackend(Backend b) const {
   if (b == Backend::Compute && !m_caps.compute) {
-    throw gl::Error("the compute backend needs OpenGL 4.3 or OpenGL ES 3.1 (compute shaders); this context is " +
+    throw gl::Error("the compute backend needs " + m_caps.computeMissing() + "; this context is " +
                     m_caps.apiName() + " (" + m_caps.version + ") on " + m_caps.renderer +
-                    (m_caps.disabled.empty() ? "" : ", TEXSTREAM_DISABLE_FEATURES=" + m_caps.disabled) +
                     ": use the fragment backend (or auto)");
   }
 }

@@ -69,6 +69,24 @@ TEST_CASE("without compute shaders auto means fragment and compute is refused by
   REQUIRE(y.download() == xs);
 }
 
+TEST_CASE("a GL whose compute workgroups are smaller than 16 x 16 has no compute backend, and says why",
+          "[stream][caps]") {
+  // ES 3.1 guarantees 128 invocations a workgroup; every compute kernel runs 256.
+  CHECK(gl::computeWorkgroupsFit(256, 16));
+  CHECK(gl::computeWorkgroupsFit(1024, 1024));
+  CHECK_FALSE(gl::computeWorkgroupsFit(128, 128));
+  CHECK_FALSE(gl::computeWorkgroupsFit(1024, 8));
+  gl::Capabilities small;
+  small.es = true;
+  small.major = 3;
+  small.minor = 1;
+  small.maxComputeInvocations = 128;
+  small.maxComputeGroupSide = 128;
+  CHECK_THAT(small.computeMissing(), Catch::Contains("16 x 16") && Catch::Contains("allows 128 invocations"));
+  gl::Capabilities old;  // no compute shaders at all
+  CHECK_THAT(old.computeMissing(), Catch::Contains("OpenGL 4.3 or OpenGL ES 3.1"));
+}
+
 TEST_CASE("without immutable storage or buffer mapping, textures and read-backs still round-trip", "[gl][stream][caps]") {
   DisabledFeatures off(gl::capabilities().es ? "textureStorage" : "textureStorage,mapBufferRead");
   REQUIRE_FALSE(stream::Runtime::current().caps().textureStorage);

@@ -400,6 +400,9 @@ void Multigrid::buildBlockData() {
     }
     return -1;
   };
+  // block_cycle.glsl runs one workgroup of 1024 invocations (GLs that allow fewer keep a
+  // dispatch a level and sweep down to the coarsest level).
+  if (invocations < 1024) return;
   const int passLevel = startLevel(kBlockCycleMaxNodes), tiledLevel = startLevel(kTiledBlockCycleMaxNodes);
   if (passLevel < 0) return;
   // One wait for the GPU for every block level (a blocking read a texture cost a few ms a
