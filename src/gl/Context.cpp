@@ -104,10 +104,19 @@ thread_local ContextRecord* t_active = nullptr;  // the record of the texstream 
 thread_local const void* t_hostKey = nullptr;    // ContextScope / makeCurrent
 thread_local int t_scopeDepth = 0;
 // The record the last lookup on this thread found, valid while the registry's epoch is the
-// same (weak: another thread may release it meanwhile).
-thread_local ContextId t_lastId;
-thread_local std::weak_ptr<OwnerState> t_lastRecord;
-thread_local std::uint64_t t_lastEpoch = 0;
+// same (weak: another thread may release it meanwhile). The weak pointer is destroyed with
+// the thread's other thread-locals, before static objects at exit, whose destructors (a
+// static HeadlessContext's) may still look up their context: after that the cache is
+// neither read nor written (t_lastLookupGone, trivially destructible, stays readable).
+struct LastLookup {
+  ContextId id;
+  std::weak_ptr<OwnerState> record;
+  std::uint64_t epoch = 0;
+  ~LastLookup();
+};
+thread_local bool t_lastLookupGone = false;
+thread_local LastLookup t_last;
+LastLookup::~LastLookup() { t_lastLookupGone = true; }
 
 std::uintptr_t threadKey() {
   return std::uintptr_t(std::hash<std::thread::id>{}(std::this_thread::get_id()));
@@ -372,8 +381,8 @@ ContextRecord* lookup(bool create) {
                        : key  ? ContextId{ContextId::Kind::Host, reinterpret_cast<std::uintptr_t>(key)}
                               : ContextId{ContextId::Kind::Thread, threadKey()};
   Registry& reg = registry();
-  if (t_lastId == id && t_lastEpoch == reg.epoch.load(std::memory_order_acquire)) {
-    if (const std::shared_ptr<OwnerState> last = t_lastRecord.lock()) {
+  if (!t_lastLookupGone && t_last.id == id && t_last.epoch == reg.epoch.load(std::memory_order_acquire)) {
+    if (const std::shared_ptr<OwnerState> last = t_last.record.lock()) {
       auto* record = static_cast<ContextRecord*>(last.get());
       if ((!key || record->hostKey == key) && Registry::markPresent(*record)) return record;
     }
@@ -431,10 +440,10 @@ ContextRecord* lookup(bool create) {
     }
     if (!record && create) record = reg.create(id);
     if (record && key && !record->hostKey) record->hostKey = key;
-    if (record) {
-      t_lastId = id;
-      t_lastRecord = record->weak_from_this();
-      t_lastEpoch = reg.epoch.load(std::memory_order_acquire);
+    if (record && !t_lastLookupGone) {
+      t_last.id = id;
+      t_last.record = record->weak_from_this();
+      t_last.epoch = reg.epoch.load(std::memory_order_acquire);
     }
   }
   return record;  // `stale` is discarded now, outside the lock
