@@ -10,6 +10,10 @@
 // With REDUCE_VEC4 the four channels are four separate sums (element() returns one
 // contribution per channel) and `void epilogue4(vec4 sums)` gets them unfolded: several
 // reductions of the same texels in one dispatch (CG's r.u, w.u and r.r).
+// PARTIALS_ONLY: every workgroup writes its partial and stops; no last workgroup, no
+// epilogue: a later dispatch folds the partials (reduce/folded_sums.glsl).
+// FOLD_SUMS: the last workgroup also folds such partials of an earlier dispatch into
+// g_foldedSums for the epilogue.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 uniform ivec2 u_size;  // the texture's size in texels: every texel is visited (padding is zero)
@@ -23,6 +27,7 @@ layout(std430, binding = 0) coherent buffer ReductionScratch {
 };
 
 #include "reduce/combine.glsl"
+#include "reduce/folded_sums.glsl"
 
 shared vec4 s_partials[256];
 shared bool s_lastGroup;
@@ -34,9 +39,15 @@ void epilogue4(vec4 sums);
 void epilogue(float value);
 #endif
 
-void foldSharedPartials(uint lid) {
+// withSums: also s_foldedSums (FOLD_SUMS), in the same steps.
+void foldSharedPartials(uint lid, bool withSums) {
   for (uint stride = 128u; stride > 0u; stride >>= 1) {
-    if (lid < stride) s_partials[lid] = COMBINE(s_partials[lid], s_partials[lid + stride]);
+    if (lid < stride) {
+      s_partials[lid] = COMBINE(s_partials[lid], s_partials[lid + stride]);
+#ifdef FOLD_SUMS
+      if (withSums) s_foldedSums[lid] += s_foldedSums[lid + stride];
+#endif
+    }
     barrier();
   }
 }
@@ -60,7 +71,10 @@ void main() {
   }
   s_partials[lid] = COMBINE(acc0, acc1);
   barrier();
-  foldSharedPartials(lid);
+  foldSharedPartials(lid, false);
+#ifdef PARTIALS_ONLY
+  if (lid == 0u) r_partials[group] = s_partials[0];
+#else
   if (lid == 0u) {
     r_partials[group] = s_partials[0];
     memoryBarrierBuffer();  // the partial is visible before the counter says so
@@ -70,11 +84,20 @@ void main() {
   if (!s_lastGroup) return;  // the same for the whole group: s_lastGroup is shared
 
   memoryBarrierBuffer();
+#ifdef FOLD_SUMS
+  vec4 sumPartials = loadSumPartials(lid);
+#endif
   vec4 acc = vec4(0.0);
   for (uint i = lid; i < groups; i += 256u) acc = COMBINE(acc, r_partials[i]);
   s_partials[lid] = acc;
+#ifdef FOLD_SUMS
+  s_foldedSums[lid] = sumPartials;
+#endif
   barrier();
-  foldSharedPartials(lid);
+  foldSharedPartials(lid, true);
+#ifdef FOLD_SUMS
+  g_foldedSums = s_foldedSums[0];
+#endif
   if (lid == 0u) {
     r_counter = 0u;  // ready for the next reduction without a CPU clear
 #ifdef REDUCE_VEC4
@@ -87,4 +110,5 @@ void main() {
     epilogue(value);
 #endif
   }
+#endif  // PARTIALS_ONLY
 }

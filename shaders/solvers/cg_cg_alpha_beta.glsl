@@ -9,9 +9,14 @@
 // recomputed and p'^T A p' = (u + beta' p)^T (w + beta' s) is formed in full:
 //   delta + 2 beta' (u . s) + beta'^2 (p . s)      with u_us = u . s, u_ps = p . s.
 // Writes alpha' to EPILOGUE_IMAGE0, beta' to EPILOGUE_IMAGE1, the status to EPILOGUE_IMAGE2.
+// FOLD_SUMS: gamma' and r.r come folded from the update's partials (g_foldedSums,
+// reduce/folded_sums.glsl) instead of u_gammaNew; they are written to EPILOGUE_IMAGE3 and
+// EPILOGUE_IMAGE4.
 #include "solvers/cg_steps.glsl"
 
+#ifndef FOLD_SUMS
 uniform sampler2D u_gammaNew;
+#endif
 uniform sampler2D u_gamma;
 uniform sampler2D u_alpha;
 uniform sampler2D u_status;
@@ -23,7 +28,13 @@ uniform sampler2D u_ps;
 
 void epilogue(float delta) {
   vec4 status = texelFetch(u_status, ivec2(0), 0);
+#ifdef FOLD_SUMS
+  float gamma = g_foldedSums.x;
+  imageStore(EPILOGUE_IMAGE3, ivec2(0), vec4(gamma, 0.0, 0.0, 0.0));
+  imageStore(EPILOGUE_IMAGE4, ivec2(0), vec4(g_foldedSums.y, 0.0, 0.0, 0.0));
+#else
   float gamma = texelFetch(u_gammaNew, ivec2(0), 0).x;
+#endif
 #ifdef FIRST
   float beta = 0.0, denominator = delta;
 #elif defined(REPLACED)

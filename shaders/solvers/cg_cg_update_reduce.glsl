@@ -10,7 +10,9 @@
 // NO_UPDATE: only the sums, at the start of a solve or a restart.
 // alpha = 0 (a recorded breakdown) leaves x and r as they were, even if p or s hold NaN.
 // Outputs: u_image0..3 = p, s, x, r, [JACOBI: u_image4 = u], then gamma', r.r
-// (NO_UPDATE: u_image0 = gamma', u_image1 = r.r).
+// (NO_UPDATE: u_image0 = gamma', u_image1 = r.r). PARTIALS_ONLY: not gamma' and r.r; the
+// workgroups' partial sums stay in the scratch buffer for the product that follows
+// (reduce/folded_sums.glsl).
 #define REDUCE_VEC4 1
 #include "reduce/workgroup.glsl"
 
@@ -77,7 +79,9 @@ vec4 element(ivec2 texel) {
   return vec4(dot(r, u), dot(r, r), 0.0, 0.0);
 }
 
+#ifndef PARTIALS_ONLY
 void epilogue4(vec4 sums) {
   imageStore(GAMMA_IMAGE, ivec2(0), vec4(sums.x, 0.0, 0.0, 0.0));
   imageStore(RR_IMAGE, ivec2(0), vec4(sums.y, 0.0, 0.0, 0.0));
 }
+#endif

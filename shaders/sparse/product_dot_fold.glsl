@@ -11,6 +11,8 @@
 uniform int u_groupBase;    // first scratch slot of this dispatch
 uniform int u_totalGroups;  // workgroups of all the dispatches of this product
 
+#include "reduce/folded_sums.glsl"
+
 // Binding 0: the matrix's own scratch, a zero counter then one float per workgroup.
 // `coherent`: the last group reads the other groups' partials, which must not come from a
 // stale cache.
@@ -25,9 +27,15 @@ shared bool s_lastGroup;
 
 void epilogue(float value);
 
-void foldShared(uint lid) {
+// withSums: also s_foldedSums (FOLD_SUMS), in the same steps.
+void foldShared(uint lid, bool withSums) {
   for (uint stride = 128u; stride > 0u; stride >>= 1) {
-    if (lid < stride) s_sums[lid] += s_sums[lid + stride];
+    if (lid < stride) {
+      s_sums[lid] += s_sums[lid + stride];
+#ifdef FOLD_SUMS
+      if (withSums) s_foldedSums[lid] += s_foldedSums[lid + stride];
+#endif
+    }
     barrier();
   }
 }
@@ -37,7 +45,7 @@ void foldDot(float part) {
   uint lid = gl_LocalInvocationIndex;
   s_sums[lid] = part;
   barrier();
-  foldShared(lid);
+  foldShared(lid, false);
   if (lid == 0u) {
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     d_partials[uint(u_groupBase) + group] = s_sums[0];
@@ -47,11 +55,20 @@ void foldDot(float part) {
   barrier();
   if (!s_lastGroup) return;  // the same for the whole group: s_lastGroup is shared
   memoryBarrierBuffer();
+#ifdef FOLD_SUMS
+  vec4 sumPartials = loadSumPartials(lid);
+#endif
   float acc = 0.0;
   for (uint i = lid; i < uint(u_totalGroups); i += 256u) acc += d_partials[i];
   s_sums[lid] = acc;
+#ifdef FOLD_SUMS
+  s_foldedSums[lid] = sumPartials;
+#endif
   barrier();
-  foldShared(lid);
+  foldShared(lid, true);
+#ifdef FOLD_SUMS
+  g_foldedSums = s_foldedSums[0];
+#endif
   if (lid == 0u) {
     d_counter = 0u;  // ready for the next product
     epilogue(s_sums[0]);

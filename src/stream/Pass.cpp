@@ -87,6 +87,12 @@ Pass& Pass::workgroups(int x, int y, int z) {
 }
 
 Pass& Pass::storage(int index, unsigned int buffer) {
+  for (auto& [bound, id] : m_storage) {
+    if (bound == index) {
+      id = buffer;  // a later binding of the same index replaces the earlier
+      return *this;
+    }
+  }
   m_storage.emplace_back(index, buffer);
   return *this;
 }

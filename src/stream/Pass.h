@@ -66,7 +66,8 @@ class Pass {
   /// Compute backend only: run a raw kernel (KernelCache.h) as x * y * z workgroups
   /// instead of covering rectangles of the output.
   Pass& workgroups(int x, int y = 1, int z = 1);
-  /// Binds a buffer to shader-storage binding `index` (compute backend).
+  /// Binds a buffer to shader-storage binding `index` (compute backend); binding an index
+  /// again replaces the buffer bound before.
   Pass& storage(int index, unsigned int buffer);
 
   /// Run on this backend rather than the thread's current one.

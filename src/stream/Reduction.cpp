@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <utility>
 
 namespace texstream::stream {
 
@@ -32,16 +33,21 @@ const char* opDefine(Op op) {
 
 // Compute backend: one dispatch (shaders/reduce/workgroup.glsl) visiting every texel of
 // `layout`; `setup` adds the element's inputs and defines.
-void dispatchWorkgroups(const Layout& layout, const ReductionEpilogue& epilogue,
-                        const std::function<void(Pass&)>& setup) {
-  Runtime& rt = Runtime::current();
-  const int maxGroups = rt.reductionGroups();
-  // Workgroups of 16 x 16 invocations over a grid of at most reductionGroups() groups
-  // (1024 cover the largest GPUs several times over); beyond that each invocation loops
-  // (2D grid stride), which keeps the final fold short.
+// Workgroups of 16 x 16 invocations over a grid of at most reductionGroups() groups
+// (1024 cover the largest GPUs several times over); beyond that each invocation loops
+// (2D grid stride), which keeps the final fold short.
+std::pair<int, int> reductionGrid(const Layout& layout) {
+  const int maxGroups = Runtime::current().reductionGroups();
   const int tilesX = (layout.width() + 15) / 16, tilesY = (layout.height() + 15) / 16;
   const int groupsX = std::min(tilesX, 32);
   const int groupsY = std::max(1, std::min(tilesY, maxGroups / groupsX));
+  return {groupsX, groupsY};
+}
+
+void dispatchWorkgroups(const Layout& layout, const ReductionEpilogue& epilogue,
+                        const std::function<void(Pass&)>& setup) {
+  Runtime& rt = Runtime::current();
+  const auto [groupsX, groupsY] = reductionGrid(layout);
   Pass pass(epilogue.kernel);
   setup(pass);
   pass.uniform("u_size", layout.width(), layout.height()).storage(0, rt.reductionScratch())
@@ -144,6 +150,11 @@ std::string composeReductionKernel(const std::string& body, const std::string& i
     registerKernelSource(name, source);
   }
   return name;
+}
+
+int reductionWorkgroups(const Layout& layout) {
+  const auto [groupsX, groupsY] = reductionGrid(layout);
+  return groupsX * groupsY;
 }
 
 void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel) {

@@ -50,6 +50,9 @@ struct ReductionEpilogue {
 /// That kernel's one-dispatch reduction, visiting every texel of `layout` once (compute
 /// backend only).
 void reduceCustom(const Layout& layout, const ReductionEpilogue& kernel);
+/// The workgroups of that reduction over `layout`: the partials a PARTIALS_ONLY kernel
+/// writes (reduce/workgroup.glsl) in a scratch buffer its bind() puts at binding 0.
+int reductionWorkgroups(const Layout& layout);
 
 /// out = sum_i x_i
 void sum(const Vector& x, Scalar& out);

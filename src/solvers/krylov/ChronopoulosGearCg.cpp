@@ -8,17 +8,28 @@
 //     alpha' = gamma' / (delta - beta' gamma' / alpha)  -- the product with its dot, the
 //                                                         1x1 step in its last workgroup
 // Two dispatches an iteration where the operator folds the dot into its product
-// (LinearOperator::applyAndDot: SegmentMatrix, BcrsMatrix), three otherwise; the classic
-// loop needs two reductions after the product, each a latency-bound pass on large GPUs.
+// (LinearOperator::applyAndDot: SegmentMatrix, BcrsMatrix, BandedMatrix, StencilMatrix,
+// PressureMatrix3D), three otherwise; the classic loop needs two reductions after the
+// product, each a latency-bound pass on large GPUs.
 // With an inverse-diagonal preconditioner u = r .* D^-1 is an output of the update
 // dispatch; another preconditioner costs its own pass and a reduction for the sums.
+// Where the update is followed by the product at once (no preconditioner, or the inverse
+// diagonal), its workgroups only write their partials of gamma' and ||r||^2, and the
+// product's last workgroup folds them with its own (reduce/folded_sums.glsl): a dispatch
+// that ends when its workgroups end, without the atomic counter and the last workgroup's
+// fold (about 1 us an iteration less on an H200, docs/performance.md). After the last
+// update of a solve one small dispatch folds them instead.
 #include <texstream/solvers/krylov/CgDriver.h>
 
+#include <texstream/gl/Buffer.h>
 #include <texstream/linalg/LinearOperator.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 
+#include <glad/gl.h>
+
 #include <utility>
+#include <vector>
 
 namespace texstream::solvers {
 inline namespace krylov {
@@ -52,6 +63,10 @@ class ChronopoulosGearCg final : public CgIteration {
     // p = u + beta p, s = w + beta s, x += alpha p, r -= alpha s (u = r .* D^-1), in place,
     // with gamma' = r . u and ||r||^2.
     const bool fusedInverse = m_s.inverseDiagonal != nullptr;
+    // The sums stay partials for the product that follows at once (or the fold after the
+    // last update); a preconditioner pass in between takes them in full by sums().
+    const bool partialsOnly = !m_s.M || fusedInverse;
+    if (partialsOnly) ensureSumScratch();
     stream::reduceCustom(m_s.b.layout(), {"solvers/cg_cg_update_reduce", [&](stream::Pass& update) {
       update.label(fusedInverse ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r").inPlace();
       update.input("u_r", m_s.r).input("u_w", m_w).input("u_p", m_p).input("u_s", m_sp).input("u_x", m_s.x)
@@ -61,14 +76,16 @@ class ChronopoulosGearCg final : public CgIteration {
       if (m_first) update.define("FIRST");
       update.output(m_p).output(m_sp).output(m_s.x).output(m_s.r);
       if (fusedInverse) update.define("JACOBI").input("u_inverseDiagonal", *m_s.inverseDiagonal).output(m_s.z);
-      update.output(m_gammaNew).output(m_rr);
+      if (partialsOnly) update.define("PARTIALS_ONLY").storage(0, m_sumScratch.id());
+      else update.output(m_gammaNew).output(m_rr);
     }});
     m_first = false;
     if (m_s.M && !fusedInverse) {
       m_s.M->apply(m_s.r, m_s.z);  // u = M^-1 r
       sums();
     }
-    if (!last) productAndStep(k + 1, false);
+    if (!last) productAndStep(k + 1, false, nullptr, nullptr, partialsOnly);
+    else if (partialsOnly) foldSums();
   }
 
   void replaceResidual(int next) override {
@@ -99,16 +116,40 @@ class ChronopoulosGearCg final : public CgIteration {
     }});
   }
 
+  /// The update's partial sums: reduce/workgroup.glsl's scratch layout (a counter, three
+  /// words of padding, then one vec4 a workgroup), made on first use.
+  void ensureSumScratch() {
+    if (m_sumScratch.id() != 0) return;
+    m_sumGroups = stream::reductionWorkgroups(m_s.b.layout());
+    const std::vector<unsigned char> zeros(16 + 16 * std::size_t(m_sumGroups), 0);
+    m_sumScratch = gl::Buffer("cg.sum_partials", zeros.size(), zeros.data(), GL_DYNAMIC_COPY);
+  }
+
+  /// gamma' and ||r||^2 from the last update's partials, where no product follows to fold
+  /// them (solvers/cg_cg_fold_sums.glsl).
+  void foldSums() {
+    stream::Pass("solvers/cg_cg_fold_sums").label("cg fold r.u r.r").uniform("u_sumPartials", m_sumGroups)
+        .storage(2, m_sumScratch.id()).output(m_gammaNew).output(m_rr).workgroups(1).run();
+  }
+
   /// w = A u with delta = w . u, and in the same dispatch(es) the next alpha and beta from
   /// gamma, gamma' and alpha (solvers/cg_cg_alpha_beta.glsl); then gamma and alpha are
   /// current. After a residual replacement `us` and `ps` hold u . s and p . s (REPLACED).
-  void productAndStep(int iteration, bool first, const Scalar* us = nullptr, const Scalar* ps = nullptr) {
+  /// `foldSums`: gamma' and ||r||^2 are the update's partials (m_sumScratch), which the
+  /// product's last workgroup folds and writes to gamma' and m_rr.
+  void productAndStep(int iteration, bool first, const Scalar* us = nullptr, const Scalar* ps = nullptr,
+                      bool foldSums = false) {
     m_s.A.applyAndDot(m_s.u(), m_w, {"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
       if (first) pass.define("FIRST");
       if (us && ps) pass.define("REPLACED").input("u_us", *us).input("u_ps", *ps);
-      pass.input("u_gammaNew", m_gammaNew).input("u_gamma", m_gamma).input("u_alpha", m_alpha)
+      if (!foldSums) pass.input("u_gammaNew", m_gammaNew);
+      pass.input("u_gamma", m_gamma).input("u_alpha", m_alpha)
           .input("u_status", m_s.status).uniform("u_iteration", iteration)
           .output(m_alphaNew).output(m_beta).output(m_s.status);
+      if (foldSums) {
+        pass.define("FOLD_SUMS").uniform("u_sumPartials", m_sumGroups).storage(2, m_sumScratch.id())
+            .output(m_gammaNew).output(m_rr);
+      }
     }});
     std::swap(m_gamma, m_gammaNew);
     std::swap(m_alpha, m_alphaNew);
@@ -121,6 +162,8 @@ class ChronopoulosGearCg final : public CgIteration {
   Scalar m_gamma = Scalar::temporary("cg.rho"), m_gammaNew = Scalar::temporary("cg.rhoNew");
   Scalar m_alpha = Scalar::temporary("cg.alpha"), m_alphaNew = Scalar::temporary("cg.alphaNew");
   Scalar m_beta = Scalar::temporary("cg.beta"), m_rr = Scalar::temporary("cg.rr");
+  gl::Buffer m_sumScratch;  // the update's partial sums (partialsOnly)
+  int m_sumGroups = 0;
 };
 
 }  // namespace
