@@ -173,6 +173,22 @@ void applyMaxTextureSize(Capabilities& c) {
   }
 }
 
+void applyMaxComputeInvocations(Capabilities& c) {
+  const char* env = std::getenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != 0 || n < 1) {
+    throw Error(std::string("TEXSTREAM_MAX_COMPUTE_INVOCATIONS: invalid value \"") + env +
+                "\": expected a whole number >= 1");
+  }
+  if (c.maxComputeInvocations == 0 || n >= c.maxComputeInvocations) return;  // no compute, or not lower
+  c.driverMaxComputeInvocations = c.maxComputeInvocations;
+  c.maxComputeInvocations = int(n);
+  c.maxComputeGroupSide = std::min(c.maxComputeGroupSide, int(n));
+  c.compute = c.compute && computeWorkgroupsFit(c.maxComputeInvocations, c.maxComputeGroupSide);
+}
+
 void applyDisabledFeatures(Capabilities& c) {
   const char* env = std::getenv("TEXSTREAM_DISABLE_FEATURES");
   if (!env || !*env) return;
@@ -256,7 +272,10 @@ std::string Capabilities::computeMissing() const {
   if (maxComputeInvocations > 0 && !computeWorkgroupsFit(maxComputeInvocations, maxComputeGroupSide))
     why = "workgroups of " + std::to_string(kComputeWorkgroupSide) + " x " + std::to_string(kComputeWorkgroupSide) +
           " invocations; this context allows " + std::to_string(maxComputeInvocations) + " invocations and " +
-          std::to_string(maxComputeGroupSide) + " a side";
+          std::to_string(maxComputeGroupSide) + " a side" +
+          (driverMaxComputeInvocations > 0 ? " (TEXSTREAM_MAX_COMPUTE_INVOCATIONS=" + std::to_string(maxComputeInvocations) +
+                                                 "; the driver allows " + std::to_string(driverMaxComputeInvocations) + ")"
+                                           : std::string());
   else
     why = "OpenGL 4.3 or OpenGL ES 3.1 (compute shaders)";
   return why + (disabled.empty() ? "" : ", TEXSTREAM_DISABLE_FEATURES=" + disabled);
@@ -406,6 +425,7 @@ Capabilities queryCapabilities() {
   if (!c.floatRenderTargets) c.floatBlending = false;
 
   applyMaxTextureSize(c);
+  applyMaxComputeInvocations(c);
   applyDisabledFeatures(c);
   if (!c.floatRenderTargets && !c.halfFloatRenderTargets) {
     // What the page or the terminal shows on such a device: the extensions, and what runs.

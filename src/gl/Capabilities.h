@@ -32,8 +32,12 @@ struct Capabilities {
   /// every compute kernel runs (stream/KernelCache.h; ES 3.1 guarantees 128 only).
   bool compute = false;
   /// GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS and the smaller of GL_MAX_COMPUTE_WORK_GROUP_SIZE's
-  /// x and y (0 without compute shaders).
+  /// x and y (0 without compute shaders), as TEXSTREAM_MAX_COMPUTE_INVOCATIONS may lower them;
+  /// what sizes the solvers' larger workgroups (the multigrid tiles and block cycles).
   int maxComputeInvocations = 0, maxComputeGroupSide = 0;
+  /// The invocations the driver allows when TEXSTREAM_MAX_COMPUTE_INVOCATIONS lowered
+  /// maxComputeInvocations (0: not lowered).
+  int driverMaxComputeInvocations = 0;
   bool imageLoadStore = false;  ///< glBindImageTexture (desktop 4.2, ES 3.1)
   bool storageBuffers = false;  ///< shader storage buffers (desktop 4.3, ES 3.1)
   bool memoryBarrier = false;   ///< glMemoryBarrier (desktop 4.2, ES 3.1)
@@ -116,7 +120,9 @@ const Capabilities& capabilities();
 /// mapBufferRead, persistentMapping, getTexImage, renderFeedbackLoops. `floatRenderTargets`
 /// alone simulates a device with half-float targets only (iOS Safari).
 /// TEXSTREAM_MAX_TEXTURE_SIZE=N lowers maxTextureSize to N (never raises it), to simulate a
-/// device with a smaller limit.
+/// device with a smaller limit. TEXSTREAM_MAX_COMPUTE_INVOCATIONS=N lowers the compute
+/// workgroup limits to N invocations (and N a side), as on GLES 3.1 devices that allow 128,
+/// 256 or 512: below 256 there is no compute backend.
 std::string_view disableableFeatures();
 
 /// The workgroup every compute kernel runs (stream::kWorkgroupSize squared).

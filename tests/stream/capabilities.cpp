@@ -27,6 +27,7 @@
 
 using namespace texstream;
 
+using test::ComputeLimit;
 using test::DisabledFeatures;
 
 TEST_CASE("without float blending the point matrix refuses, other products still run", "[gl][stream][caps]") {
@@ -85,6 +86,40 @@ TEST_CASE("a GL whose compute workgroups are smaller than 16 x 16 has no compute
   CHECK_THAT(small.computeMissing(), Catch::Contains("16 x 16") && Catch::Contains("allows 128 invocations"));
   gl::Capabilities old;  // no compute shaders at all
   CHECK_THAT(old.computeMissing(), Catch::Contains("OpenGL 4.3 or OpenGL ES 3.1"));
+}
+
+TEST_CASE("TEXSTREAM_MAX_COMPUTE_INVOCATIONS lowers the workgroup limits; below 16 x 16 the compute backend goes, named",
+          "[gl][stream][caps]") {
+  test::context();
+  const gl::Capabilities driver = stream::Runtime::current().caps();
+  if (!driver.compute) return;  // nothing to lower
+  {
+    ComputeLimit limit(512);
+    const gl::Capabilities& caps = stream::Runtime::current().caps();
+    CHECK(caps.compute);
+    CHECK(caps.maxComputeInvocations == std::min(512, driver.maxComputeInvocations));
+    CHECK(caps.maxComputeGroupSide == std::min(512, driver.maxComputeGroupSide));
+  }
+  {
+    ComputeLimit limit(128);
+    const gl::Capabilities& caps = stream::Runtime::current().caps();
+    CHECK_FALSE(caps.compute);
+    CHECK(caps.driverMaxComputeInvocations == driver.maxComputeInvocations);
+    CHECK_THAT(caps.computeMissing(), Catch::Contains("allows 128 invocations") &&
+                                          Catch::Contains("TEXSTREAM_MAX_COMPUTE_INVOCATIONS=128"));
+  }
+  {
+    ComputeLimit limit(1 << 30);  // never raised
+    CHECK(stream::Runtime::current().caps().maxComputeInvocations == driver.maxComputeInvocations);
+    CHECK(stream::Runtime::current().caps().driverMaxComputeInvocations == 0);
+  }
+  setenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS", "256x", 1);
+  stream::Runtime::shutdown();
+  CHECK_THROWS_WITH(stream::Runtime::current(),
+                    Catch::Contains("TEXSTREAM_MAX_COMPUTE_INVOCATIONS: invalid value \"256x\""));
+  unsetenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS");
+  stream::Runtime::shutdown();
+  CHECK(stream::Runtime::current().caps().compute);
 }
 
 TEST_CASE("without immutable storage or buffer mapping, textures and read-backs still round-trip", "[gl][stream][caps]") {

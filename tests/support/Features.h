@@ -1,6 +1,7 @@
 #pragma once
 // Test support: a context that lacks features, simulated with TEXSTREAM_DISABLE_FEATURES
-// (gl/Capabilities.h) for the lifetime of a DisabledFeatures object.
+// (gl/Capabilities.h) for the lifetime of a DisabledFeatures object, or one whose compute
+// workgroups are smaller (TEXSTREAM_MAX_COMPUTE_INVOCATIONS) for that of a ComputeLimit.
 #include "support/Gl.h"
 
 #include <texstream/stream/Runtime.h>
@@ -25,6 +26,24 @@ class DisabledFeatures {
   }
   DisabledFeatures(const DisabledFeatures&) = delete;
   DisabledFeatures& operator=(const DisabledFeatures&) = delete;
+};
+
+/// Re-reads the context's capabilities with at most `invocations` a compute workgroup (and
+/// as many a side), as a GLES 3.1 device with smaller workgroups has; the driver's limits
+/// again when it goes.
+class ComputeLimit {
+ public:
+  explicit ComputeLimit(int invocations) {
+    context();
+    setenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS", std::to_string(invocations).c_str(), 1);
+    stream::Runtime::shutdown();
+  }
+  ~ComputeLimit() {
+    unsetenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS");
+    stream::Runtime::shutdown();
+  }
+  ComputeLimit(const ComputeLimit&) = delete;
+  ComputeLimit& operator=(const ComputeLimit&) = delete;
 };
 
 }  // namespace texstream::test

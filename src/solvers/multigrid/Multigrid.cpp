@@ -376,12 +376,11 @@ void Multigrid::buildBlockData() {
   m_blocks[0] = BlockData{};
   m_blocks[1] = BlockData{};
   m_tileThreads = 0;
-  if (!stream::Runtime::current().caps().compute) return;
-  GLint sharedBytes = 0, invocations = 0, sizeX = 0, sizeY = 0;
+  const gl::Capabilities& caps = stream::Runtime::current().caps();
+  if (!caps.compute) return;
+  GLint sharedBytes = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
-  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
-  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &sizeX);
-  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 1, &sizeY);
+  const int invocations = caps.maxComputeInvocations, sizeX = caps.maxComputeGroupSide, sizeY = sizeX;
   // The tiled sweeps' workgroup (x of every invocation's texel in shared memory, a vec4):
   // 32 x 32 where the GL allows it, else 16 x 16 (GLES 3.1 guarantees 128 invocations only),
   // and a frame of one slot.

@@ -75,11 +75,9 @@ PressureMultigrid3D::PressureMultigrid3D(const linalg::PressureMatrix3D& A, Opti
   // of its levels, at most 8 of them (sampler and uniform arrays), 256 invocations or more.
   const gl::Capabilities& caps = stream::Runtime::current().caps();
   if (caps.compute) {
-    GLint sharedBytes = 0, invocations = 0, sizeX = 0, sizeY = 0;
+    GLint sharedBytes = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
-    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
-    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &sizeX);
-    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 1, &sizeY);
+    const int invocations = caps.maxComputeInvocations, sizeX = caps.maxComputeGroupSide, sizeY = sizeX;
     // The whole-sweep dispatch holds four slices of its tile and halo, a vec4 a texel.
     m_sweepDispatch = invocations >= kSweepThreadsX * kSweepThreadsY && sizeX >= kSweepThreadsX &&
                       sizeY >= kSweepThreadsY && sharedBytes >= 4 * kSweepThreadsX * kSweepThreadsY * 16;

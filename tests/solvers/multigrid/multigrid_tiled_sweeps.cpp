@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "solvers/multigrid/multigrid_reference.h"
+#include "support/Features.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -174,4 +175,39 @@ TEST_CASE("Multigrid tiled sweeps: the 5-point flag that lets them skip the corn
   Multigrid mg(poisson);
   CHECK(mg.op(0).fivePoint());
   CHECK_FALSE(mg.op(1).fivePoint());
+}
+
+TEST_CASE("Multigrid tiled sweeps: 16 x 16 tiles and no block cycle on GLs of 256 and 512 invocations a workgroup",
+          "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute()) return;  // no compute backend in this run
+  for (const int invocations : {256, 512}) {
+    test::ComputeLimit limit(invocations);  // as GLES 3.1 devices with smaller workgroups
+    REQUIRE(stream::Runtime::current().caps().compute);
+    for (auto [nx, ny] : std::vector<std::pair<int, int>>{{17, 13}, {100, 37}}) {
+      const GridStencil A = test::randomSymmetricStencil(nx, ny, 0.05, GridBoundaries::all(Boundary::Dirichlet), 23);
+      const std::vector<float> xs = test::randomFloats(A.nodes(), 33), bs = test::randomFloats(A.nodes(), 34);
+      // V(5,1): the pre-smoothing takes two sweeps-only dispatches before the restricting one.
+      for (const Schedule& s : {Schedule{"V(2,2)", {}}, Schedule{"V(5,1)", {.preSmoothing = 5, .postSmoothing = 1}}}) {
+        INFO(invocations << " invocations, " << nx << "x" << ny << ", " << s.what);
+        MultigridOptions o = s.options;
+        o.border = BorderUpdate::InKernel;
+        Multigrid mg(LayeredStencil::upload(A, Multigrid::fineGrid(nx, ny, o)), false, o);
+        std::vector<float> got, ref;
+        {
+          stream::BackendScope compute(stream::Backend::Compute);
+          REQUIRE(mg.tiledSweeps());
+          CHECK(mg.maxTileSweeps() == 2);                // 16 x 16 tiles
+          CHECK(mg.blockCycleInfo().level == -1);         // it needs 1024 invocations
+          got = cycled(mg, xs, bs, 2);
+        }
+        {
+          stream::BackendScope fragment(stream::Backend::Fragment);
+          ref = cycled(mg, xs, bs, 2);
+        }
+        CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
+        CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
+      }
+    }
+  }
 }

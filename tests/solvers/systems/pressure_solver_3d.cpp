@@ -11,6 +11,7 @@
 #include "linalg/PressureDomains.h"
 #include "solvers/systems/PressureReference3D.h"
 #include "solvers/Reference.h"
+#include "support/Features.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 #include "support/Sizes.h"
@@ -139,6 +140,31 @@ TEST_CASE("PressureMultigrid3D: one V-cycle matches the CPU's in double", "[gl][
                               o.boundarySweeps);
         CHECK(maxError(applyPreconditioner(M, A.grid(), r), want) <= 1e-4);
       }
+    }
+  }
+}
+
+TEST_CASE("PressureMultigrid3D: on GLs of 256 and 512 invocations a workgroup its V-cycle matches the CPU's",
+          "[gl][solvers][pressure3d][compute]") {
+  test::context();
+  if (!test::testsCompute()) return;  // no compute backend in this run
+  for (const int invocations : {256, 512}) {
+    test::ComputeLimit limit(invocations);  // the block cycle runs that many invocations
+    stream::BackendScope compute(stream::Backend::Compute);
+    for (bool fractions : {false, true}) {
+      INFO(invocations << " invocations" << (fractions ? ", face fractions" : ""));
+      const PressureDomain3D d = test::randomDomain(37, 19, 35, 70 + invocations, true, fractions);
+      const PressureMatrix3D A(d, "A");
+      const solvers::PressureMultigrid3D M(A);
+      auto levels = test::multigridLevels(d);
+      const solvers::PressureMultigrid3DOptions o;
+      const std::vector<float> r = randomOnEquations(d, 71);
+      std::vector<double> want;
+      test::vcycleReference(levels, 0, test::toDouble(r), want, o.smoothing, o.omega, o.coarseOmega, o.boundarySweeps);
+      std::vector<float> got;
+      const test::PassCounts passes = test::countPasses([&] { got = applyPreconditioner(M, A.grid(), r); });
+      CHECK(maxError(got, want) <= 1e-4);
+      if (test::passCountsReadable()) CHECK(passes.of("mg3d block cycle") == 1);
     }
   }
 }
