@@ -76,7 +76,7 @@ TEST_CASE("downloadTextures reads several textures with one wait, each as downlo
   std::vector<std::vector<float>> expected, got;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const Spec& s = specs[i];
-    textures.emplace_back(s.w, s.h, s.format, "t" + std::to_string(i), s.layers);
+    textures.emplace_back(s.w, s.h, s.format, std::string("t").append(std::to_string(i)), s.layers);
     std::vector<float> data(std::size_t(s.w * s.h * gl::channelCount(s.format)));
     for (std::size_t k = 0; k < data.size(); ++k) data[k] = float(i * 1000 + k) * 0.25f - 3.0f;
     textures.back().upload(data.data());

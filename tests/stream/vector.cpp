@@ -163,7 +163,7 @@ TEST_CASE("stream::downloadAll gives each vector's values, as download() does", 
   std::vector<std::vector<float>> values;
   for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(4097), std::size_t(130)}) {
     values.push_back(test::randomFloats(n, unsigned(n)));
-    vectors.emplace_back(n, "v" + std::to_string(n));
+    vectors.emplace_back(n, std::string("v").append(std::to_string(n)));
     vectors.back().upload(values.back());
   }
   std::vector<const stream::Vector*> pointers;
