@@ -15,10 +15,9 @@
 // dispatch; another preconditioner costs its own pass and a reduction for the sums.
 // Where the update is followed by the product at once (no preconditioner, or the inverse
 // diagonal), its workgroups only write their partials of gamma' and ||r||^2, and the
-// product's last workgroup folds them with its own (reduce/folded_sums.glsl): a dispatch
-// that ends when its workgroups end, without the atomic counter and the last workgroup's
-// fold (about 1 us an iteration less on an H200, docs/performance.md). After the last
-// update of a solve one small dispatch folds them instead.
+// product's last workgroup folds them with its own (reduce/folded_sums.glsl): the update
+// ends when its workgroups end, without the atomic counter and a last workgroup's fold
+// (docs/performance.md). After the last update of a solve one small dispatch folds them.
 #include <texstream/solvers/krylov/CgDriver.h>
 
 #include <texstream/gl/Buffer.h>
