@@ -13,8 +13,14 @@
 // (NO_UPDATE: u_image0 = gamma', u_image1 = r.r). PARTIALS_ONLY: not gamma' and r.r; the
 // workgroups' partial sums stay in the scratch buffer for the product that follows
 // (reduce/folded_sums.glsl).
+// WRITE_ELEMENTS: u also goes to a shader-storage buffer in element order (binding 3,
+// stream/ElementCopy.h), from which the next product gathers it.
 #define REDUCE_VEC4 1
 #include "reduce/workgroup.glsl"
+
+#ifdef WRITE_ELEMENTS
+layout(std430, binding = 3) writeonly buffer UElements { vec4 w_uElements[]; };
+#endif
 
 uniform sampler2D u_r;
 #ifndef UNPRECONDITIONED
@@ -74,6 +80,9 @@ vec4 element(ivec2 texel) {
   imageStore(u_image4, texel, u);
 #elif defined(UNPRECONDITIONED)
   u = r;
+#endif
+#ifdef WRITE_ELEMENTS
+  w_uElements[texel.y * u_size.x + texel.x] = u;
 #endif
 #endif
   return vec4(dot(r, u), dot(r, r), 0.0, 0.0);

@@ -14,7 +14,16 @@ uniform int u_valuesShift;
 uniform int u_offset;          // first segment entry of this pass
 uniform int u_stride;          // values texels between consecutive entries of a segment
 
+#ifdef GATHER_ELEMENTS
+// x's elements as a float array, element e at index e (linalg/ElementCopy.h): a gather is
+// a 4-byte load, where from u_x it is a 16-byte texel of which one channel is used, and
+// the texture unit's rate for those bounds a mesh's product (docs/performance.md). u_x
+// still gives the texels read whole (the diagonal term, the dot).
+layout(std430, binding = 3) readonly buffer GatherElements { float g_xElements[]; };
+float gatherX(int j) { return g_xElements[j]; }
+#else
 float gatherX(int j) { return fetchElementShift(u_x, j, u_xShift); }
+#endif
 
 // Where this pass's part of texel `texel`'s segment starts in the values texture.
 int segmentStart(ivec2 texel) { return int(texelFetch(u_starts, texel, 0).x) + u_offset * u_stride; }

@@ -7,6 +7,7 @@
 
 namespace texstream::stream {
 class Vector;
+class ElementCopy;
 }
 
 namespace texstream::linalg {
@@ -25,6 +26,18 @@ class LinearOperator {
   virtual void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const {
     apply(x, y);
     stream::reduceInto(stream::ReductionOp::Dot, y, &x, epilogue);
+  }
+  /// Whether applyAndDot gathers single elements of x at column indices (a mesh's sparse
+  /// product), so that applyAndDotWithCopy, given x's elements in a storage buffer, gathers
+  /// 4-byte loads instead of 16-byte texels (stream/ElementCopy.h). false: this default.
+  virtual bool gathersElements() const { return false; }
+  /// applyAndDot, with `xCopy` holding x's elements (written after x's last change, in x's
+  /// layout) for the operator's gathers; x still gives what the kernel reads texel by
+  /// texel. This default ignores the copy.
+  virtual void applyAndDotWithCopy(const stream::Vector& x, const stream::ElementCopy& xCopy, stream::Vector& y,
+                                   const stream::Epilogue& epilogue) const {
+    (void)xCopy;
+    applyAndDot(x, y, epilogue);
   }
   /// r = b - A x with b and x double-float pairs (DoubleFloatVector.h), every product and
   /// sum in double-float arithmetic, r rounded to float: the defect of mixed-precision

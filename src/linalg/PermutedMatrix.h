@@ -22,6 +22,7 @@
 //        A.toUser(x, xUser);
 #include <texstream/linalg/Reordering.h>
 #include <texstream/linalg/StoredMatrix.h>
+#include <texstream/stream/ElementCopy.h>
 #include <texstream/stream/Layout.h>
 #include <texstream/stream/Reduction.h>
 #include <texstream/stream/Vector.h>
@@ -64,6 +65,12 @@ class PermutedMatrix : public StoredMatrix {
     void applyAndDot(const stream::Vector& x, stream::Vector& y, const stream::Epilogue& epilogue) const override {
       m_matrix->applyInternalAndDot(x, y, epilogue);
     }
+    bool gathersElements() const override { return m_matrix->internalGathersElements(); }
+    /// applyAndDot with x's elements gathered from `xCopy` where the format gathers them.
+    void applyAndDotWithCopy(const stream::Vector& x, const stream::ElementCopy& xCopy, stream::Vector& y,
+                             const stream::Epilogue& epilogue) const override {
+      m_matrix->applyInternalAndDotWithCopy(x, xCopy, y, epilogue);
+    }
     /// r = b - A x in double-float arithmetic, all in internalLayout().
     void residualInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,
                                stream::Vector& r) const override {
@@ -95,6 +102,15 @@ class PermutedMatrix : public StoredMatrix {
   /// kernel overrides it.
   virtual void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                    const stream::Epilogue& epilogue) const;
+  /// Whether applyInternalAndDot gathers single elements of x (LinearOperator::gathersElements).
+  virtual bool internalGathersElements() const { return false; }
+  /// applyInternalAndDot with x's elements gathered from `xCopy` (stream/ElementCopy.h),
+  /// x and the copy in internalLayout(). This default ignores the copy.
+  virtual void applyInternalAndDotWithCopy(const stream::Vector& x, const stream::ElementCopy& xCopy,
+                                           stream::Vector& y, const stream::Epilogue& epilogue) const {
+    (void)xCopy;
+    applyInternalAndDot(x, y, epilogue);
+  }
   /// r = b - A x in double-float arithmetic (DoubleFloatVector.h) on internal vectors: b,
   /// x and r in internalLayout().
   virtual void residualInternalInDoubleFloat(const DoubleFloatVector& b, const DoubleFloatVector& x,

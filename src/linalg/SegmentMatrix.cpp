@@ -416,19 +416,37 @@ void SegmentMatrix::doubleFloatGroups(const DoubleFloatVector* b, const DoubleFl
 
 void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                                         const stream::Epilogue& epilogue) const {
+  productAndDot(x, nullptr, y, epilogue);
+}
+
+void SegmentMatrix::applyInternalAndDotWithCopy(const stream::Vector& x, const stream::ElementCopy& xCopy,
+                                                stream::Vector& y, const stream::Epilogue& epilogue) const {
+  productAndDot(x, &xCopy, y, epilogue);
+}
+
+void SegmentMatrix::productAndDot(const stream::Vector& x, const stream::ElementCopy* xCopy, stream::Vector& y,
+                                  const stream::Epilogue& epilogue) const {
+  const std::string what = xCopy ? "applyInternalAndDotWithCopy" : "applyInternalAndDot";
+  if (xCopy) xCopy->requireLayoutOf(x, title() + "." + what);
   stream::Runtime& rt = stream::Runtime::current();
   if (rt.backend() != stream::Backend::Compute || spanDispatch().spans == 0) {
     PermutedMatrix::applyInternalAndDot(x, y, epilogue);  // the product, then a reduction
     return;
   }
-  requireInternalProduct(x, y, "applyInternalAndDot");
+  requireInternalProduct(x, y, what);
+  // The gathers read x's elements from the copy (binding 3), the rest of the kernel x.
+  auto gatherFromCopy = [&](stream::Pass& p) {
+    if (xCopy) p.define("GATHER_ELEMENTS").storage(3, xCopy->buffer());
+  };
+  const std::string gathered = xCopy ? ", x gathered from its element copy" : "";
   gl::StateGuard guard;
   if (productPerGroup(m_layout) && m_layout.groups.front().texels == internalLayout().texels()) {
     // One group over every texel: the per-group program's product with the fold, one
     // dispatch of 16 x 16 workgroups (sparse/spmv_segment_dot.glsl).
     const SegmentGroup& g = m_layout.groups.front();
     stream::Pass p(stream::composeReductionKernel("sparse/spmv_segment_dot", epilogue.include, 1));
-    p.define("K", g.k).define("DIAGONAL", 1).label("spmv_segment K=" + std::to_string(g.k) + " + dot");
+    p.define("K", g.k).define("DIAGONAL", 1).label("spmv_segment K=" + std::to_string(g.k) + " + dot" + gathered);
+    gatherFromCopy(p);
     p.input("u_x", x).input("u_diagonal", internalDiagonal()).input("u_starts", m_starts).input("u_values", m_values);
     p.input("u_columns", m_columns);
     p.uniform("u_xShift", m_layout.internalShift).uniform("u_valuesShift", m_layout.valuesShift).uniform("u_offset", 0);
@@ -446,7 +464,8 @@ void SegmentMatrix::applyInternalAndDot(const stream::Vector& x, stream::Vector&
   }
   stream::Pass p(stream::composeReductionKernel("sparse/spmv_segment_spans", epilogue.include, 1));
   bindSpanProduct(p, x, /*withDiagonal=*/true);
-  p.define("WITH_DOT").label("spmv_segment + dot").uniform("u_groupBase", 0).uniform("u_totalGroups", total);
+  p.define("WITH_DOT").label("spmv_segment + dot" + gathered).uniform("u_groupBase", 0).uniform("u_totalGroups", total);
+  gatherFromCopy(p);
   p.output(y);
   epilogue.bind(p);
   // In place: only the last workgroup reads and writes the epilogue's scalars (a status

@@ -131,6 +131,14 @@ class SegmentMatrix : public PermutedMatrix {
   /// pass fewer per CG iteration. On the fragment backend the product and a reduction.
   void applyInternalAndDot(const stream::Vector& x, stream::Vector& y,
                            const stream::Epilogue& epilogue) const override;
+  /// The product gathers single elements of x: true.
+  bool internalGathersElements() const override { return true; }
+  /// applyInternalAndDot with the gathers reading x's elements from `xCopy` (compute
+  /// backend, GATHER_ELEMENTS in sparse/spmv_segment_product.glsl): 4-byte loads instead of
+  /// 16-byte texels. gl::Error unless xCopy has internalLayout(); the fragment backend's
+  /// product and reduction ignore it.
+  void applyInternalAndDotWithCopy(const stream::Vector& x, const stream::ElementCopy& xCopy, stream::Vector& y,
+                                   const stream::Epilogue& epilogue) const override;
   /// y = (A - diag(A)) x on internal vectors: e.g. row sums of the off-diagonal part with
   /// x = 1.
   void applyOffDiagonal(const stream::Vector& x, stream::Vector& y) const;
@@ -160,6 +168,9 @@ class SegmentMatrix : public PermutedMatrix {
   const gl::Texture& segmentStarts() const { return m_starts; }
 
  private:
+  /// applyInternalAndDot, gathering x from xCopy when it is given.
+  void productAndDot(const stream::Vector& x, const stream::ElementCopy* xCopy, stream::Vector& y,
+                     const stream::Epilogue& epilogue) const;
   SegmentMatrix(const Csr& A, std::string name, SegmentOptions options, const RowPlacement* placed);
   /// Throws gl::Error naming the matrix and `what` unless x, y are distinct non-empty
   /// vectors in internalLayout().

@@ -14,6 +14,7 @@
 #include <texstream/linalg/VectorOps.h>
 #include <texstream/solvers/krylov/ConjugateGradient.h>
 #include <texstream/solvers/stationary/JacobiPreconditioner.h>
+#include <texstream/stream/ElementCopy.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Scalar.h>
@@ -430,10 +431,20 @@ TEST_CASE("SegmentMatrix: CG on SPD mesh systems converges in internal order", "
   const auto Ai = A.internal();
   solvers::JacobiPreconditioner M(Ai, A.internalLayout());
   const bool precondition = GENERATE(false, true);
-  const auto status = solvers::cg(Ai, b, x, {.tolerance = 1e-5f, .maxIterations = 2000},
-                                  precondition ? &M : nullptr);
+  solvers::SolverStatus status;
+  const test::PassCounts internalPasses = test::countPasses([&] {
+    status = solvers::cg(Ai, b, x, {.tolerance = 1e-5f, .maxIterations = 2000}, precondition ? &M : nullptr);
+  });
   INFO(status.message);
   REQUIRE(status.converged());
+  if (test::passCountsReadable()) {
+    // On the compute backend every product after the first update gathers u from the
+    // update's element copy (stream/ElementCopy.h); the fragment backend has none.
+    const long long fromCopy = internalPasses.containing("x gathered from its element copy");
+    INFO(fromCopy << " products gathered from the element copy");
+    if (backend == stream::Backend::Compute) CHECK(fromCopy >= status.iterations - 1);
+    else CHECK(fromCopy == 0);
+  }
   A.toUser(x, xUser);
   CHECK(test::maxRelativeError(xUser.download(), test::toDouble(xs)) <= 1e-3);
   // The same through the user-order operator and a user-order preconditioner: cg() runs
@@ -517,6 +528,48 @@ void checkFusedDot(const SegmentMatrix& A, const Csr& csr, std::uint64_t seed) {
     const double got = result.read();
     INFO("dot " << got << ", reference " << dotRef);
     CHECK(std::abs(got - dotRef) <= 1e-5 * scale + 1e-30);
+  }
+  {
+    // The gathers from an element copy (stream/ElementCopy.h): a copy of x gives the same y
+    // and dot. A copy of another vector z shows which reads it serves: the off-diagonal
+    // gathers take z, the diagonal term and the dot keep x.
+    INFO("gathers from an element copy");
+    stream::ElementCopy copy(A.internalLayout(), "x elements");
+    copy.copyFrom(x);
+    REQUIRE(A.internal().gathersElements());
+    result.write(std::nanf(""));
+    A.internal().applyAndDotWithCopy(x, copy, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
+    A.toUser(y, yUser);
+    CHECK(test::maxRelativeError(yUser.download(), yRef) <= 1e-5);
+    CHECK(std::abs(double(result.read()) - dotRef) <= 1e-5 * scale + 1e-30);
+
+    const auto zs = test::randomFloats(n, seed + 1);
+    Vector zUser(n, "z"), z = A.makeInternalVector("zi");
+    zUser.upload(zs);
+    A.toInternal(zUser, z);
+    copy.copyFrom(z);
+    std::vector<double> mixedRef(n, 0.0);
+    double mixedDot = 0, mixedScale = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::int64_t e = csr.rowPtr[i]; e < csr.rowPtr[i + 1]; ++e) {
+        const std::size_t j = std::size_t(csr.colIdx[std::size_t(e)]);
+        mixedRef[i] += csr.values[std::size_t(e)] * double(j == i ? xs[i] : zs[j]);
+      }
+      mixedDot += mixedRef[i] * double(xs[i]);
+      mixedScale += std::abs(mixedRef[i] * double(xs[i]));
+    }
+    result.write(std::nanf(""));
+    A.internal().applyAndDotWithCopy(x, copy, y, {"test/store_dot.glsl", [&](stream::Pass& p) { p.output(result); }});
+    A.toUser(y, yUser);
+    CHECK(test::maxRelativeError(yUser.download(), mixedRef) <= 1e-5);
+    CHECK(std::abs(double(result.read()) - mixedDot) <= 1e-5 * mixedScale + 1e-30);
+
+    // A copy of another layout is refused by name.
+    stream::ElementCopy wrong(stream::Layout::forSize(n + 5), "wrong copy");
+    REQUIRE_THROWS_WITH(A.internal().applyAndDotWithCopy(x, wrong, y, {"test/store_dot.glsl", [&](stream::Pass& p) {
+                          p.output(result);
+                        }}),
+                        Catch::Contains("\"wrong copy\"") && Catch::Contains("\"xi\""));
   }
   // Vectors in the user's layout (n elements, not the internal layout) and y = x are refused.
   if (A.internalLayout() != xUser.layout()) {

@@ -54,6 +54,14 @@ class PassCounts {
     const auto it = m_counts.find(label);
     return it == m_counts.end() ? 0 : it->second;
   }
+  /// The passes of every label that contains `part`.
+  long long containing(const std::string& part) const {
+    long long total = 0;
+    for (const auto& [label, count] : m_counts) {
+      if (label.find(part) != std::string::npos) total += count;
+    }
+    return total;
+  }
 
  private:
   std::map<std::string, long long> m_counts;

@@ -18,10 +18,14 @@
 // product's last workgroup folds them with its own (reduce/folded_sums.glsl): the update
 // ends when its workgroups end, without the atomic counter and a last workgroup's fold
 // (docs/performance.md). After the last update of a solve one small dispatch folds them.
+// For an operator that gathers single elements of u (a mesh's SegmentMatrix) that update
+// also writes u's elements to a storage buffer, from which the product gathers 4-byte
+// loads instead of 16-byte texels (stream/ElementCopy.h).
 #include <texstream/solvers/krylov/CgDriver.h>
 
 #include <texstream/gl/Buffer.h>
 #include <texstream/linalg/LinearOperator.h>
+#include <texstream/stream/ElementCopy.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Reduction.h>
 
@@ -66,6 +70,10 @@ class ChronopoulosGearCg final : public CgIteration {
     // last update); a preconditioner pass in between takes them in full by sums().
     const bool partialsOnly = !m_s.M || fusedInverse;
     if (partialsOnly) ensureSumScratch();
+    // Where the update writes u itself, it also writes the copy the next product gathers
+    // from (an operator that gathers single elements: stream/ElementCopy.h).
+    const bool copyU = partialsOnly && m_s.A.gathersElements();
+    if (copyU && m_uCopy.buffer() == 0) m_uCopy = stream::ElementCopy(m_s.b.layout(), "cg.u_elements");
     stream::reduceCustom(m_s.b.layout(), {"solvers/cg_cg_update_reduce", [&](stream::Pass& update) {
       update.label(fusedInverse ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r").inPlace();
       update.input("u_r", m_s.r).input("u_w", m_w).input("u_p", m_p).input("u_s", m_sp).input("u_x", m_s.x)
@@ -77,13 +85,14 @@ class ChronopoulosGearCg final : public CgIteration {
       if (fusedInverse) update.define("JACOBI").input("u_inverseDiagonal", *m_s.inverseDiagonal).output(m_s.z);
       if (partialsOnly) update.define("PARTIALS_ONLY").storage(0, m_sumScratch.id());
       else update.output(m_gammaNew).output(m_rr);
+      if (copyU) update.define("WRITE_ELEMENTS").storage(3, m_uCopy.buffer());
     }});
     m_first = false;
     if (m_s.M && !fusedInverse) {
       m_s.M->apply(m_s.r, m_s.z);  // u = M^-1 r
       sums();
     }
-    if (!last) productAndStep(k + 1, false, nullptr, nullptr, partialsOnly);
+    if (!last) productAndStep(k + 1, false, nullptr, nullptr, partialsOnly, copyU ? &m_uCopy : nullptr);
     else if (partialsOnly) foldSums();
   }
 
@@ -137,8 +146,8 @@ class ChronopoulosGearCg final : public CgIteration {
   /// `foldSums`: gamma' and ||r||^2 are the update's partials (m_sumScratch), which the
   /// product's last workgroup folds and writes to gamma' and m_rr.
   void productAndStep(int iteration, bool first, const Scalar* us = nullptr, const Scalar* ps = nullptr,
-                      bool foldSums = false) {
-    m_s.A.applyAndDot(m_s.u(), m_w, {"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
+                      bool foldSums = false, const stream::ElementCopy* uCopy = nullptr) {
+    const stream::Epilogue step{"solvers/cg_cg_alpha_beta.glsl", [&](stream::Pass& pass) {
       if (first) pass.define("FIRST");
       if (us && ps) pass.define("REPLACED").input("u_us", *us).input("u_ps", *ps);
       if (!foldSums) pass.input("u_gammaNew", m_gammaNew);
@@ -149,7 +158,9 @@ class ChronopoulosGearCg final : public CgIteration {
         pass.define("FOLD_SUMS").uniform("u_sumPartials", m_sumGroups).storage(2, m_sumScratch.id())
             .output(m_gammaNew).output(m_rr);
       }
-    }});
+    }};
+    if (uCopy) m_s.A.applyAndDotWithCopy(m_s.u(), *uCopy, m_w, step);
+    else m_s.A.applyAndDot(m_s.u(), m_w, step);
     std::swap(m_gamma, m_gammaNew);
     std::swap(m_alpha, m_alphaNew);
   }
@@ -162,6 +173,7 @@ class ChronopoulosGearCg final : public CgIteration {
   Scalar m_alpha = Scalar::temporary("cg.alpha"), m_alphaNew = Scalar::temporary("cg.alphaNew");
   Scalar m_beta = Scalar::temporary("cg.beta"), m_rr = Scalar::temporary("cg.rr");
   gl::Buffer m_sumScratch;  // the update's partial sums (partialsOnly)
+  stream::ElementCopy m_uCopy;  // u's elements, written by the update for the product's gathers
   int m_sumGroups = 0;
 };
 
