@@ -244,9 +244,13 @@ void sparseMatrixRows(BenchContext& ctx, const linalg::Csr& A, const SparseRowsS
       const std::string op = "cg_iteration." + f.op + "." + tag;
       std::string breakdown;
       const Timing t = timeCgIterations(f.internal(), b, x, k, k, ctx.timing, op, &breakdown);
-      const double ni = double(f.layout().size());
-      Row row = makeRow(op, stream::backendName(backend), n, t, f.internal().bytesPerApply() + 52.0 * ni,
-                        4 * 16.0 * double(f.layout().texels()), f.internal().flopsPerApply() + 10.0 * ni);
+      const double ni = double(f.layout().size()), texels = double(f.layout().texels());
+      // On the compute backend an operator that gathers single elements has the update
+      // write u's element copy too, which its product's gathers read (stream/ElementCopy.h).
+      const bool copiesU = backend == Backend::Compute && f.internal().gathersElements();
+      const double copyBytes = copiesU ? 16.0 * texels : 0.0;
+      Row row = makeRow(op, stream::backendName(backend), n, t, f.internal().bytesPerApply() + 52.0 * ni + copyBytes,
+                        4 * 16.0 * texels + copyBytes, f.internal().flopsPerApply() + 10.0 * ni);
       row.maxRelErr = maxRelativeError(toUserOrder(f, x, n), cgRef);
       row.tolerance = cgTolerance;
       row.peerCandidates = cgPeers;
