@@ -189,6 +189,20 @@ void applyMaxComputeInvocations(Capabilities& c) {
   c.compute = c.compute && computeWorkgroupsFit(c.maxComputeInvocations, c.maxComputeGroupSide);
 }
 
+void applyMaxStorageBlockBytes(Capabilities& c) {
+  const char* env = std::getenv("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES");
+  if (!env || !*env) return;
+  char* end = nullptr;
+  const long long n = std::strtoll(env, &end, 10);
+  if (*end != 0 || n < 16) {
+    throw Error(std::string("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES: invalid value \"") + env +
+                "\": expected a whole number >= 16");
+  }
+  if (c.maxStorageBlockBytes == 0 || n >= c.maxStorageBlockBytes) return;  // no storage buffers, or not lower
+  c.driverMaxStorageBlockBytes = c.maxStorageBlockBytes;
+  c.maxStorageBlockBytes = n;
+}
+
 void applyDisabledFeatures(Capabilities& c) {
   const char* env = std::getenv("TEXSTREAM_DISABLE_FEATURES");
   if (!env || !*env) return;
@@ -384,6 +398,11 @@ Capabilities queryCapabilities() {
   c.imageLoadStore = (desktop ? c.atLeast(4, 2) : c.atLeast(3, 1)) && glad_glBindImageTexture;
   c.memoryBarrier = (desktop ? c.atLeast(4, 2) : c.atLeast(3, 1)) && glad_glMemoryBarrier;
   c.storageBuffers = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glBindBufferBase && glad_glGetIntegeri_v;
+  if (c.storageBuffers && glad_glGetInteger64v) {
+    GLint64 blockBytes = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockBytes);
+    c.maxStorageBlockBytes = std::int64_t(blockBytes);
+  }
   c.compute = (desktop ? c.atLeast(4, 3) : c.atLeast(3, 1)) && glad_glDispatchCompute && c.imageLoadStore &&
               c.storageBuffers && c.memoryBarrier;
   if (c.compute) {
@@ -426,6 +445,7 @@ Capabilities queryCapabilities() {
 
   applyMaxTextureSize(c);
   applyMaxComputeInvocations(c);
+  applyMaxStorageBlockBytes(c);
   applyDisabledFeatures(c);
   if (!c.floatRenderTargets && !c.halfFloatRenderTargets) {
     // What the page or the terminal shows on such a device: the extensions, and what runs.

@@ -13,6 +13,7 @@
 // (floatRenderTargets false), fragment passes into 32-bit float textures refuse with
 // floatTargetsMissing(), and code that can do with RGBA16F (the fluid's advected fields)
 // asks for it.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,13 @@ struct Capabilities {
   int driverMaxComputeInvocations = 0;
   bool imageLoadStore = false;  ///< glBindImageTexture (desktop 4.2, ES 3.1)
   bool storageBuffers = false;  ///< shader storage buffers (desktop 4.3, ES 3.1)
+  /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE (0 without storage buffers), as
+  /// TEXSTREAM_MAX_STORAGE_BLOCK_BYTES may lower it: the most bytes one storage block of a
+  /// kernel may span (desktop 4.3 guarantees 2^24, ES 3.1 2^27), which bounds the vectors
+  /// an element copy serves (stream/ElementCopy.h).
+  std::int64_t maxStorageBlockBytes = 0;
+  /// The driver's limit when TEXSTREAM_MAX_STORAGE_BLOCK_BYTES lowered it (0: not lowered).
+  std::int64_t driverMaxStorageBlockBytes = 0;
   bool memoryBarrier = false;   ///< glMemoryBarrier (desktop 4.2, ES 3.1)
   bool debugOutput = false;     ///< KHR_debug messages and object labels (desktop 4.3 or KHR_debug)
   /// GL_TIME_ELAPSED (desktop 3.3; ES: EXT_disjoint_timer_query; WebGL2:
@@ -122,7 +130,8 @@ const Capabilities& capabilities();
 /// TEXSTREAM_MAX_TEXTURE_SIZE=N lowers maxTextureSize to N (never raises it), to simulate a
 /// device with a smaller limit. TEXSTREAM_MAX_COMPUTE_INVOCATIONS=N lowers the compute
 /// workgroup limits to N invocations (and N a side), as on GLES 3.1 devices that allow 128,
-/// 256 or 512: below 256 there is no compute backend.
+/// 256 or 512: below 256 there is no compute backend. TEXSTREAM_MAX_STORAGE_BLOCK_BYTES=N
+/// lowers maxStorageBlockBytes to N, as on a desktop GL 4.3 that allows the minimum 16 MiB.
 std::string_view disableableFeatures();
 
 /// The workgroup every compute kernel runs (stream::kWorkgroupSize squared).

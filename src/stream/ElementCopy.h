@@ -22,7 +22,14 @@ class ElementCopy {
  public:
   ElementCopy() = default;
   /// Storage for vectors of `layout`: layout.texels() * 16 bytes, contents undefined.
+  /// Throws gl::Error naming the copy where the context has no storage buffers or its
+  /// storage blocks are smaller than that (fits()).
   ElementCopy(const Layout& layout, std::string name);
+
+  /// Whether kernels on the current context can read a copy of vectors of `layout`:
+  /// storage buffers, and layout.texels() * 16 bytes within
+  /// Capabilities::maxStorageBlockBytes. Where not, gathers read the vector's texture.
+  static bool fits(const Layout& layout);
 
   const Layout& layout() const { return m_layout; }
   /// The buffer, to bind to a kernel's shader-storage binding; 0 if default-constructed.

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "linalg/LinalgTestSupport.h"
+#include "support/Features.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -468,6 +470,33 @@ TEST_CASE("SegmentMatrix: CG on SPD mesh systems converges in internal order", "
     CHECK(toInternal == (precondition ? 3 : 2));
     CHECK(toUser <= 1);
   }
+}
+
+TEST_CASE("SegmentMatrix: CG gathers from the texture where the context's storage blocks cannot hold u's copy",
+          "[gl][linalg][segment][compute]") {
+  test::context();
+  stream::BackendScope compute(stream::Backend::Compute);
+  const Csr csr = meshLaplacian(61, 47, 0.05);
+  const SegmentMatrix A(csr, "L");
+  const std::size_t n = csr.rows;
+  const auto xs = test::randomFloats(n, 4);
+  Vector bUser(n, "b");
+  bUser.upload(csr.multiply(test::toDouble(xs)));
+  // A limit one texel short of the internal layout's copy.
+  test::StorageBlockLimit limit(std::int64_t(A.internalLayout().texels()) * 16 - 16);
+  REQUIRE_FALSE(stream::ElementCopy::fits(A.internalLayout()));
+  Vector b = A.makeInternalVector("bi"), x = A.makeInternalVector("xi");
+  A.toInternal(bUser, b);
+  const auto Ai = A.internal();
+  solvers::SolverStatus status;
+  const test::PassCounts passes = test::countPasses(
+      [&] { status = solvers::cg(Ai, b, x, {.tolerance = 1e-5f, .maxIterations = 2000}); });
+  INFO(status.message);
+  REQUIRE(status.converged());
+  Vector xUser(n, "x");
+  A.toUser(x, xUser);
+  CHECK(test::maxRelativeError(xUser.download(), test::toDouble(xs)) <= 1e-3);
+  if (test::passCountsReadable()) CHECK(passes.containing("x gathered from its element copy") == 0);
 }
 
 TEST_CASE("SegmentMatrix: bad input gives clear errors", "[gl][linalg][segment]") {

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -29,6 +30,7 @@ using namespace texstream;
 
 using test::ComputeLimit;
 using test::DisabledFeatures;
+using test::StorageBlockLimit;
 
 TEST_CASE("without float blending the point matrix refuses, other products still run", "[gl][stream][caps]") {
   DisabledFeatures off("floatBlending");
@@ -120,6 +122,34 @@ TEST_CASE("TEXSTREAM_MAX_COMPUTE_INVOCATIONS lowers the workgroup limits; below 
   unsetenv("TEXSTREAM_MAX_COMPUTE_INVOCATIONS");
   stream::Runtime::shutdown();
   CHECK(stream::Runtime::current().caps().compute);
+}
+
+TEST_CASE("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES lowers the storage block limit, never raises it; bad values are named",
+          "[gl][stream][caps]") {
+  test::context();
+  const gl::Capabilities driver = stream::Runtime::current().caps();
+  if (!driver.storageBuffers) return;  // nothing to lower
+  // Desktop 4.3 guarantees 2^24 bytes, ES 3.1 2^27.
+  CHECK(driver.maxStorageBlockBytes >= (driver.es ? (std::int64_t(1) << 27) : (std::int64_t(1) << 24)));
+  {
+    StorageBlockLimit limit(4096);
+    CHECK(stream::Runtime::current().caps().maxStorageBlockBytes == 4096);
+    CHECK(stream::Runtime::current().caps().driverMaxStorageBlockBytes == driver.maxStorageBlockBytes);
+  }
+  {
+    StorageBlockLimit limit(std::int64_t(1) << 62);
+    CHECK(stream::Runtime::current().caps().maxStorageBlockBytes == driver.maxStorageBlockBytes);
+    CHECK(stream::Runtime::current().caps().driverMaxStorageBlockBytes == 0);
+  }
+  for (const char* bad : {"4k", "8", "-1"}) {
+    setenv("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES", bad, 1);
+    stream::Runtime::shutdown();
+    CHECK_THROWS_WITH(stream::Runtime::current(), Catch::Contains("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES: invalid value \"" +
+                                                                  std::string(bad) + "\""));
+  }
+  unsetenv("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES");
+  stream::Runtime::shutdown();
+  CHECK(stream::Runtime::current().caps().maxStorageBlockBytes == driver.maxStorageBlockBytes);
 }
 
 TEST_CASE("without immutable storage or buffer mapping, textures and read-backs still round-trip", "[gl][stream][caps]") {

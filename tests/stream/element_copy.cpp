@@ -3,6 +3,7 @@
 // and the errors for a vector of another shape and for the fragment backend.
 #include <catch2/catch.hpp>
 
+#include "support/Features.h"
 #include "support/Gl.h"
 #include "support/Random.h"
 
@@ -73,4 +74,17 @@ TEST_CASE("ElementCopy: vectors of another layout, the fragment backend and an e
   ElementCopy empty;
   REQUIRE_THROWS_WITH(empty.copyFrom(same), Catch::Contains("empty"));
   REQUIRE_THROWS_WITH(ElementCopy(Layout(), "none"), Catch::Contains("\"none\"") && Catch::Contains("empty layout"));
+}
+
+TEST_CASE("ElementCopy: storage blocks smaller than the copy are refused, naming both sizes; fits() says so first",
+          "[gl][stream][compute]") {
+  test::context();
+  const Layout layout = Layout::forSize(4099);  // 33 x 32 texels: 16,896 bytes
+  REQUIRE(ElementCopy::fits(layout));
+  test::StorageBlockLimit limit(16384);
+  REQUIRE_FALSE(ElementCopy::fits(layout));
+  REQUIRE(ElementCopy::fits(Layout::forSize(4096)));  // 32 x 32 texels: 16,384 bytes
+  REQUIRE_THROWS_WITH(ElementCopy(layout, "big"), Catch::Contains("\"big\"") && Catch::Contains("16896 bytes") &&
+                                                      Catch::Contains("16384 bytes") &&
+                                                      Catch::Contains("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES"));
 }

@@ -46,4 +46,21 @@ class ComputeLimit {
   ComputeLimit& operator=(const ComputeLimit&) = delete;
 };
 
+/// Re-reads the context's capabilities with storage blocks of at most `bytes` (as a desktop
+/// GL 4.3 that allows the minimum 16 MiB); the driver's limit again when it goes.
+class StorageBlockLimit {
+ public:
+  explicit StorageBlockLimit(long long bytes) {
+    context();
+    setenv("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES", std::to_string(bytes).c_str(), 1);
+    stream::Runtime::shutdown();
+  }
+  ~StorageBlockLimit() {
+    unsetenv("TEXSTREAM_MAX_STORAGE_BLOCK_BYTES");
+    stream::Runtime::shutdown();
+  }
+  StorageBlockLimit(const StorageBlockLimit&) = delete;
+  StorageBlockLimit& operator=(const StorageBlockLimit&) = delete;
+};
+
 }  // namespace texstream::test

@@ -71,8 +71,9 @@ class ChronopoulosGearCg final : public CgIteration {
     const bool partialsOnly = !m_s.M || fusedInverse;
     if (partialsOnly) ensureSumScratch();
     // Where the update writes u itself, it also writes the copy the next product gathers
-    // from (an operator that gathers single elements: stream/ElementCopy.h).
-    const bool copyU = partialsOnly && m_s.A.gathersElements();
+    // from (an operator that gathers single elements: stream/ElementCopy.h), where the
+    // context's storage blocks hold one.
+    const bool copyU = partialsOnly && m_s.A.gathersElements() && stream::ElementCopy::fits(m_s.b.layout());
     if (copyU && m_uCopy.buffer() == 0) m_uCopy = stream::ElementCopy(m_s.b.layout(), "cg.u_elements");
     stream::reduceCustom(m_s.b.layout(), {"solvers/cg_cg_update_reduce", [&](stream::Pass& update) {
       update.label(fusedInverse ? "cg update p s x r u, r.u r.r" : "cg update p s x r, r.u r.r").inPlace();
