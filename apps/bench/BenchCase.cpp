@@ -113,15 +113,15 @@ bool runCases(const std::vector<const BenchCase*>& cases, BenchContext& ctx) {
 }  // namespace
 
 int runBenchmark(const BenchOptions& options) {
-  // The kept run is read first: a file that is not a benchmark JSON fails before the run.
-  std::optional<Report> before;
-  if (options.comparePath) {
-    std::ifstream in(*options.comparePath);
-    if (!in) throw std::runtime_error("--compare: cannot read " + *options.comparePath);
+  // The kept runs are read first: a file that is not a benchmark JSON fails before the run.
+  std::vector<KeptRun> kept;
+  for (const std::string& path : options.comparePaths) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("--compare: cannot read " + path);
     try {
-      before = Report::fromJson(nlohmann::json::parse(in));
+      kept.push_back(KeptRun{path, Report::fromJson(nlohmann::json::parse(in))});
     } catch (const std::exception& e) {
-      throw std::runtime_error("--compare: " + *options.comparePath + ": " + e.what());
+      throw std::runtime_error("--compare: " + path + ": " + e.what());
     }
   }
   const std::vector<const BenchCase*> cases = selectCases(options.ops);
@@ -203,13 +203,16 @@ int runBenchmark(const BenchOptions& options) {
     std::cerr << "texstream-bench: some rows failed their correctness check or a case failed (see above)" << std::endl;
     return 2;
   }
-  if (before) {
-    const Comparison c = compareReports(report, *before);
-    std::cout << "\ncompared with " << *options.comparePath << " (" << before->date << ", " << before->renderer
-              << "):\n"
-              << c.text;
+  if (!kept.empty()) {
+    const Comparison c = compareReports(report, kept);
+    if (kept.size() == 1)
+      std::cout << "\ncompared with " << kept[0].path << " (" << kept[0].report.date << ", " << kept[0].report.renderer
+                << "):\n";
+    else
+      std::cout << "\ncompared with " << kept.size() << " kept runs, each row with the newest that has it:\n";
+    std::cout << c.text;
     if (!c.warning.empty()) std::cout << "warning: " << c.warning << "\n";
-    std::cout << c.matched << " rows in both runs: " << c.slower << " more than "
+    std::cout << c.matched << (kept.size() == 1 ? " rows in both runs: " : " rows found in a kept run: ") << c.slower << " more than "
               << int(kCompareThreshold * 100 + 0.5) << "% slower, " << c.faster << " faster" << std::endl;
     if (c.slower > 0) return 3;
   }

@@ -84,9 +84,10 @@ void describeOptions(app::SettingTable& t, BenchOptions& o) {
   t.text("markdown", o.markdownPath, requireFile,
          "read a results JSON (from --json) and print it as a markdown table, then exit")
       .typeName("PATH");
-  t.text("compare", o.comparePath, requireFile,
-         "after the run, compare each row's time with this kept run of the same GPU kind (assets/bench/) "
-         "and flag rows more than 10% slower or faster; exit status 3 when a row is slower")
+  t.list("compare", o.comparePaths, requireFile,
+         "after the run, compare each row's time with these kept runs of the same GPU kind (assets/bench/; "
+         "comma-separated, each row against the newest that has it) and flag rows more than 10% slower or "
+         "faster; exit status 3 when a row is slower")
       .typeName("OLD.json");
   t.choice("backend", o.backends, {"fragment", "compute", "both"}, "fragment, compute or both");
   t.list("gl", o.contexts,

@@ -40,8 +40,9 @@ struct BenchOptions {
   Preset preset = Preset::Default;
   std::optional<std::string> jsonPath;
   std::optional<std::string> markdownPath;  ///< read this results JSON, print markdown, exit
-  /// --compare OLD.json: after the run, each row's time against the kept run's (Compare.h).
-  std::optional<std::string> comparePath;
+  /// --compare OLD.json[,OLD.json...]: after the run, each row's time against the newest
+  /// kept run that has it (Compare.h); empty: no comparison.
+  std::vector<std::string> comparePaths;
   std::string backends = "both";            ///< fragment | compute | both
   /// Contexts to measure in turn (--gl 4.5,4.1,es3.0): the first with every backend and the
   /// peers; the others add their rows with backend "fragment@4.1", "compute@es3.1", ...

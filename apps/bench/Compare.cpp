@@ -12,20 +12,30 @@ std::string gpuKind(const std::string& renderer) {
   return kind;
 }
 
-Comparison compareReports(const Report& now, const Report& before) {
+Comparison compareReports(const Report& now, const Report& before) { return compareReports(now, {KeptRun{"", before}}); }
+
+Comparison compareReports(const Report& now, const std::vector<KeptRun>& kept) {
   Comparison c;
-  if (gpuKind(now.renderer) != gpuKind(before.renderer)) {
-    c.warning = "the kept run is of another GPU (" + gpuKind(before.renderer) + ", this one " + gpuKind(now.renderer) +
-                "): compare runs of one kind";
+  for (const KeptRun& k : kept) {
+    if (gpuKind(now.renderer) == gpuKind(k.report.renderer)) continue;
+    if (!c.warning.empty()) c.warning += "; ";
+    c.warning += (k.path.empty() ? std::string("the kept run") : k.path) + " is of another GPU (" +
+                 gpuKind(k.report.renderer) + ", this one " + gpuKind(now.renderer) + "): compare runs of one kind";
   }
+  const bool several = kept.size() > 1;
   char line[320];
-  std::snprintf(line, sizeof line, "%-48s %-12s %10s %12s %12s %8s\n", "op", "backend", "n", "ms now", "ms before",
-                "ratio");
+  std::snprintf(line, sizeof line, "%-48s %-12s %10s %12s %12s %8s%s\n", "op", "backend", "n", "ms now", "ms before",
+                "ratio", several ? "  run" : "");
   c.text = line;
   for (const Row& r : now.rows) {
     const Row* old = nullptr;
-    for (const Row& o : before.rows) {
-      if (o.op == r.op && o.backend == r.backend && o.n == r.n) old = &o;
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      for (const Row& o : kept[k].report.rows) {
+        if (o.op != r.op || o.backend != r.backend || o.n != r.n) continue;
+        // ISO 8601 dates of one form order as strings.
+        if (!old || kept[k].report.date > kept[from].report.date) old = &o, from = k;
+      }
     }
     if (!old || !(r.ms > 0) || !(old->ms > 0)) continue;
     ++c.matched;
@@ -38,9 +48,15 @@ Comparison compareReports(const Report& now, const Report& before) {
       flag = "  faster";
       ++c.faster;
     }
-    std::snprintf(line, sizeof line, "%-48s %-12s %10zu %12.4f %12.4f %8.3f%s\n", r.op.c_str(), r.backend.c_str(), r.n,
+    std::snprintf(line, sizeof line, "%-48s %-12s %10zu %12.4f %12.4f %8.3f%s", r.op.c_str(), r.backend.c_str(), r.n,
                   r.ms, old->ms, ratio, flag);
     c.text += line;
+    if (several) c.text += "  [" + std::to_string(from + 1) + "]";
+    c.text += "\n";
+  }
+  if (several) {
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      c.text += "[" + std::to_string(k + 1) + "] " + kept[k].path + " (" + kept[k].report.date + ")\n";
   }
   return c;
 }
