@@ -248,7 +248,7 @@ double vcycleBytes(const Multigrid& mg, bool written) {
     double sweepReads = constant ? 2.25 : 11.0;
     if (mg.tiledSweeps()) {
       if (!constant && mg.op(l).fivePoint()) sweepReads = 7.0;
-      const int m = mg.maxTileSweeps();
+      const int m = mg.maxTileSweeps(l);
       const int pre = std::max(1, (o.preSmoothing + m - 1) / m), post = (o.postSmoothing + m - 1) / m;
       double reads = sweepReads * pre + (post > 0 ? sweepReads * post + 0.25 : 2.25);
       double writes = pre + 0.5 + (post > 0 ? post : 1);

@@ -64,6 +64,8 @@ constexpr std::size_t kTiledBlockCycleMaxNodes = 2048;
 /// (the fluid's pre-smoothing) measured better than two in two dispatches on an H200
 /// (docs/performance.md); 16 x 16 workgroups take two.
 constexpr int kMaxTileSweeps = 4;
+/// Fewer 32 x 32 tiles than this on a level: 16 x 16 ones there (Multigrid::tileThreads).
+constexpr long long kFewTiles = 128;
 
 constexpr stream::EnumName<CycleType> kCycleTypeNames[] = {{CycleType::V, "V", "V"}, {CycleType::W, "W", "W"}};
 constexpr stream::EnumName<CoarseSolve> kCoarseSolveNames[] = {{CoarseSolve::Direct, "direct", "direct"},
@@ -183,8 +185,8 @@ void Multigrid::border(int l, Vector& field) {
 void Multigrid::smooth(int l, int sweeps, bool zeroGuess) {
   Level& level = m_levels[std::size_t(l)];
   if (tiledSweeps()) {
-    for (int done = 0; done < sweeps; done += maxTileSweeps())
-      sweepTiles(l, std::min(maxTileSweeps(), sweeps - done), zeroGuess && done == 0, TileStep::Sweeps, false);
+    for (int done = 0; done < sweeps; done += maxTileSweeps(l))
+      sweepTiles(l, std::min(maxTileSweeps(l), sweeps - done), zeroGuess && done == 0, TileStep::Sweeps, false);
     return;
   }
   for (int s = 0; s < sweeps; ++s) {
@@ -209,7 +211,19 @@ void Multigrid::residual(int l) {
   pass.input("u_x", level.x).input("u_b", level.b).output(level.r).label("mg residual").run();
 }
 
-int Multigrid::maxTileSweeps() const { return m_tileThreads >= 32 ? kMaxTileSweeps : 2; }
+int Multigrid::tileThreads(int l) const {
+  // A level that 32 x 32 workgroups cover with fewer than kFewTiles of them cannot fill a
+  // data-centre GPU (114 to 144 multiprocessors, one such workgroup each): it is latency,
+  // and 16 x 16 workgroups, more of them, each done sooner, finish it sooner. They hold
+  // two sweeps a dispatch, not four, so only where the smoothing needs no more.
+  if (m_tileThreads < 32 || m_options.preSmoothing > 2 || m_options.postSmoothing > 2) return m_tileThreads;
+  const LayeredGrid& g = grid(l);
+  const int tile = 32 - 2 * (2 + 2);  // two sweeps with the projection's halo
+  const long long tiles = (long long)((g.width() + tile) / tile) * ((g.height() + tile) / tile);
+  return tiles < kFewTiles ? 16 : 32;
+}
+
+int Multigrid::maxTileSweeps(int l) const { return tileThreads(l) >= 32 ? kMaxTileSweeps : 2; }
 
 bool Multigrid::tiledSweeps() const {
   return m_tileThreads > 0 && inKernel() && stream::Runtime::current().backend() == stream::Backend::Compute;
@@ -219,14 +233,14 @@ void Multigrid::sweepTiles(int l, int sweeps, bool zeroGuess, TileStep step, boo
   Level& level = m_levels[std::size_t(l)];
   const LayeredGrid& g = level.grid;
   const int halo = sweeps + (step == TileStep::Restrict ? 2 : 0);
-  const int tile = m_tileThreads - 2 * halo;
+  const int threads = tileThreads(l), tile = threads - 2 * halo;
   if (tile < 1)
     throw gl::Error("Multigrid(\"" + m_name + "\"): " + std::to_string(sweeps) + " sweeps in one tiled dispatch need more than " +
-                    std::to_string(m_tileThreads) + "^2 invocations");
+                    std::to_string(threads) + "^2 invocations");
   Pass pass("multigrid/sweep_tile");
   g.bind(pass);
   level.A.bind(pass);
-  pass.define("TILE_THREADS", (long long)m_tileThreads).define("HALO", (long long)halo).define("SWEEPS", (long long)sweeps);
+  pass.define("TILE_THREADS", (long long)threads).define("HALO", (long long)halo).define("SWEEPS", (long long)sweeps);
   if (zeroGuess) pass.define("ZERO_GUESS");
   else pass.input("u_x", level.x);
   pass.input("u_b", level.b).uniform("u_omega", m_options.omega);
@@ -544,7 +558,7 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
   const bool zeroPre = zeroGuess && !swept;
   if (tiledSweeps() && !(zeroPre && pre == 0)) {
     // The pre-smoothing's last sweeps, the residual and its projection in one dispatch.
-    const int first = std::max(0, pre - maxTileSweeps());
+    const int first = std::max(0, pre - maxTileSweeps(l));
     smooth(l, first, zeroPre);
     sweepTiles(l, pre - first, zeroPre && first == 0, TileStep::Restrict, sweep);
   } else if (m_options.preSmoothing > 0) {
@@ -564,7 +578,7 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
   if (m_options.cycle == CycleType::W) cycleAt(l + 1, false);
   if (m_options.postSmoothing > 0 && tiledSweeps()) {
     // The correction and the first post-sweeps in one dispatch.
-    const int first = std::min(maxTileSweeps(), m_options.postSmoothing);
+    const int first = std::min(maxTileSweeps(l), m_options.postSmoothing);
     sweepTiles(l, first, false, TileStep::Correct, false);
     smooth(l, m_options.postSmoothing - first, false);
   } else if (m_options.postSmoothing > 0) {

@@ -192,8 +192,10 @@ class Multigrid : public IterativeSolver {
   /// Whether cycles on the current backend run the tiled sweeps (compute backend, borders
   /// in kernel, a GL with 256 invocations a workgroup): 2 dispatches a level and cycle.
   bool tiledSweeps() const;
-  /// Sweeps one tiled dispatch runs at most (4; 2 with 16 x 16 workgroups).
-  int maxTileSweeps() const;
+  /// Sweeps one tiled dispatch runs at most on `level` (4; 2 with 16 x 16 workgroups).
+  int maxTileSweeps(int level = 0) const;
+  /// The side of the tiled sweeps' workgroups on `level`.
+  int tileThreads(int level) const;
 
   // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
   // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.

@@ -120,6 +120,28 @@ TEST_CASE("Multigrid tiled sweeps: a V(2,2) cycle takes two dispatches a level a
   CHECK(passes.of("mg smooth") + passes.of("mg residual") + passes.of("mg restrict") + passes.of("mg sweeps") == 0);
 }
 
+TEST_CASE("Multigrid tiled sweeps: 16 x 16 workgroups on levels too small to fill a GPU with 32 x 32 ones, "
+          "where the smoothing fits two sweeps a dispatch",
+          "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute() || stream::Runtime::current().caps().maxComputeInvocations < 1024) return;
+  // 540^2 nodes: 271^2 texels on the finest level, 12^2 tiles of 32 x 32 workgroups (24 texels
+  // each with two sweeps and the projection's halo), then 136^2 texels, 6^2 tiles.
+  const GridStencil A = GridStencil::poisson(540, 540, GridBoundaries::all(Boundary::Dirichlet), "poisson");
+  Multigrid v22(A);
+  REQUIRE(v22.levels() > 2);
+  CHECK(v22.tileThreads(0) == 32);
+  CHECK(v22.maxTileSweeps(0) == 4);
+  for (int l = 1; l < v22.levels(); ++l) {
+    INFO("level " << l);
+    CHECK(v22.tileThreads(l) == 16);
+    CHECK(v22.maxTileSweeps(l) == 2);
+  }
+  // The fluid's V(4,2) would need two dispatches for its pre-sweeps with 16 x 16 ones.
+  Multigrid v42(A, {.preSmoothing = 4, .postSmoothing = 2});
+  for (int l = 0; l < v42.levels(); ++l) CHECK(v42.tileThreads(l) == 32);
+}
+
 TEST_CASE("Multigrid tiled sweeps: relax and full multigrid match the fragment backend", "[multigrid][gl][compute]") {
   test::context();
   if (!test::testsCompute()) return;  // no compute backend in this run
