@@ -238,15 +238,18 @@ double vcycleBytes(const Multigrid& mg, bool written) {
   // stencil and writes x and a quarter-size b and x; the post-smoothing one also reads the
   // coarse x (a quarter) and writes x; further dispatches (more than maxTileSweeps sweeps)
   // read x, b and the stencil and write x. They skip the corner entries of a 5-point
-  // level (LayeredStencil::fivePoint): 7 fields instead of 11 off the constant path.
+  // level (LayeredStencil::fivePoint): 7 fields instead of 11 off the constant path. They
+  // take the constant path on every level with flags (tiledConstantStencilTexels), their
+  // uniform tiles without reading the flag: counted as 2.25 all the same.
   const MultigridOptions& o = mg.options();
   double total = 0;
   for (int l = 0; l + 1 < mg.levels(); ++l) {
     const double texels = double(mg.grid(l).width()) * double(mg.grid(l).height());
     const double t = 16.0 * texels;
-    const bool constant = texels >= double(o.constantStencilTexels);
-    double sweepReads = constant ? 2.25 : 11.0;
+    bool constant = texels >= double(o.constantStencilTexels);
     if (mg.tiledSweeps()) {
+      constant = mg.op(l).hasConstantStencil() && texels >= double(o.tiledConstantStencilTexels);
+      double sweepReads = constant ? 2.25 : 11.0;
       if (!constant && mg.op(l).fivePoint()) sweepReads = 7.0;
       const int m = mg.maxTileSweeps(l);
       const int pre = std::max(1, (o.preSmoothing + m - 1) / m), post = (o.postSmoothing + m - 1) / m;
@@ -255,6 +258,7 @@ double vcycleBytes(const Multigrid& mg, bool written) {
       total += written ? t * writes : t * (reads + writes);
       continue;
     }
+    const double sweepReads = constant ? 2.25 : 11.0;
     const double sweeps = o.preSmoothing + o.postSmoothing;
     const double writes = sweeps + 1 + 0.25 + (o.postSmoothing > 0 ? 0 : 1);
     const double reads = sweepReads * (sweeps + 1) + 1.25 + 2.25;

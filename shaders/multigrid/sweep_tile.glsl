@@ -23,6 +23,14 @@
 // BORDER_IN_KERNEL.
 // Workgroups run the outer ring of tiles first: theirs gather, and take longest.
 //
+// TILE_LIST: the tiles are listed (Multigrid::tileSplit) instead of all u_tiles of them:
+// workgroup k takes tile u_tileList[k] (texel (k % 1024, k / 1024): the tile's x and y).
+// The pass dispatches the listed tiles that need the stencil textures with this program
+// and, with UNIFORM_TILE, the others (multigrid/tile_classes.glsl: every texel of the tile
+// and its halo owns its four nodes and is flagged constant) from their own list: they
+// read x and b only, take the stencil from the uniforms and every node as free, and hold
+// no stencil in registers, so that more of their workgroups fit on a multiprocessor.
+//
 // FIVE_POINT: the corner entries are zero (LayeredStencil::fivePoint): they are neither
 // read nor multiplied (adding 0 x would not change a sum's bits).
 //
@@ -47,6 +55,15 @@ uniform sampler2D u_x;
 uniform float u_omega;
 uniform ivec2 u_origin;
 uniform ivec2 u_tiles;
+#ifdef TILE_LIST
+#ifdef UNIFORM_TILE
+uniform sampler2D u_uniformTiles;
+#define TILE_LIST_SAMPLER u_uniformTiles
+#else
+uniform sampler2D u_stencilTiles;
+#define TILE_LIST_SAMPLER u_stencilTiles
+#endif
+#endif
 #if defined(CORRECT) || defined(RESTRICT)
 uniform ivec4 u_coarse;
 #endif
@@ -158,6 +175,35 @@ vec4 weightedSum(vec4 A[9], int me) {
 #endif
 }
 
+// The same sum with the reference stencil (uniform tiles), in the same order.
+vec4 uniformSum(int me) {
+#ifdef FIVE_POINT
+  vec4 sum = u_S1 * s_x[me - kRow];
+  sum += u_S3 * s_x[me - 1];
+  sum += u_S4 * s_x[me];
+  sum += u_S5 * s_x[me + 1];
+  sum += u_S7 * s_x[me + kRow];
+  return sum;
+#else
+  vec4 sum = u_S0 * s_x[me - kRow - 1];
+  sum += u_S1 * s_x[me - kRow];
+  sum += u_S2 * s_x[me - kRow + 1];
+  sum += u_S3 * s_x[me - 1];
+  sum += u_S4 * s_x[me];
+  sum += u_S5 * s_x[me + 1];
+  sum += u_S6 * s_x[me + kRow - 1];
+  sum += u_S7 * s_x[me + kRow];
+  sum += u_S8 * s_x[me + kRow + 1];
+  return sum;
+#endif
+}
+
+#ifdef UNIFORM_TILE
+#define STENCIL_SUM(me) uniformSum(me)
+#else
+#define STENCIL_SUM(me) weightedSum(A, me)
+#endif
+
 // Tile of the k-th workgroup: the outer ring of tiles first, then the rest row by row.
 ivec2 tileOf(int k) {
   ivec2 n = u_tiles;
@@ -176,9 +222,30 @@ ivec2 tileOf(int k) {
 void main() {
   ivec2 l = ivec2(gl_LocalInvocationID.xy);
   int me = slotOf(l);
+#ifdef TILE_LIST
+  int listed = int(gl_WorkGroupID.x);
+  ivec2 tile = ivec2(texelFetch(TILE_LIST_SAMPLER, ivec2(listed & 1023, listed >> 10), 0).xy);
+#else
   ivec2 tile = tileOf(int(gl_WorkGroupID.x) + u_tiles.x * int(gl_WorkGroupID.y));
+#endif
   ivec2 v = u_origin + tile * kTile - HALO + l;
 
+#ifdef UNIFORM_TILE
+  // Every node of the tile is free and owned (tile_classes.glsl): x and b of its own texel.
+  vec4 b = texelFetch(u_b, v, 0), x = vec4(0.0);
+#ifndef ZERO_GUESS
+  x = texelFetch(u_x, v, 0);
+#endif
+  vec4 scale = u_omega / u_S4;
+#ifdef CORRECT
+  {
+    ivec2 c0 = (v + 1) / 2, c1 = (v + 2) / 2;
+    vec4 s00 = texelFetch(u_v, c0, 0), s10 = texelFetch(u_v, ivec2(c1.x, c0.y), 0);
+    vec4 s01 = texelFetch(u_v, ivec2(c0.x, c1.y), 0), s11 = texelFetch(u_v, c1, 0);
+    x = x + 0.25 * (s00 + s10 + s01 + s11);
+  }
+#endif
+#else
   // This texel's b, stencil and starting x.
   bool direct = all(layeredOwned(u_grid, v));
   Slots slots = slotsOfTexel(u_grid, v);
@@ -215,6 +282,7 @@ void main() {
   coarseAround(v, direct, slots, s00, s10, s01, s11);
   x = mix(x, x + 0.25 * (s00 + s10 + s01 + s11), free);
 #endif
+#endif
 
   // The sweeps: fixed nodes (and nodes outside the grid: b = 0) take b.
   s_x[me] = x;
@@ -227,24 +295,35 @@ void main() {
     } else
 #endif
     {
-      next = x + scale * (b - weightedSum(A, me));
+      next = x + scale * (b - STENCIL_SUM(me));
     }
+#ifdef UNIFORM_TILE
+    x = next;
+#else
     x = mix(b, next, free);
+#endif
     barrier();
     s_x[me] = x;
     barrier();
   }
 
-  ivec2 size = imageSize(u_image0);
   bool inTile = all(greaterThanEqual(l, ivec2(HALO))) && all(lessThan(l, ivec2(HALO + kTile)));
+#ifdef UNIFORM_TILE
+  if (inTile) imageStore(u_image0, v, x);
+#else
+  ivec2 size = imageSize(u_image0);
   if (inTile && all(greaterThanEqual(v, ivec2(0))) && all(lessThan(v, size)))
     imageStore(u_image0, v, mix(vec4(0.0), x, layeredHalo(u_grid, v)));
+#endif
 
 #ifdef RESTRICT
   // r = b - A x at free nodes (residual.glsl), then b_2h = P r at the coarse texels T with
   // 2T - 1 in the tile (restrict_full_weighting.glsl).
-  vec4 r;
-  r = mix(vec4(0.0), b - weightedSum(A, me), free);
+#ifdef UNIFORM_TILE
+  vec4 r = b - uniformSum(me);
+#else
+  vec4 r = mix(vec4(0.0), b - weightedSum(A, me), free);
+#endif
   barrier();
   s_x[me] = r;
   barrier();
@@ -256,7 +335,11 @@ void main() {
     sum += s_x[me - kRow - 1] + s_x[me - kRow + 1] + s_x[me + kRow - 1] + s_x[me + kRow + 1];
     vec4 projected = sum / 16.0;
     bvec4 owned = layeredOwned(u_coarse, T);
+#ifdef UNIFORM_TILE
+    vec4 centre = texelFetch(u_coarseCentre, T, 0);  // T owns its nodes (tile_classes.glsl)
+#else
     vec4 centre = all(owned) ? texelFetch(u_coarseCentre, T, 0) : gathered(u_coarseCentre, slotsOfTexel(u_coarse, T));
+#endif
     vec4 coarseB = mix(vec4(0.0), projected, notEqual(centre, vec4(0.0)));
     imageStore(u_image1, T, mix(vec4(0.0), coarseB, owned));
 #ifdef ZERO_SWEEP

@@ -86,6 +86,14 @@ Pass& Pass::workgroups(int x, int y, int z) {
   return *this;
 }
 
+Pass& Pass::alsoDispatch(const std::string& define, int x, int y, int z) {
+  if (x <= 0 || y <= 0 || z <= 0) throw gl::Error("Pass(\"" + m_kernel + "\"): workgroup counts must be positive");
+  if (define.empty()) throw gl::Error("Pass(\"" + m_kernel + "\"): alsoDispatch needs a define naming its variant");
+  m_secondDefine = define;
+  m_secondGroups[0] = x, m_secondGroups[1] = y, m_secondGroups[2] = z;
+  return *this;
+}
+
 Pass& Pass::storage(int index, unsigned int buffer) {
   for (auto& [bound, id] : m_storage) {
     if (bound == index) {
@@ -110,6 +118,33 @@ Pass& Pass::inPlace() {
 Pass& Pass::label(std::string text) {
   m_label = std::move(text);
   return *this;
+}
+
+void Pass::setUniforms(const gl::Program& program) const {
+  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+    const int loc = program.uniformLocation(m_inputs[i].sampler);
+    if (loc >= 0) glUniform1i(loc, GLint(i));
+  }
+  for (const Uniform& u : m_uniforms) {
+    const int loc = program.uniformLocation(u.name);
+    if (loc < 0) continue;  // optimised away by the compiler: nothing to set
+    switch (u.kind) {
+      case Uniform::Int:
+        if (u.count == 1) glUniform1i(loc, u.i[0]);
+        else if (u.count == 2) glUniform2i(loc, u.i[0], u.i[1]);
+        else glUniform4i(loc, u.i[0], u.i[1], u.i[2], u.i[3]);
+        break;
+      case Uniform::Float:
+        if (u.count == 1) glUniform1f(loc, u.f[0]);
+        else if (u.count == 2) glUniform2f(loc, u.f[0], u.f[1]);
+        else glUniform4f(loc, u.f[0], u.f[1], u.f[2], u.f[3]);
+        break;
+      case Uniform::IntArray: glUniform1iv(loc, GLsizei(u.ia.size()), u.ia.data()); break;
+      case Uniform::FloatArray: glUniform1fv(loc, GLsizei(u.fa.size()), u.fa.data()); break;
+    }
+  }
+  // The guard of common/double_float.glsl against algebraic simplification (no `precise`).
+  if (const int one = program.uniformLocation("u_doubleFloatOne"); one >= 0) glUniform1f(one, 1.0f);
 }
 
 void Pass::run() {
@@ -160,9 +195,17 @@ void Pass::run(const std::vector<Rect>& rects) {
     }
   }
 
+  if (!m_secondDefine.empty() && !raw)
+    throw gl::Error("Pass(\"" + m_kernel + "\"): alsoDispatch needs workgroups() (a raw compute kernel)");
   KernelVariant variant{m_kernel, m_defines, backend, {}, raw};
   for (const gl::Texture* o : m_outputs) variant.outputs.push_back(o->format());
   const gl::Program& program = rt.kernels().get(variant);
+  const gl::Program* second = nullptr;
+  if (!m_secondDefine.empty()) {
+    KernelVariant other = variant;
+    other.defines.emplace_back(m_secondDefine, "1");
+    second = &rt.kernels().get(other);
+  }
 
   // Outputs that are also inputs get a fresh pooled target; it replaces them afterwards.
   // An in-place pass writes its output directly, except on the fragment backend of a
@@ -197,32 +240,10 @@ void Pass::run(const std::vector<Rect>& rects) {
 
   const std::string& title = m_label.empty() ? m_kernel : m_label;
   rt.profiler().begin(title);
-  glUseProgram(program.id());
-  for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+  for (std::size_t i = 0; i < m_inputs.size(); ++i)
     gl::StateGuard::bindTexture(int(i), m_inputs[i].texture->target(), m_inputs[i].texture->id());
-    const int loc = program.uniformLocation(m_inputs[i].sampler);
-    if (loc >= 0) glUniform1i(loc, GLint(i));
-  }
-  for (const Uniform& u : m_uniforms) {
-    const int loc = program.uniformLocation(u.name);
-    if (loc < 0) continue;  // optimised away by the compiler: nothing to set
-    switch (u.kind) {
-      case Uniform::Int:
-        if (u.count == 1) glUniform1i(loc, u.i[0]);
-        else if (u.count == 2) glUniform2i(loc, u.i[0], u.i[1]);
-        else glUniform4i(loc, u.i[0], u.i[1], u.i[2], u.i[3]);
-        break;
-      case Uniform::Float:
-        if (u.count == 1) glUniform1f(loc, u.f[0]);
-        else if (u.count == 2) glUniform2f(loc, u.f[0], u.f[1]);
-        else glUniform4f(loc, u.f[0], u.f[1], u.f[2], u.f[3]);
-        break;
-      case Uniform::IntArray: glUniform1iv(loc, GLsizei(u.ia.size()), u.ia.data()); break;
-      case Uniform::FloatArray: glUniform1fv(loc, GLsizei(u.fa.size()), u.fa.data()); break;
-    }
-  }
-  // The guard of common/double_float.glsl against algebraic simplification (no `precise`).
-  if (const int one = program.uniformLocation("u_doubleFloatOne"); one >= 0) glUniform1f(one, 1.0f);
+  glUseProgram(program.id());
+  setUniforms(program);
 
   if (backend == Backend::Fragment) {
     // An in-place pass samples texels an earlier draw wrote into the texture it renders to.
@@ -247,6 +268,11 @@ void Pass::run(const std::vector<Rect>& rects) {
     for (const auto& [index, buffer] : m_storage) gl::StateGuard::bindStorageBuffer(index, buffer);
     if (raw) {
       glDispatchCompute(GLuint(m_groups[0]), GLuint(m_groups[1]), GLuint(m_groups[2]));
+      if (second) {
+        glUseProgram(second->id());
+        setUniforms(*second);
+        glDispatchCompute(GLuint(m_secondGroups[0]), GLuint(m_secondGroups[1]), GLuint(m_secondGroups[2]));
+      }
     } else {
       const int rectLoc = program.uniformLocation("u_rect");
       for (const Rect& r : rects) {

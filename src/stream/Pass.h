@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace texstream::gl {
+class Program;
 class Texture;
 }
 
@@ -66,6 +67,12 @@ class Pass {
   /// Compute backend only: run a raw kernel (KernelCache.h) as x * y * z workgroups
   /// instead of covering rectangles of the output.
   Pass& workgroups(int x, int y = 1, int z = 1);
+  /// Compute backend, raw kernels: after the workgroups above, also dispatches the kernel
+  /// specialised with `define` as x * y * z workgroups, with the same inputs, uniforms,
+  /// images and buffers, before the pass's barrier: two programs whose workgroups write
+  /// different texels of the same outputs, which may run at the same time (the tiled
+  /// sweeps' tiles that need no stencil textures, multigrid/sweep_tile.glsl).
+  Pass& alsoDispatch(const std::string& define, int x, int y = 1, int z = 1);
   /// Binds a buffer to shader-storage binding `index` (compute backend); binding an index
   /// again replaces the buffer bound before.
   Pass& storage(int index, unsigned int buffer);
@@ -102,6 +109,8 @@ class Pass {
     const gl::Texture* texture;
   };
   Pass& addUniform(Uniform u);
+  /// Sets the samplers' units, the uniforms and u_doubleFloatOne of the bound `program`.
+  void setUniforms(const gl::Program& program) const;
 
   std::string m_kernel, m_label;
   std::vector<std::pair<std::string, std::string>> m_defines;
@@ -111,6 +120,8 @@ class Pass {
   std::optional<Backend> m_backend;
   bool m_inPlace = false;
   int m_groups[3] = {0, 0, 0};
+  std::string m_secondDefine;
+  int m_secondGroups[3] = {0, 0, 0};
   std::vector<std::pair<int, unsigned int>> m_storage;
 };
 

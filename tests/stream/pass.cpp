@@ -9,6 +9,7 @@
 #include "support/Random.h"
 
 #include <texstream/gl/Error.h>
+#include <texstream/gl/Texture.h>
 #include <texstream/stream/KernelCache.h>
 #include <texstream/stream/Pass.h>
 #include <texstream/stream/Profiler.h>
@@ -187,4 +188,42 @@ TEST_CASE("the profiler counts every pass run, timed or not", "[gl][stream]") {
   Pass("test/two_outputs").define("SHIFT", "0.25").input("u_x", x).coefficient("u_a", stream::Coefficient(1.0f)).output(a).output(b).run(
       {stream::Rect{0, 0, 1, 1}, stream::Rect{1, 0, 1, 1}});
   CHECK(profiler.passesBegun() - before == 4);
+}
+
+TEST_CASE("a raw pass dispatches a second variant of its kernel before its barrier", "[gl][stream][compute]") {
+  test::context();
+  if (!stream::Runtime::current().caps().compute) return;  // raw kernels need compute
+  // Workgroup k of the first variant writes texel k of the first row, workgroup k of the
+  // second texel k of the second row: two programs, one output, one pass.
+  stream::registerKernelSource("test/two_programs", R"glsl(
+layout(local_size_x = 1) in;
+uniform sampler2D u_x;
+uniform float u_scale;
+void main() {
+  int k = int(gl_WorkGroupID.x);
+#ifdef SECOND
+  imageStore(u_image0, ivec2(k, 1), -u_scale * texelFetch(u_x, ivec2(k, 1), 0));
+#else
+  imageStore(u_image0, ivec2(k, 0), u_scale * texelFetch(u_x, ivec2(k, 0), 0));
+#endif
+}
+)glsl");
+  gl::Texture x(5, 2, gl::TextureFormat::R32F, "x"), y(5, 2, gl::TextureFormat::R32F, "y");
+  const std::vector<float> xs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  x.upload(xs.data());
+  const std::vector<float> zeros(10, 0.0f);
+  y.upload(zeros.data());
+  const long long before = stream::Runtime::current().profiler().passesBegun();
+  Pass("test/two_programs").input("u_x", x).uniform("u_scale", 2.0f).output(y).workgroups(5).alsoDispatch("SECOND", 3).run();
+  CHECK(stream::Runtime::current().profiler().passesBegun() - before == 1);
+  std::vector<float> got(10, 99.0f);
+  y.download(got.data());
+  // Row 0 from the first program (5 workgroups), row 1 from the second (3 of them); the
+  // texels no workgroup writes keep their zeros.
+  CHECK(got == std::vector<float>{2, 4, 6, 8, 10, -12, -14, -16, 0, 0});
+  // A pass over rectangles has no workgroups to add to.
+  CHECK_THROWS_WITH(Pass("test/generated").input("u_x", x).output(y).alsoDispatch("SECOND", 1).run(),
+                    Catch::Contains("alsoDispatch needs workgroups()"));
+  CHECK_THROWS_WITH(Pass("test/two_programs").alsoDispatch("SECOND", 0), Catch::Contains("must be positive"));
+  CHECK_THROWS_WITH(Pass("test/two_programs").alsoDispatch("", 1), Catch::Contains("needs a define"));
 }

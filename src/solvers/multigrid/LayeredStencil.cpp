@@ -74,9 +74,9 @@ void LayeredStencil::syncBorder() {
   m_grid.syncBorder({&m_entries[8]});
 }
 
-void LayeredStencil::bind(stream::Pass& pass) const {
+void LayeredStencil::bind(stream::Pass& pass, bool constantPath) const {
   for (int e = 0; e < 9; ++e) pass.input("u_A" + std::to_string(e), m_entries[std::size_t(e)]);
-  if (!hasConstantStencil()) return;
+  if (!constantPath || !hasConstantStencil()) return;
   pass.define("CONSTANT_STENCIL").input("u_constant", m_constantFlags);
   for (std::size_t e = 0; e < 9; ++e)
     pass.uniform("u_S" + std::to_string(e), m_constant[4 * e], m_constant[4 * e + 1], m_constant[4 * e + 2],

@@ -64,8 +64,9 @@ class LayeredStencil : public linalg::LinearOperator {
   void syncBorder();
   /// Binds the nine entries as u_A0 .. u_A8 (shaders/multigrid/stencil.glsl); with a
   /// constant stencil also defines CONSTANT_STENCIL, binds the flags as u_constant and the
-  /// reference entries as u_S0 .. u_S8 (vec4: one value per channel).
-  void bind(stream::Pass& pass) const;
+  /// reference entries as u_S0 .. u_S8 (vec4: one value per channel); constantPath false
+  /// binds the entries only, as without one.
+  void bind(stream::Pass& pass, bool constantPath = true) const;
 
   // Constant-coefficient fast path (see the top of this file).
   /// For each operator (entries final, borders in sync): samples up to 16 texels where all

@@ -89,6 +89,9 @@ void validate(const MultigridOptions& o) {
   if (o.coarsestNodes < 4) bad("coarsestNodes must be >= 4, got " + std::to_string(o.coarsestNodes));
   if (o.constantStencilTexels < 0)
     bad("constantStencilTexels must be >= 0, got " + std::to_string(o.constantStencilTexels));
+  if (o.uniformProgramTiles < 0) bad("uniformProgramTiles must be >= 0, got " + std::to_string(o.uniformProgramTiles));
+  if (o.tiledConstantStencilTexels < 0)
+    bad("tiledConstantStencilTexels must be >= 0, got " + std::to_string(o.tiledConstantStencilTexels));
 }
 
 LayeredGrid Multigrid::fineGrid(int nx, int ny, const MultigridOptions& options) {
@@ -113,7 +116,8 @@ void Multigrid::setOptions(const MultigridOptions& options) {
   if (options.maxLevels != m_options.maxLevels || options.coarsestNodes != m_options.coarsestNodes)
     throw std::invalid_argument("Multigrid(\"" + m_name +
                                 "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
-  const bool refresh = options.constantStencilTexels != m_options.constantStencilTexels;
+  const bool refresh = options.constantStencilTexels != m_options.constantStencilTexels ||
+                       options.tiledConstantStencilTexels != m_options.tiledConstantStencilTexels;
   m_options = options;
   if (refresh) {
     gl::StateGuard guard;
@@ -121,14 +125,27 @@ void Multigrid::setOptions(const MultigridOptions& options) {
   }
 }
 
+bool Multigrid::constantPath(int l) const {
+  const LayeredGrid& g = grid(l);
+  return (long long)g.width() * g.height() >= (long long)m_options.constantStencilTexels;
+}
+
+bool Multigrid::tiledConstantPath(int l) const {
+  const LayeredGrid& g = grid(l);
+  return (long long)g.width() * g.height() >= (long long)m_options.tiledConstantStencilTexels;
+}
+
+void Multigrid::bindOperator(Pass& pass, int l) const { m_levels[std::size_t(l)].A.bind(pass, constantPath(l)); }
+
 void Multigrid::refreshConstantStencils() {
   std::vector<LayeredStencil*> ops;
-  for (Level& level : m_levels) {
-    const long long texels = (long long)level.grid.width() * level.grid.height();
-    if (texels >= (long long)m_options.constantStencilTexels) ops.push_back(&level.A);
-    else level.A.clearConstantStencil();
+  for (int l = 0; l < levels(); ++l) {
+    LayeredStencil& A = m_levels[std::size_t(l)].A;
+    if ((m_tileThreads > 0 && tiledConstantPath(l)) || constantPath(l)) ops.push_back(&A);
+    else A.clearConstantStencil();
   }
   LayeredStencil::findConstantStencils(ops);
+  m_tileSplits.clear();
 }
 
 void Multigrid::setOperator(LayeredStencil fine, bool singular) {
@@ -139,9 +156,9 @@ void Multigrid::setOperator(LayeredStencil fine, bool singular) {
   m_levels[0].A = std::move(fine);
   gl::StateGuard guard;
   for (int l = 0; l + 1 < levels(); ++l) compose(l);
-  refreshConstantStencils();
   buildCoarseInverse();
-  buildBlockData();
+  buildBlockData();  // chooses m_tileThreads, which refreshConstantStencils reads
+  refreshConstantStencils();
   Vector ones = Vector::temporary(grid(0).layout(), m_name + ".free");
   maskFree(0, ones, ones, true);
   stream::sum(ones, m_scalar);
@@ -192,7 +209,7 @@ void Multigrid::smooth(int l, int sweeps, bool zeroGuess) {
   for (int s = 0; s < sweeps; ++s) {
     Pass pass("multigrid/smooth");
     level.grid.bind(pass);
-    level.A.bind(pass);
+    bindOperator(pass, l);
     const bool zero = zeroGuess && s == 0;
     if (zero) pass.define("ZERO_GUESS");
     else pass.input("u_x", level.x);
@@ -206,7 +223,7 @@ void Multigrid::residual(int l) {
   Level& level = m_levels[std::size_t(l)];
   Pass pass("multigrid/residual");
   level.grid.bind(pass);
-  level.A.bind(pass);
+  bindOperator(pass, l);
   if (inKernel()) pass.define("BORDER_IN_KERNEL");
   pass.input("u_x", level.x).input("u_b", level.b).output(level.r).label("mg residual").run();
 }
@@ -239,7 +256,7 @@ void Multigrid::sweepTiles(int l, int sweeps, bool zeroGuess, TileStep step, boo
                     std::to_string(threads) + "^2 invocations");
   Pass pass("multigrid/sweep_tile");
   g.bind(pass);
-  level.A.bind(pass);
+  level.A.bind(pass, tiledConstantPath(l));
   pass.define("TILE_THREADS", (long long)threads).define("HALO", (long long)halo).define("SWEEPS", (long long)sweeps);
   if (zeroGuess) pass.define("ZERO_GUESS");
   else pass.input("u_x", level.x);
@@ -267,14 +284,94 @@ void Multigrid::sweepTiles(int l, int sweeps, bool zeroGuess, TileStep step, boo
   const int tilesX = (extentX + tile - 1) / tile, tilesY = (extentY + tile - 1) / tile;
   pass.uniform("u_tiles", tilesX, tilesY);
   if (level.A.fivePoint()) pass.define("FIVE_POINT");
-  pass.workgroups(tilesX, tilesY, 1).run();
+  if ((long long)tilesX * tilesY < (long long)m_options.uniformProgramTiles) {
+    pass.workgroups(tilesX, tilesY, 1).run();
+    return;
+  }
+  const TileSplit& split = tileSplit(l, threads, halo, origin, step == TileStep::Restrict, tilesX, tilesY);
+  if (split.uniformTiles == 0) {
+    pass.workgroups(tilesX, tilesY, 1).run();
+    return;
+  }
+  // The tiles that read the stencil textures (the outer ring, slowest) first, then the
+  // uniform ones by their own program, in the same pass: they write other texels.
+  pass.define("TILE_LIST").input("u_stencilTiles", split.stencilList).input("u_uniformTiles", split.uniformList);
+  if (split.stencilTiles == 0) pass.define("UNIFORM_TILE").workgroups(split.uniformTiles).run();
+  else pass.workgroups(split.stencilTiles).alsoDispatch("UNIFORM_TILE", split.uniformTiles).run();
+}
+
+const Multigrid::TileSplit& Multigrid::tileSplit(int l, int threads, int halo, int origin, bool projects, int tilesX,
+                                                 int tilesY) {
+  for (const TileSplit& s : m_tileSplits)
+    if (s.level == l && s.threads == threads && s.halo == halo && s.origin == origin && s.projects == projects) return s;
+  TileSplit split;
+  split.level = l, split.threads = threads, split.halo = halo, split.origin = origin, split.projects = projects;
+  const Level& level = m_levels[std::size_t(l)];
+  std::vector<float> classes;
+  if (tiledConstantPath(l) && level.A.hasConstantStencil()) {
+    gl::Texture uniformTiles(tilesX, tilesY, gl::TextureFormat::R32F, m_name + ".uniform_tiles");
+    Pass pass("multigrid/tile_classes");
+    level.grid.bind(pass);
+    level.A.bind(pass);
+    pass.define("TILE_THREADS", (long long)threads).define("HALO", (long long)halo);
+    if (projects) {
+      pass.define("RESTRICT");
+      m_levels[std::size_t(l) + 1].grid.bind(pass, "u_coarse");
+    }
+    pass.uniform("u_origin", origin, origin).output(uniformTiles).workgroups(tilesX, tilesY).label("mg tile classes");
+    pass.run();
+    classes.resize(std::size_t(tilesX) * std::size_t(tilesY));
+    uniformTiles.download(classes.data());
+  }
+  // The stencil program's tiles in sweep_tile.glsl's order without a list (tileOf: the
+  // outer ring, then row by row), the uniform ones row by row.
+  std::vector<float> stencilList, uniformList;
+  auto add = [&](int x, int y) {
+    const bool uniform = !classes.empty() && classes[std::size_t(y) * std::size_t(tilesX) + std::size_t(x)] != 0.0f;
+    std::vector<float>& list = uniform ? uniformList : stencilList;
+    list.insert(list.end(), {float(x), float(y)});
+  };
+  for (int x = 0; x < tilesX; ++x) add(x, 0);
+  if (tilesY > 1)
+    for (int x = 0; x < tilesX; ++x) add(x, tilesY - 1);
+  for (int y = 1; y + 1 < tilesY; ++y) {
+    add(0, y);
+    if (tilesX > 1) add(tilesX - 1, y);
+  }
+  for (int y = 1; y + 1 < tilesY; ++y)
+    for (int x = 1; x + 1 < tilesX; ++x) add(x, y);
+  split.stencilTiles = int(stencilList.size() / 2);
+  split.uniformTiles = int(uniformList.size() / 2);
+  auto listTexture = [&](std::vector<float>& list, const char* what) {
+    const int n = std::max(1, int(list.size() / 2)), width = std::min(n, 1024), height = (n + 1023) / 1024;
+    list.resize(2 * std::size_t(width) * std::size_t(height), 0.0f);
+    gl::Texture t(width, height, gl::TextureFormat::RG32F, m_name + ".L" + std::to_string(l) + what);
+    t.upload(list.data());
+    return t;
+  };
+  if (split.uniformTiles > 0) {
+    split.stencilList = listTexture(stencilList, ".stencil_tiles");
+    split.uniformList = listTexture(uniformList, ".uniform_tiles");
+  }
+  m_tileSplits.push_back(std::move(split));
+  return m_tileSplits.back();
+}
+
+Multigrid::TileCounts Multigrid::tileCounts(int l) const {
+  TileCounts counts;
+  for (const TileSplit& s : m_tileSplits) {
+    if (s.level != l) continue;
+    counts.stencil += s.stencilTiles;
+    counts.uniform += s.uniformTiles;
+  }
+  return counts;
 }
 
 void Multigrid::defectUpdate(Vector& x, Vector& r) {
   Level& level = m_levels[0];
   Pass pass("multigrid/defect_update");
   level.grid.bind(pass);
-  level.A.bind(pass);
+  bindOperator(pass, 0);
   pass.input("u_x", x).input("u_r", r).input("u_c", level.x).output(x).output(r).label("mg defect update").run();
 }
 
@@ -567,7 +664,7 @@ void Multigrid::cycleAt(int l, bool zeroGuess, bool swept) {
     // x = 0 at free nodes, b at fixed ones: a zero-guess sweep with omega 0.
     Pass pass("multigrid/smooth");
     level.grid.bind(pass);
-    level.A.bind(pass);
+    bindOperator(pass, l);
     pass.define("ZERO_GUESS").input("u_b", level.b).uniform("u_omega", 0.0f).output(level.x).label("mg smooth");
     if (inKernel()) pass.define("BORDER_IN_KERNEL");
     pass.run();
@@ -595,7 +692,7 @@ void Multigrid::correctAndSmooth(int l) {
   const Level& coarse = m_levels[std::size_t(l) + 1];
   Pass pass("multigrid/correct_smooth");
   level.grid.bind(pass);
-  level.A.bind(pass);
+  bindOperator(pass, l);
   if (inKernel()) pass.define("BORDER_IN_KERNEL");
   pass.input("u_x", level.x).input("u_v", coarse.x).input("u_b", level.b).uniform("u_omega", m_options.omega);
   pass.output(level.x).label("mg correct+smooth").run();

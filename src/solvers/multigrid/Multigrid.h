@@ -132,6 +132,18 @@ struct MultigridOptions {
   /// to test (tests/solvers/multigrid/multigrid_fastpath.cpp) exercise the path that large
   /// grids take by default.
   int constantStencilTexels = 65536;
+  /// The same for the tiled sweeps (compute backend, borders in the kernels): their tiles
+  /// whose every texel is flagged run a program that reads x and b only and holds no
+  /// stencil, which pays on levels of every size; the ring of tiles at the texture's edge
+  /// and tiles touching unflagged texels keep the stencil textures.
+  int tiledConstantStencilTexels = 0;
+  /// A tiled dispatch of at least this many tiles runs those whose texels are all flagged
+  /// by a second program that holds no stencil (multigrid/sweep_tile.glsl's UNIFORM_TILE).
+  /// On an H200 the second program's workgroups start after the first's, so on fewer
+  /// tiles, where the edge tiles' workgroups set the time, it only adds a dispatch's
+  /// latency; from 1024 tiles (the 4097^2 V-cycle's two finest levels) it pays
+  /// (docs/performance.md). 0 in the tests, whose grids are small.
+  int uniformProgramTiles = 1024;
   // Fixed when the hierarchy is built:
   int maxLevels = 0;            ///< 0: as many as coarsestNodes allows
   /// Coarsen while the coarsest level has more nodes (>= 4). The default stops at 9x9 for
@@ -196,6 +208,13 @@ class Multigrid : public IterativeSolver {
   int maxTileSweeps(int level = 0) const;
   /// The side of the tiled sweeps' workgroups on `level`.
   int tileThreads(int level) const;
+  /// Tiles of the tiled dispatches run on `level` since the operator was set, summed over
+  /// its distinct dispatches: those of the program that reads the stencil textures, and the
+  /// uniform ones (every texel owning its nodes and flagged constant: x and b read only).
+  struct TileCounts {
+    long long stencil = 0, uniform = 0;
+  };
+  TileCounts tileCounts(int level) const;
 
   // The finest level's layered fields (grid(0).layout()): write rhs() (border not needed)
   // and solution() (border in sync, e.g. from LayeredGrid::layer), then cycle.
@@ -262,7 +281,15 @@ class Multigrid : public IterativeSolver {
   /// b_{level+1} (and x_{level+1}'s first sweep when startsWithSweep) from x, b of `level`:
   /// the residual, then its projection.
   void descend(int level, bool sweep);
-  /// Finds (or clears, below constantStencilTexels) every level's constant stencil.
+  /// Whether the kernels of a pass a sweep take level `level`'s constant stencil
+  /// (MultigridOptions::constantStencilTexels), and whether the tiled sweeps do
+  /// (tiledConstantStencilTexels).
+  bool constantPath(int level) const;
+  bool tiledConstantPath(int level) const;
+  /// A's bind for the kernels of a pass a sweep (constantPath).
+  void bindOperator(stream::Pass& pass, int level) const;
+  /// Finds the constant stencil of every level that constantPath or (where the GL runs the
+  /// tiled sweeps) tiledConstantPath puts on it; clears the others'.
   void refreshConstantStencils();
   /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
   void buildCoarseInverse();
@@ -284,6 +311,18 @@ class Multigrid : public IterativeSolver {
   };
   /// One dispatch of `sweeps` (<= maxTileSweeps()) sweeps on `level` with `step`.
   void sweepTiles(int level, int sweeps, bool zeroGuess, TileStep step, bool coarseSweep);
+  /// The tiles of one tiled dispatch (level, workgroup side, halo, origin), split into
+  /// those that need the stencil textures (the outer ring first) and the uniform ones
+  /// (multigrid/tile_classes.glsl), each list one texel a tile (x, y), 1024 a row.
+  struct TileSplit {
+    int level = 0, threads = 0, halo = 0, origin = 0;
+    bool projects = false;  ///< TileStep::Restrict
+    int stencilTiles = 0, uniformTiles = 0;
+    gl::Texture stencilList, uniformList;
+  };
+  /// The split of this dispatch's tiles: found on its first use after the flags changed
+  /// (one classification pass and a read-back of one value a tile).
+  const TileSplit& tileSplit(int level, int threads, int halo, int origin, bool projects, int tilesX, int tilesY);
   /// x += S x_{level+1}, then one post-smoothing sweep, in one pass.
   void correctAndSmooth(int level);
   void residual(int level);
@@ -314,6 +353,7 @@ class Multigrid : public IterativeSolver {
   const BlockData& block() const;
   gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
   int m_tileThreads = 0;                        ///< the tiled sweeps' workgroup side; 0: none
+  std::vector<TileSplit> m_tileSplits;          ///< of the dispatches run since the flags changed
   stream::Scalar m_scalar;
 };
 

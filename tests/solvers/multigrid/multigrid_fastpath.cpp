@@ -177,7 +177,10 @@ TEST_CASE("Multigrid constant stencil: flags match a CPU check, cycles match the
       const GridStencil A = makeProblem(p, nx, ny);
       // Every level on the fast path (by default only levels of 65536 texels and more).
       Multigrid on = makeMultigrid(p, A, {.border = BorderUpdate::InKernel, .constantStencilTexels = 0});
-      Multigrid off = makeMultigrid(p, A, {.border = BorderUpdate::InKernel, .constantStencilTexels = kTexturesOnly});
+      Multigrid off = makeMultigrid(p, A,
+                                    {.border = BorderUpdate::InKernel,
+                                     .constantStencilTexels = kTexturesOnly,
+                                     .tiledConstantStencilTexels = kTexturesOnly});
       REQUIRE(on.levels() == off.levels());
       for (int l = 0; l < on.levels(); ++l) CHECK(!off.op(l).hasConstantStencil());
       if (p == Problem::Random) {
@@ -211,7 +214,8 @@ TEST_CASE("Multigrid constant stencil: setOperator and setOptions refresh the fl
     const GridStencil A0 = makeProblem(Problem::NeumannObstacle, nx, ny, 0);
     const GridStencil A1 = makeProblem(Problem::NeumannObstacle, nx, ny, 1);  // the obstacle moved
     Multigrid on = makeMultigrid(Problem::NeumannObstacle, A0, {.constantStencilTexels = 0});
-    Multigrid off = makeMultigrid(Problem::NeumannObstacle, A0, {.constantStencilTexels = kTexturesOnly});
+    Multigrid off = makeMultigrid(Problem::NeumannObstacle, A0,
+                                  {.constantStencilTexels = kTexturesOnly, .tiledConstantStencilTexels = kTexturesOnly});
     const std::size_t before = checkFlags(on.op(0));
     for (Multigrid* mg : {&on, &off})
       mg->setOperator(LayeredStencil::upload(A1, mg->grid(0)), true);
@@ -226,11 +230,11 @@ TEST_CASE("Multigrid constant stencil: setOperator and setOptions refresh the fl
 
     // Off every level and back on again through setOptions.
     MultigridOptions o = on.options();
-    o.constantStencilTexels = kTexturesOnly;
+    o.constantStencilTexels = o.tiledConstantStencilTexels = kTexturesOnly;
     on.setOptions(o);
     for (int l = 0; l < on.levels(); ++l) CHECK(!on.op(l).hasConstantStencil());
     CHECK(runCycles(on, xs, bs, 2) == ref);  // the texture path on both: the same passes
-    o.constantStencilTexels = 0;
+    o.constantStencilTexels = o.tiledConstantStencilTexels = 0;
     on.setOptions(o);
     CHECK(checkFlags(on.op(0)) == after);
     CHECK(test::maxRelativeError(runCycles(on, xs, bs, 2), test::toDouble(ref)) < 2e-6);
@@ -403,7 +407,7 @@ TEST_CASE("Multigrid: one cycle matches a CPU double cycle on the same operators
       {{.cycle = CycleType::W, .border = BorderUpdate::CopyPasses, .constantStencilTexels = 0},
        "W(2,2), every level on the constant path, border copies"},
       {{.cycle = CycleType::W, .preSmoothing = 1, .postSmoothing = 1, .border = BorderUpdate::InKernel,
-        .constantStencilTexels = kTexturesOnly},
+        .constantStencilTexels = kTexturesOnly, .tiledConstantStencilTexels = kTexturesOnly},
        "W(1,1), textures only"},
       {{.preSmoothing = 1, .postSmoothing = 3, .border = BorderUpdate::InKernel, .constantStencilTexels = 0},
        "V(1,3), every level on the constant path"},

@@ -18,6 +18,7 @@
 #include <texstream/stream/Runtime.h>
 #include <texstream/stream/Vector.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -231,5 +232,63 @@ TEST_CASE("Multigrid tiled sweeps: 16 x 16 tiles and no block cycle on GLs of 25
         CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
       }
     }
+  }
+}
+
+TEST_CASE("Multigrid tiled sweeps: uniform tiles by their own program, the others by the stencil program, one pass",
+          "[multigrid][gl][compute]") {
+  test::context();
+  if (!test::testsCompute()) return;  // no compute backend in this run
+  // Dirichlet Poisson with a disc of fixed nodes (the fluid's obstacles): the flagged texels
+  // lie away from the walls and the disc. 301 x 263 nodes: 151 x 132 texels on the finest
+  // level, tiles of 24 to 28 texels (32 x 32 workgroups) or 8 to 12 (16 x 16), cut by the
+  // texture's edges and the layered layout's splits.
+  const int nx = 301, ny = 263;
+  GridStencil A = GridStencil::poisson(nx, ny, GridBoundaries::all(Boundary::Dirichlet), "obstacle");
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+      if ((i - 100) * (i - 100) + (j - 90) * (j - 90) <= 30 * 30) A.fix(i, j);
+  const std::vector<float> xs = test::randomFloats(A.nodes(), 61), bs = test::randomFloats(A.nodes(), 62);
+  const std::vector<Schedule> schedules = {
+      {"V(2,2)", {}},
+      {"V(4,2), the fluid's", {.preSmoothing = 4, .postSmoothing = 2}},
+      {"V(6,1): a sweeps-only dispatch first", {.preSmoothing = 6, .postSmoothing = 1}},
+  };
+  for (Schedule s : schedules) {
+    INFO(s.what);
+    s.options.uniformProgramTiles = 0;  // every dispatch, however few its tiles
+    Multigrid mg(A, s.options);
+    std::vector<float> got, ref;
+    {
+      stream::BackendScope compute(stream::Backend::Compute);
+      REQUIRE(mg.tiledSweeps());
+      got = cycled(mg, xs, bs, 2);
+      // Both programs ran on the finest level, and with 16 x 16 workgroups (V(2,2)) on the
+      // next one too (32 x 32 ones' footprints there all touch an edge or the disc).
+      CHECK(mg.tileCounts(0).uniform > 0);
+      CHECK(mg.tileCounts(0).stencil > 0);
+      if (mg.tileThreads(1) == 16) CHECK(mg.tileCounts(1).uniform > 0);
+    }
+    {
+      stream::BackendScope fragment(stream::Backend::Fragment);
+      ref = cycled(mg, xs, bs, 2);
+    }
+    CHECK(test::maxRelativeError(got, test::toDouble(ref)) < 2e-5);
+    CHECK(got == mg.grid(0).layerHost(mg.grid(0).unlayerHost(got)));
+    // Without the flags every tile reads the stencil textures: the same cycles.
+    MultigridOptions off = s.options;
+    off.tiledConstantStencilTexels = std::numeric_limits<int>::max();
+    // And by default (1024 tiles at least): too few tiles here for the second program.
+    Multigrid byDefault(A, {.preSmoothing = s.options.preSmoothing, .postSmoothing = s.options.postSmoothing});
+    {
+      stream::BackendScope compute(stream::Backend::Compute);
+      CHECK(test::maxRelativeError(cycled(byDefault, xs, bs, 2), test::toDouble(got)) < 2e-5);
+      CHECK(byDefault.tileCounts(0).uniform == 0);
+    }
+    Multigrid textures(A, off);
+    stream::BackendScope compute(stream::Backend::Compute);
+    CHECK(test::maxRelativeError(cycled(textures, xs, bs, 2), test::toDouble(got)) < 2e-5);
+    CHECK(textures.tileCounts(0).uniform == 0);
+    CHECK(textures.tileCounts(0).stencil > 0);
   }
 }
