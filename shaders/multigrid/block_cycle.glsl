@@ -18,6 +18,12 @@
 // layered x with its border in sync.
 // Speed: without the flags every node's entries are three dependent fetches, the latency
 // of which one workgroup cannot hide; flagged nodes run on shared memory and uniforms alone.
+// With at most two nodes an invocation (the tiled sweeps' block) an invocation holds its
+// nodes' entries in registers through a level's sweeps, so that the fetches of unflagged
+// nodes come once a visit instead of once a sweep. RESIDUAL_SHARED: the pre-smoothing ends
+// with the residual of every node in s_r (RESIDUAL_NODES: the block level's nodes), which
+// the projection reads, instead of evaluating it at the nine fine nodes of every coarse
+// node (each fine node two to four times, its entries fetched each time).
 layout(local_size_x = 1024) in;
 #include "multigrid/layered.glsl"
 
@@ -41,6 +47,12 @@ uniform int u_coarseIterations;
 shared float s_x[SHARED_NODES];
 shared float s_b[SHARED_NODES + 3];
 shared uint s_flags[(SHARED_NODES + 63) / 64 * 2];
+#ifdef RESIDUAL_SHARED
+shared float s_r[RESIDUAL_NODES];
+#endif
+#if NODES_PER_THREAD <= 2
+#define HELD_STENCILS
+#endif
 
 const int kThreads = 1024;
 
@@ -72,13 +84,12 @@ float xAt(int o, int nx, int ny, int p, int q) {
   return p >= 0 && q >= 0 && p < nx && q < ny ? s_x[o + p + nx * q] : 0.0;
 }
 
-// b - A x at node (i, j) of level m (0 at fixed nodes). Written out term by term: a loop
-// over the nine entries with a bounds check indexes a[] dynamically, which puts it in local
-// memory. Terms outside the grid add exactly 0 (finite entries), so the sum is the same.
-float residualAt(int m, int i, int j) {
+// b - A x at node (i, j) of level m with entries a (0 at fixed nodes). Written out term by
+// term: a loop over the nine entries with a bounds check indexes a[] dynamically, which
+// puts it in local memory. Terms outside the grid add exactly 0 (finite entries), so the
+// sum is the same.
+float residualWith(float a[9], int m, int i, int j) {
   int nx = u_nx[m], ny = u_ny[m], o = u_offset[m], k = i + nx * j;
-  float a[9];
-  stencilAt(m, k, a);
   if (a[4] == 0.0) return 0.0;
   float ax;
   if (i > 0 && j > 0 && i < nx - 1 && j < ny - 1) {  // interior: no bounds to check
@@ -93,8 +104,15 @@ float residualAt(int m, int i, int j) {
   return s_b[o + k] - ax;
 }
 
-// Weighted Jacobi sweeps on level m; zero: x is taken as 0 before the first.
-void smoothLevel(int m, int sweeps, bool zero) {
+float residualAt(int m, int i, int j) {
+  float a[9];
+  stencilAt(m, i + u_nx[m] * j, a);
+  return residualWith(a, m, i, j);
+}
+
+// Weighted Jacobi sweeps on level m; zero: x is taken as 0 before the first; residual
+// (RESIDUAL_SHARED): then b - A x into s_r.
+void smoothLevel(int m, int sweeps, bool zero, bool residual) {
   int nx = u_nx[m], n = nx * u_ny[m], o = u_offset[m];
   if (zero) {
     for (int k = int(gl_LocalInvocationIndex); k < n; k += kThreads) s_x[o + k] = 0.0;
@@ -108,6 +126,34 @@ void smoothLevel(int m, int sweeps, bool zero) {
       barrier();
     }
   }
+#ifdef HELD_STENCILS
+  int k0 = int(gl_LocalInvocationIndex), k1 = k0 + kThreads;
+  ivec2 ij0 = nodeOf(k0, nx), ij1 = nodeOf(k1, nx);
+  float a0[9], a1[9];
+  for (int d = 0; d < 9; ++d) a0[d] = a1[d] = 0.0;
+  if (k0 < n) stencilAt(m, k0, a0);
+#if NODES_PER_THREAD > 1
+  if (k1 < n) stencilAt(m, k1, a1);
+#endif
+  for (int s = 0; s < sweeps; ++s) {
+    float next0 = 0.0, next1 = 0.0;
+    if (k0 < n) next0 = a0[4] == 0.0 ? s_b[o + k0] : s_x[o + k0] + u_omega * residualWith(a0, m, ij0.x, ij0.y) / a0[4];
+#if NODES_PER_THREAD > 1
+    if (k1 < n) next1 = a1[4] == 0.0 ? s_b[o + k1] : s_x[o + k1] + u_omega * residualWith(a1, m, ij1.x, ij1.y) / a1[4];
+#endif
+    barrier();
+    if (k0 < n) s_x[o + k0] = next0;
+    if (k1 < n) s_x[o + k1] = next1;
+    barrier();
+  }
+#ifdef RESIDUAL_SHARED
+  if (residual) {
+    if (k0 < n) s_r[k0] = residualWith(a0, m, ij0.x, ij0.y);
+    if (k1 < n) s_r[k1] = residualWith(a1, m, ij1.x, ij1.y);
+    barrier();
+  }
+#endif
+#else
   for (int s = 0; s < sweeps; ++s) {
     float next[NODES_PER_THREAD];
     for (int t = 0; t < NODES_PER_THREAD; ++t) {
@@ -126,6 +172,16 @@ void smoothLevel(int m, int sweeps, bool zero) {
     }
     barrier();
   }
+#ifdef RESIDUAL_SHARED
+  if (residual) {
+    for (int k = int(gl_LocalInvocationIndex); k < n; k += kThreads) {
+      ivec2 ij = nodeOf(k, nx);
+      s_r[k] = residualAt(m, ij.x, ij.y);
+    }
+    barrier();
+  }
+#endif
+#endif
 }
 
 float subdivision(int fx, int fy) {
@@ -147,7 +203,13 @@ void projectLevel(int m) {
     if (a[4] != 0.0)
       for (int j = 2 * J - 1; j <= 2 * J + 1; ++j)
         for (int i = 2 * I - 1; i <= 2 * I + 1; ++i)
-          if (i >= 0 && j >= 0 && i < fnx && j < fny) s += 0.25 * subdivision(i - 2 * I, j - 2 * J) * residualAt(m, i, j);
+          if (i >= 0 && j >= 0 && i < fnx && j < fny) {
+#ifdef RESIDUAL_SHARED
+            s += 0.25 * subdivision(i - 2 * I, j - 2 * J) * s_r[i + fnx * j];
+#else
+            s += 0.25 * subdivision(i - 2 * I, j - 2 * J) * residualAt(m, i, j);
+#endif
+          }
     s_b[co + K] = s;
   }
   barrier();
@@ -193,7 +255,7 @@ void coarseLevel(int m) {
   }
   barrier();
 #else
-  smoothLevel(m, u_coarseIterations, true);
+  smoothLevel(m, u_coarseIterations, true, false);
 #endif
 }
 
@@ -222,13 +284,13 @@ void main() {
 #else
     bool zero = m > 0;
 #endif
-    smoothLevel(m, u_pre, zero);
+    smoothLevel(m, u_pre, zero, true);
     projectLevel(m);
   }
   coarseLevel(BLOCK_LEVELS - 1);
   for (int m = BLOCK_LEVELS - 2; m >= 0; --m) {
     interpolateLevel(m);
-    smoothLevel(m, u_post, false);
+    smoothLevel(m, u_post, false, false);
   }
   // Write the block level's x, border duplicates included (the same node's value).
   ivec2 size = imageSize(u_image0);

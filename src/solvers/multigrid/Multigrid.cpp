@@ -491,6 +491,7 @@ void Multigrid::buildBlockData() {
   if (!caps.compute) return;
   GLint sharedBytes = 0;
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &sharedBytes);
+  m_sharedBytes = sharedBytes;
   const int invocations = caps.maxComputeInvocations, sizeX = caps.maxComputeGroupSide, sizeY = sizeX;
   // The tiled sweeps' workgroup (x of every invocation's texel in shared memory, a vec4):
   // 32 x 32 where the GL allows it, else 16 x 16 (GLES 3.1 guarantees 128 invocations only),
@@ -611,6 +612,10 @@ void Multigrid::blockCycle(bool zeroGuess) {
       .define("NODES_PER_THREAD", (long long)((grid(start).nodes() + 1023) / 1024));
   if (direct) pass.define("DIRECT");
   if (zeroGuess) pass.define("ZERO_GUESS");
+  // The block level's residuals in shared memory too where they fit (block_cycle.glsl).
+  const long long sharedBytes = 4LL * nodes + 4LL * (nodes + 3) + 8LL * ((nodes + 63) / 64) + 4LL * grid(start).nodes();
+  if (sharedBytes <= m_sharedBytes)
+    pass.define("RESIDUAL_SHARED").define("RESIDUAL_NODES", (long long)grid(start).nodes());
   pass.input("u_b", level.b).input("u_x", level.x).input("u_coeffs", b.coefficients)
       .input("u_inverse", direct ? m_blockInverse : b.coefficients);
   pass.uniformArray("u_nx", nx).uniformArray("u_ny", ny).uniformArray("u_offset", offsets)

@@ -353,6 +353,7 @@ class Multigrid : public IterativeSolver {
   const BlockData& block() const;
   gl::Texture m_blockInverse;                   ///< the coarsest inverse in node order, 4 columns a texel
   int m_tileThreads = 0;                        ///< the tiled sweeps' workgroup side; 0: none
+  long long m_sharedBytes = 0;                  ///< GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
   std::vector<TileSplit> m_tileSplits;          ///< of the dispatches run since the flags changed
   stream::Scalar m_scalar;
 };
