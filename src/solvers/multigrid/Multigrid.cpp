@@ -117,7 +117,8 @@ void Multigrid::setOptions(const MultigridOptions& options) {
     throw std::invalid_argument("Multigrid(\"" + m_name +
                                 "\")::setOptions: maxLevels and coarsestNodes are fixed when the hierarchy is built");
   const bool refresh = options.constantStencilTexels != m_options.constantStencilTexels ||
-                       options.tiledConstantStencilTexels != m_options.tiledConstantStencilTexels;
+                       options.tiledConstantStencilTexels != m_options.tiledConstantStencilTexels ||
+                       options.border != m_options.border;
   m_options = options;
   if (refresh) {
     gl::StateGuard guard;
@@ -141,7 +142,8 @@ void Multigrid::refreshConstantStencils() {
   std::vector<LayeredStencil*> ops;
   for (int l = 0; l < levels(); ++l) {
     LayeredStencil& A = m_levels[std::size_t(l)].A;
-    if ((m_tileThreads > 0 && tiledConstantPath(l)) || constantPath(l)) ops.push_back(&A);
+    // The tiled sweeps run where the GL has their workgroups and borders are in the kernels.
+    if ((m_tileThreads > 0 && inKernel() && tiledConstantPath(l)) || constantPath(l)) ops.push_back(&A);
     else A.clearConstantStencil();
   }
   LayeredStencil::findConstantStencils(ops);

@@ -288,8 +288,9 @@ class Multigrid : public IterativeSolver {
   bool tiledConstantPath(int level) const;
   /// A's bind for the kernels of a pass a sweep (constantPath).
   void bindOperator(stream::Pass& pass, int level) const;
-  /// Finds the constant stencil of every level that constantPath or (where the GL runs the
-  /// tiled sweeps) tiledConstantPath puts on it; clears the others'.
+  /// Finds the constant stencil of every level that constantPath or (where the GL has the
+  /// tiled sweeps and borders are in the kernels) tiledConstantPath puts on it; clears the
+  /// others'.
   void refreshConstantStencils();
   /// The coarsest operator's (pseudo-)inverse for the direct coarse solve (CPU, blocking).
   void buildCoarseInverse();
