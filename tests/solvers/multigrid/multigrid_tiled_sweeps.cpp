@@ -291,4 +291,18 @@ TEST_CASE("Multigrid tiled sweeps: uniform tiles by their own program, the other
     CHECK(textures.tileCounts(0).uniform == 0);
     CHECK(textures.tileCounts(0).stencil > 0);
   }
+  // Cycles with copy passes never run the tiled sweeps, so their small levels get no flags;
+  // switching to borders in the kernels finds them.
+  Multigrid switched(A, {.border = BorderUpdate::CopyPasses, .uniformProgramTiles = 0});
+  REQUIRE(switched.levels() > 1);
+  CHECK_FALSE(switched.op(1).hasConstantStencil());
+  MultigridOptions inKernel = switched.options();
+  inKernel.border = BorderUpdate::InKernel;
+  switched.setOptions(inKernel);
+  CHECK(switched.op(1).hasConstantStencil());
+  Multigrid reference(A, {.uniformProgramTiles = 0});
+  stream::BackendScope compute(stream::Backend::Compute);
+  const std::vector<float> ref = cycled(reference, xs, bs, 2);
+  CHECK(test::maxRelativeError(cycled(switched, xs, bs, 2), test::toDouble(ref)) < 2e-5);
+  CHECK(switched.tileCounts(0).uniform > 0);
 }
