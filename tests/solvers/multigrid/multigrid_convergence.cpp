@@ -248,8 +248,8 @@ TEST_CASE("Multigrid: full multigrid, b = 0, and both backends agree", "[multigr
     CHECK(status.converged());
     results.push_back(x.download());
   }
-  REQUIRE(results.size() == 2);
-  CHECK(relativeError(results[1], test::toDouble(results[0])) < 1e-5);
+  // Both backends agree (a run restricted to one, TEXSTREAM_TEST_BACKENDS, has nothing to compare).
+  if (results.size() == 2) CHECK(relativeError(results[1], test::toDouble(results[0])) < 1e-5);
 
   // b = 0 at free nodes: x = 0 there, b at fixed nodes, converged at once.
   GridStencil D = GridStencil::poisson(9, 9, GridBoundaries::all(Boundary::Dirichlet), "zero");
